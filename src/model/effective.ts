@@ -1,0 +1,83 @@
+/**
+ * Armada's defaults, applied: what a deployment really does with a chart. Every target that acts
+ * (the plan, Pulumi, the readiness gate) reads these; the document writers do not, so that what
+ * the user left out stays out of the output.
+ */
+import { ChartGroupSpec, ChartSpec, SchemaVersion } from './spec';
+import {
+  DEFAULT_MIN_READY,
+  EffectiveWaitResource,
+  V1_DEFAULT_WAIT_RESOURCES,
+  V2_DEFAULT_WAIT_RESOURCES,
+} from './wait';
+
+/** `const.DEFAULT_CHART_TIMEOUT`. */
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 900;
+/** `const.DEFAULT_TEST_TIMEOUT`. */
+export const DEFAULT_TEST_TIMEOUT_SECONDS = 300;
+/** `const.DEFAULT_DELETE_TIMEOUT`. */
+export const DEFAULT_DELETE_TIMEOUT_SECONDS = 300;
+
+/** The wait budget: `wait.timeout`, then the deprecated chart `timeout`, then 900 s (`ChartWait.__init__`). */
+export function effectiveWaitTimeout(chart: ChartSpec): number {
+  return chart.wait?.timeout?.toSeconds() ?? chart.timeout?.toSeconds() ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
+}
+
+/** Whether Helm's own `--wait` is used: `wait.native.enabled`, defaulting to on in v1 and off in v2. */
+export function effectiveNativeWait(chart: ChartSpec, version: SchemaVersion): boolean {
+  return chart.wait?.native?.enabled ?? version === SchemaVersion.V1;
+}
+
+/**
+ * The resources waited on, in order, with `wait.labels` merged into each. No `resources` gives the
+ * version's default list; `[]` gives nothing.
+ */
+export function effectiveWaitResources(chart: ChartSpec, version: SchemaVersion): EffectiveWaitResource[] {
+  const base = chart.wait?.labels ?? {};
+  const resources = chart.wait?.resources;
+  if (resources === undefined) {
+    const defaults = version === SchemaVersion.V1 ? V1_DEFAULT_WAIT_RESOURCES : V2_DEFAULT_WAIT_RESOURCES;
+    return defaults.map((d) => ({
+      type: d.type,
+      labels: { ...base },
+      minReady: DEFAULT_MIN_READY,
+      required: d.required,
+      allowAsyncUpdates: false,
+    }));
+  }
+  return resources.map((r) => ({
+    type: r.type,
+    // Armada (`ChartWait.__init__`): the chart's labels are the base, the item's own labels win.
+    labels: { ...base, ...(r.options.labels ?? {}) },
+    minReady: r.options.minReady ?? DEFAULT_MIN_READY,
+    required: r.options.required ?? true,
+    allowAsyncUpdates: r.options.allowAsyncUpdates ?? false,
+  }));
+}
+
+/** Whether and how `helm test` runs after the wait (`armada/handlers/test.py::Test.__init__`). */
+export function effectiveTest(chart: ChartSpec, group?: ChartGroupSpec): { enabled: boolean; timeoutSeconds: number } {
+  let enabled = group?.testCharts ?? true;
+  let timeoutSeconds = DEFAULT_TEST_TIMEOUT_SECONDS;
+  const test = chart.test;
+  if (typeof test === 'boolean') {
+    enabled = test;
+  } else if (test && Object.keys(test).some((k) => (test as Record<string, unknown>)[k] !== undefined)) {
+    // Armada tests `elif test_values:`; an empty `test: {}` is falsy and changes nothing.
+    if (test.enabled !== undefined) enabled = test.enabled;
+    if (test.timeout !== undefined) timeoutSeconds = test.timeout.toSeconds();
+  }
+  return { enabled, timeoutSeconds };
+}
+
+/** Time limit for uninstalling a failed release: `delete.timeout`, then 300 s. */
+export function effectiveDeleteTimeout(chart: ChartSpec): number {
+  return chart.delete?.timeout?.toSeconds() ?? DEFAULT_DELETE_TIMEOUT_SECONDS;
+}
+
+/** Whether `protected` is in effect: Armada tests `if protected:`, so `{}` is not protected. */
+export function effectiveProtection(chart: ChartSpec): { protected: boolean; continueProcessing: boolean } {
+  const p = chart.protected;
+  const isProtected = p !== undefined && Object.keys(p).some((k) => (p as Record<string, unknown>)[k] !== undefined);
+  return { protected: isProtected, continueProcessing: isProtected && p?.continueProcessing === true };
+}

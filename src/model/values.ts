@@ -1,0 +1,130 @@
+/** Chart values: plain JSON data, checked, merged and canonicalised. */
+
+/** A JSON value, as Helm receives it. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** Chart values: a JSON object. `Chart<V>` narrows it per chart. */
+export type Values = { [key: string]: unknown };
+
+/** One place where a value is not JSON. */
+export interface ValueProblem {
+  /** Path inside the values, e.g. `['pod', 'replicas', 'server']`. */
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+/**
+ * Leaves that are not JSON but that a backend can resolve itself (Pulumi outputs and secrets).
+ * The cdk8s targets pass none, so such leaves are reported there.
+ */
+export type OpaqueLeafTest = (value: unknown) => boolean;
+
+/**
+ * Every place where `values` is not plain JSON: undefined, functions, symbols, bigints, NaN,
+ * Infinity, class instances (Date, Map, ...), cycles. Reported all at once.
+ */
+export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): ValueProblem[] {
+  const problems: ValueProblem[] = [];
+  const onPath = new Set<object>();
+  const walk = (v: unknown, path: (string | number)[]): void => {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) problems.push({ path, message: `received ${v}; JSON has no NaN or Infinity` });
+      return;
+    }
+    if (v === undefined) {
+      problems.push({ path, message: 'received undefined; use null to remove a key, or leave the key out' });
+      return;
+    }
+    if (typeof v === 'function') {
+      problems.push({ path, message: 'received a function; values must be JSON data' });
+      return;
+    }
+    if (typeof v === 'symbol' || typeof v === 'bigint') {
+      problems.push({ path, message: `received a ${typeof v}; values must be JSON data` });
+      return;
+    }
+    if (opaque && opaque(v)) return;
+    const obj = v as object;
+    if (onPath.has(obj)) {
+      problems.push({ path, message: 'refers back to one of its own parents (a cycle); values must be a tree' });
+      return;
+    }
+    if (Array.isArray(obj)) {
+      onPath.add(obj);
+      for (let i = 0; i < obj.length; i++) {
+        // A hole in a sparse array would serialize as null: treat it as undefined.
+        walk(i in obj ? obj[i] : undefined, [...path, i]);
+      }
+      onPath.delete(obj);
+      return;
+    }
+    const proto = Object.getPrototypeOf(obj);
+    if (proto !== Object.prototype && proto !== null) {
+      const name = (obj as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+      problems.push({ path, message: `received an instance of ${name}; values must be plain objects, arrays and scalars` });
+      return;
+    }
+    onPath.add(obj);
+    for (const key of Object.keys(obj)) walk((obj as Record<string, unknown>)[key], [...path, key]);
+    onPath.delete(obj);
+  };
+  walk(values, []);
+  return problems;
+}
+
+/** True for a plain object (not an array, not null, not a class instance). */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Deep merge with Helm's semantics for several values files (`helm -f a.yaml -f b.yaml`): maps
+ * merge key by key, anything else (lists included) replaces. A `null` removes the key: it stays in
+ * the result as `null`, because Helm needs to see it to also drop the chart's own default for
+ * that key. Inputs are not modified.
+ */
+export function mergeValues<T extends Values>(base: T, ...overrides: readonly Values[]): T {
+  let out: Values = cloneJson(base) as Values;
+  for (const o of overrides) out = mergeTwo(out, o);
+  return out as T;
+}
+
+function mergeTwo(base: Values, override: Values): Values {
+  const out: Values = { ...base };
+  for (const [k, v] of Object.entries(override)) {
+    if (isPlainObject(v) && isPlainObject(out[k])) {
+      out[k] = mergeTwo(out[k] as Values, v);
+    } else {
+      out[k] = cloneJson(v);
+    }
+  }
+  return out;
+}
+
+/** A deep copy of JSON-like data (class instances, such as Pulumi outputs, are kept by reference). */
+export function cloneJson<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(cloneJson) as unknown as T;
+  if (isPlainObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) out[k] = cloneJson(v[k]);
+    return out as T;
+  }
+  return v;
+}
+
+/**
+ * A copy with every object's keys in sorted order, so that output does not depend on the order in
+ * which the values were written. `null` is kept (it means "remove this default" to Helm).
+ */
+export function sortKeysDeep<T>(v: T): T {
+  if (Array.isArray(v)) return v.map(sortKeysDeep) as unknown as T;
+  if (isPlainObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) out[k] = sortKeysDeep(v[k]);
+    return out as T;
+  }
+  return v;
+}
