@@ -1,3 +1,7 @@
+import { brand } from './brand';
+
+const DURATION = Symbol.for('armada-cdk.Duration');
+
 /**
  * A length of time, in whole seconds on the wire (Armada's timeouts are integer seconds).
  *
@@ -22,15 +26,15 @@ export class Duration {
     return typeof x === 'object' && x !== null && (x as { [DURATION]?: true })[DURATION] === true;
   }
 
-  private readonly [DURATION] = true;
-
   private constructor(
     private readonly totalSeconds: number,
     /** The unit the duration was written in, so that generated code and messages read naturally. */
     public readonly unit: 'seconds' | 'minutes' | 'hours',
     /** The amount in `unit`. */
     public readonly amount: number,
-  ) {}
+  ) {
+    brand(this, DURATION);
+  }
 
   /** The duration in seconds, as Armada writes it. */
   public toSeconds(): number {
@@ -57,4 +61,3 @@ export class Duration {
   }
 }
 
-const DURATION = Symbol.for('armada-cdk.Duration');

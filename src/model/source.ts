@@ -1,3 +1,5 @@
+import { brand } from './brand';
+
 /** How Armada fetches a chart (`source.type`). */
 export enum SourceType {
   /** A directory on the machine that runs Armada: `location/subpath`. */
@@ -45,6 +47,8 @@ export interface GitSourceOptions extends SourceOptions {
   readonly authMethod?: string;
 }
 
+const SOURCE = Symbol.for('armada-cdk.ChartSource');
+
 /** Where a chart comes from (Armada `source`). Build one with `ChartSource.git`, `.tar` or `.local`. */
 export class ChartSource {
   /** A chart in a git repository, for example `ChartSource.git('https://opendev.org/openstack/openstack-helm', { subpath: 'keystone' })`. */
@@ -64,8 +68,6 @@ export class ChartSource {
     return typeof x === 'object' && x !== null && (x as { [SOURCE]?: true })[SOURCE] === true;
   }
 
-  private readonly [SOURCE] = true;
-
   private constructor(
     /** `local`, `tar` or `git`. */
     public readonly type: SourceType,
@@ -79,7 +81,9 @@ export class ChartSource {
     public readonly proxyServer: string | undefined,
     /** Git auth method, as written. */
     public readonly authMethod: string | undefined,
-  ) {}
+  ) {
+    brand(this, SOURCE);
+  }
 
   /** The subpath Armada uses: `.` when none was written. */
   public get effectiveSubpath(): string {
@@ -91,4 +95,3 @@ export class ChartSource {
   }
 }
 
-const SOURCE = Symbol.for('armada-cdk.ChartSource');

@@ -1,3 +1,5 @@
+import { brand } from './brand';
+
 /** The resource kinds Armada knows how to wait on (`wait.resources[].type`). */
 export enum WaitResourceType {
   POD = 'pod',
@@ -44,6 +46,8 @@ export interface WaitResourceOptions {
   readonly allowAsyncUpdates?: boolean;
 }
 
+const WAIT = Symbol.for('armada-cdk.WaitResource');
+
 /** One entry of `wait.resources`: a kind of resource the chart waits on, with its readiness rule. */
 export class WaitResource {
   /** Pods: ready when Succeeded, or Running with the Ready condition. */
@@ -78,8 +82,6 @@ export class WaitResource {
     return typeof x === 'object' && x !== null && (x as { [WAIT]?: true })[WAIT] === true;
   }
 
-  private readonly [WAIT] = true;
-
   /** The labels, minReady, required and allowAsyncUpdates as written. */
   public readonly options: WaitResourceOptions;
 
@@ -89,10 +91,10 @@ export class WaitResource {
     options: WaitResourceOptions,
   ) {
     this.options = { ...options, labels: options.labels ? { ...options.labels } : undefined };
+    brand(this, WAIT);
   }
 }
 
-const WAIT = Symbol.for('armada-cdk.WaitResource');
 
 /** A wait resource with Armada's defaults applied: what a deployment really waits on. */
 export interface EffectiveWaitResource {

@@ -1,0 +1,23 @@
+/**
+ * armada-cdk/cdk8s: the cdk8s targets. Importing this module also makes every ArmadaManifest
+ * created inside a `cdk8s.Chart` render itself as airship v1 ArmadaCharts into that chart, unless
+ * an explicit output (ArmadaChartOutput, ArmadaDocuments) renders it instead.
+ *
+ * Inside this module `Chart` means Armada's; cdk8s's is always `cdk8s.Chart`.
+ */
+import * as cdk8s from 'cdk8s';
+import { IConstruct } from 'constructs';
+import { onManifestCreated } from '../constructs/registry';
+import { AutomaticOutput } from './outputs';
+
+export { ArmadaChartOutput, ArmadaDocuments, OperatorApi } from './outputs';
+export type { ArmadaChartOutputProps, ArmadaDocumentsProps, OutputProps, WarningHandler } from './outputs';
+export { KeleustesReleaseNaming } from '../model/wire/keleustes-v1alpha1';
+export { RenderedObject } from './rendered-object';
+export type { RenderedIdentity } from './rendered-object';
+
+onManifestCreated((manifest) => {
+  let inChart = false;
+  for (let s: IConstruct | undefined = manifest.node.scope; s; s = s.node.scope) if (cdk8s.Chart.isChart(s)) inChart = true;
+  if (inChart) new AutomaticOutput(manifest, 'armada-cdk-output', { manifest });
+});

@@ -1,0 +1,198 @@
+import * as cdk8s from 'cdk8s';
+import { Construct, IConstruct } from 'constructs';
+import { ArmadaManifest } from '../constructs/armada-manifest';
+import { Diagnostic, formatDiagnostic } from '../model/diagnostics';
+import { SchemaVersion } from '../model/spec';
+import { toAirshipCharts } from '../model/wire/airship-v1';
+import { toArmadaDocuments } from '../model/wire/documents';
+import { KeleustesReleaseNaming, toKeleustesObjects } from '../model/wire/keleustes-v1alpha1';
+import { RenderedIdentity, RenderedObject } from './rendered-object';
+
+/** Which operator's custom resources to synthesize. */
+export enum OperatorApi {
+  /** `armada.airshipit.org/v1` ArmadaChart (the airship armada-operator, fed by armada-go). */
+  AIRSHIP_V1 = 'armada.airshipit.org/v1',
+  /** `armada.airshipit.org/v1alpha1` ArmadaChart, ArmadaChartGroup, ArmadaManifest (keleustes). */
+  KELEUSTES_V1ALPHA1 = 'armada.airshipit.org/v1alpha1',
+}
+
+/** Receives the warnings of a synthesis (what a target cannot express, deprecated fields, ...). */
+export type WarningHandler = (diagnostic: Diagnostic) => void;
+
+/** Options shared by the outputs. */
+export interface OutputProps {
+  /** The manifest to render; it may live in another construct tree (a shared site module). */
+  readonly manifest: ArmadaManifest;
+  /**
+   * Where warnings go.
+   * @default - printed to stderr, one line each
+   */
+  readonly onWarning?: WarningHandler;
+}
+
+/** Props of {@link ArmadaChartOutput}. */
+export interface ArmadaChartOutputProps extends OutputProps {
+  /**
+   * The operator API to synthesize for.
+   * @default OperatorApi.AIRSHIP_V1
+   */
+  readonly api?: OperatorApi;
+  /**
+   * AIRSHIP_V1 only: add `argocd.argoproj.io/sync-wave` annotations from the plan step, so that
+   * Argo CD applies the charts in Armada's order.
+   * @default false
+   */
+  readonly syncWaves?: boolean;
+  /**
+   * KELEUSTES_V1ALPHA1 only: how `spec.release` (that operator's Helm release name) is written.
+   * @default KeleustesReleaseNaming.PREFIXED
+   */
+  readonly releaseNaming?: KeleustesReleaseNaming;
+}
+
+/** Props of {@link ArmadaDocuments}. */
+export interface ArmadaDocumentsProps extends OutputProps {
+  /**
+   * The Armada document schema version to write.
+   * @default - the manifest's schemaVersion
+   */
+  readonly version?: SchemaVersion;
+}
+
+const printWarning: WarningHandler = (d) => process.stderr.write(`armada-cdk: ${formatDiagnostic(d)}\n`);
+
+type Rendered = { objects: readonly { identity: RenderedIdentity; body: Record<string, unknown> }[]; diagnostics: readonly Diagnostic[] };
+
+/**
+ * Common machinery: render once, at cdk8s validation (which runs before any file is written), so
+ * that the objects reflect the finished tree and a failed synth writes nothing.
+ */
+abstract class ManifestOutput extends Construct {
+  public readonly manifest: ArmadaManifest;
+  private rendered = false;
+  private readonly onWarning: WarningHandler;
+
+  constructor(scope: Construct, id: string, props: OutputProps) {
+    super(scope, id);
+    if (!props || !ArmadaManifest.isArmadaManifest(props.manifest)) {
+      throw new Error(`${this.node.path}: props.manifest must be an ArmadaManifest`);
+    }
+    if (!cdk8s.Chart.isChart(findChart(this))) {
+      throw new Error(`${this.node.path}: an Armada output must be created inside a cdk8s Chart (its objects are written to that chart's file)`);
+    }
+    this.manifest = props.manifest;
+    this.onWarning = props.onWarning ?? printWarning;
+    this.claim();
+    this.node.addValidation({ validate: () => this.renderOnce() });
+  }
+
+  protected claim(): void {
+    this.manifest._claim(this, false);
+  }
+
+  /** Whether this output renders (the automatic output steps aside for an explicit one). */
+  protected active(): boolean {
+    return true;
+  }
+
+  protected abstract render(): Rendered;
+
+  private renderOnce(): string[] {
+    if (this.rendered || !this.active()) return [];
+    const resolved = this.manifest.resolve();
+    // The manifest reports its own errors when cdk8s validates its tree; when it lives in another
+    // tree (a shared site module), this output is the only one that can.
+    const sameTree = this.node.root === this.manifest.node.root;
+    const modelErrors = resolved.diagnostics.filter((d) => d.severity === 'error');
+    if (modelErrors.length > 0) return sameTree ? [] : modelErrors.map(line);
+    const out = this.render();
+    const errors = out.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length > 0) return errors.map(line);
+    this.rendered = true;
+    for (const w of [...resolved.diagnostics, ...out.diagnostics]) if (w.severity === 'warning') this.onWarning(w);
+    const ids = new Set<string>();
+    for (const { identity, body } of out.objects) {
+      const base = [identity.kind, identity.namespace, identity.name].filter(Boolean).join('-');
+      let id = base;
+      for (let i = 2; ids.has(id); i++) id = `${base}-${i}`;
+      ids.add(id);
+      new RenderedObject(this, id, identity, body);
+    }
+    return [];
+  }
+}
+
+function line(d: Diagnostic): string {
+  return [d.location, d.document, d.field].filter(Boolean).join(': ') + ': ' + d.message;
+}
+
+function findChart(c: IConstruct): IConstruct | undefined {
+  for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (cdk8s.Chart.isChart(s)) return s;
+  return undefined;
+}
+
+/**
+ * Renders a manifest as operator custom resources into the enclosing cdk8s Chart: ArmadaChart
+ * objects for the airship operator (default), or the keleustes ArmadaChart/ArmadaChartGroup/
+ * ArmadaManifest set.
+ */
+export class ArmadaChartOutput extends ManifestOutput {
+  public readonly api: OperatorApi;
+  private readonly props: ArmadaChartOutputProps;
+
+  constructor(scope: Construct, id: string, props: ArmadaChartOutputProps) {
+    super(scope, id, props);
+    this.props = props;
+    this.api = props.api ?? OperatorApi.AIRSHIP_V1;
+  }
+
+  protected render(): Rendered {
+    const { spec, plan } = this.manifest.resolve();
+    const r = this.api === OperatorApi.KELEUSTES_V1ALPHA1
+      ? toKeleustesObjects(spec, plan, { releaseNaming: this.props.releaseNaming })
+      : toAirshipCharts(spec, plan, { syncWaves: this.props.syncWaves });
+    return {
+      objects: r.objects.map((o) => ({
+        identity: { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace },
+        body: o as Record<string, unknown>,
+      })),
+      diagnostics: r.diagnostics.all,
+    };
+  }
+}
+
+/** Renders a manifest as classic Armada documents (`schema`/`metadata`/`data`) for `armada apply`. */
+export class ArmadaDocuments extends ManifestOutput {
+  private readonly version?: SchemaVersion;
+
+  constructor(scope: Construct, id: string, props: ArmadaDocumentsProps) {
+    super(scope, id, props);
+    this.version = props.version;
+  }
+
+  protected render(): Rendered {
+    const r = toArmadaDocuments(this.manifest.resolve().spec, { version: this.version });
+    return {
+      objects: r.documents.map((doc) => ({
+        // Documents have no apiVersion/kind; cdk8s still needs an identity for each object.
+        identity: { apiVersion: doc.schema, kind: doc.schema.split('/')[1], name: doc.metadata.name },
+        body: doc as unknown as Record<string, unknown>,
+      })),
+      diagnostics: r.diagnostics.all,
+    };
+  }
+}
+
+/**
+ * The output a manifest gets when it is created inside a cdk8s Chart and no explicit output
+ * renders it: airship v1 ArmadaCharts. It steps aside as soon as an explicit output exists.
+ */
+export class AutomaticOutput extends ArmadaChartOutput {
+  protected override claim(): void {
+    // A weaker claim: an explicit output still takes over.
+    this.manifest._claim(this, true);
+  }
+  protected override active(): boolean {
+    return this.manifest._outputs.length === 0;
+  }
+}

@@ -1,0 +1,192 @@
+import { Construct, IConstruct } from 'constructs';
+import { brand } from '../model/brand';
+import { ArmadaValidationError, ConstructOrigin, Diagnostic, Diagnostics } from '../model/diagnostics';
+import { buildPlan, Plan } from '../model/plan';
+import { ManifestSpec, SchemaVersion } from '../model/spec';
+import { validateManifest, ValidateOptions } from '../model/validate';
+import { Chart } from './chart';
+import { ChartGroup } from './chart-group';
+import { runManifestHooks } from './registry';
+import { definitionVersion, kindSymbol, touch } from './tree';
+
+/** Props of an {@link ArmadaManifest}: the fields of an `armada/Manifest` document, in camelCase. */
+export interface ArmadaManifestProps {
+  /** Prefix of every Helm release: a chart with release `keystone` installs `${releasePrefix}-keystone`. */
+  readonly releasePrefix: string;
+  /**
+   * The document's `metadata.name` (what `armada apply --target-manifest` selects).
+   * @default - the construct id
+   */
+  readonly name?: string;
+  /**
+   * The Armada document schema whose defaults the definition follows (native wait, default waits).
+   * @default SchemaVersion.V1
+   */
+  readonly schemaVersion?: SchemaVersion;
+  /**
+   * Groups defined elsewhere to deploy, before the ones created inside the manifest.
+   * @default - only the groups created inside the manifest, in creation order
+   */
+  readonly chartGroups?: readonly ChartGroup[];
+}
+
+/** A resolved manifest: its spec and every diagnostic found while resolving and validating it. */
+export interface ResolvedManifest {
+  readonly spec: ManifestSpec;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The deployment plan; only meaningful when `diagnostics` has no errors. */
+  readonly plan: Plan;
+}
+
+/**
+ * A site (`armada/Manifest`): chart groups deployed one at a time, in order. It can live in any
+ * construct tree: inside a `cdk8s.Chart` (it then synthesizes with `cdk8s synth`), or on its own
+ * (`new ArmadaManifest(undefined, 'site', ...)`) to be shared by a cdk8s app and a Pulumi program.
+ */
+export class ArmadaManifest extends Construct {
+  /** True when `x` is an ArmadaManifest (also across copies of this library). */
+  public static isArmadaManifest(x: unknown): x is ArmadaManifest {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[kindSymbol('manifest')] === true;
+  }
+
+  /** The closest ArmadaManifest that contains `c` (or is `c`). Throws when there is none. */
+  public static of(c: IConstruct): ArmadaManifest {
+    for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (ArmadaManifest.isArmadaManifest(s)) return s;
+    throw new Error(`${c.node.path || '<root>'} is not inside an ArmadaManifest`);
+  }
+
+  public readonly name: string;
+  public readonly releasePrefix: string;
+  public readonly schemaVersion: SchemaVersion;
+  private readonly groupOrder: ChartGroup[] = [];
+  private readonly outputs: IConstruct[] = [];
+  private readonly automaticOutputs: IConstruct[] = [];
+  private cache?: { version: number; opaque: ValidateOptions['opaqueValues']; result: ResolvedManifest };
+
+  constructor(scope: Construct | undefined, id: string, props: ArmadaManifestProps) {
+    // A manifest without a scope is the root of its own tree (shared by cdk8s and Pulumi code).
+    super(scope as Construct, id);
+    brand(this, kindSymbol('manifest'));
+    if (props === undefined || props === null) {
+      throw new Error(`ArmadaManifest ${id}: props are required (at least releasePrefix)`);
+    }
+    this.name = props.name ?? id;
+    this.releasePrefix = props.releasePrefix;
+    this.schemaVersion = props.schemaVersion ?? SchemaVersion.V1;
+    for (const g of props.chartGroups ?? []) this.addChartGroup(g);
+    this.node.addValidation({ validate: () => this.validationErrors() });
+    touch(this);
+    runManifestHooks(this);
+  }
+
+  /** The groups in deployment order. */
+  public get chartGroups(): readonly ChartGroup[] {
+    return [...this.groupOrder];
+  }
+
+  /** Every chart defined in the manifest (deployed, subchart-only or unused), in tree order. */
+  public get charts(): Chart<any>[] {
+    return this.node.findAll().filter((c): c is Chart<any> => Chart.isChart(c));
+  }
+
+  /** Appends groups (defined anywhere in the manifest) to the deployment order. */
+  public addChartGroup(...groups: ChartGroup[]): void {
+    for (const g of groups) {
+      if (!ChartGroup.isChartGroup(g)) throw new Error(`ArmadaManifest ${this.node.path}: addChartGroup expects ChartGroup constructs; received ${typeof g}`);
+      this.groupOrder.push(g);
+    }
+    touch(this);
+  }
+
+  /** @internal Called by a ChartGroup created inside this manifest. */
+  public _adopt(child: IConstruct): void {
+    if (ChartGroup.isChartGroup(child)) {
+      this.groupOrder.push(child);
+      touch(this);
+    }
+  }
+
+  /**
+   * @internal An output target that renders this manifest registers itself here; an automatic
+   * one (created because the manifest sits in a target's scope) gives way to explicit ones.
+   */
+  public _claim(output: IConstruct, automatic: boolean): void {
+    const list = automatic ? this.automaticOutputs : this.outputs;
+    if (!list.includes(output)) list.push(output);
+    touch(this);
+  }
+
+  /** @internal The explicit output targets that render this manifest. */
+  public get _outputs(): readonly IConstruct[] {
+    return this.outputs;
+  }
+
+  /**
+   * Resolves the tree into a spec, validates it and builds the plan. Cached until the definition
+   * changes, so validation at synth and rendering do the work once.
+   */
+  public resolve(options: ValidateOptions = {}): ResolvedManifest {
+    const version = definitionVersion();
+    if (this.cache && this.cache.version === version && this.cache.opaque === options.opaqueValues) return this.cache.result;
+    const d = new Diagnostics();
+    const spec = this.toSpec(d);
+    d.addAll(validateManifest(spec, options).all);
+    const result: ResolvedManifest = { spec, diagnostics: d.all, plan: buildPlan(spec) };
+    this.cache = { version, opaque: options.opaqueValues, result };
+    return result;
+  }
+
+  /** The deployment plan. Throws an {@link ArmadaValidationError} listing every error when the definition is invalid. */
+  public plan(): Plan {
+    const r = this.resolve();
+    if (r.diagnostics.some((x) => x.severity === 'error')) throw new ArmadaValidationError(r.diagnostics, `ArmadaManifest ${this.node.path}`);
+    return r.plan;
+  }
+
+  private toSpec(d: Diagnostics): ManifestSpec {
+    const inside = new Set<IConstruct>(this.node.findAll());
+    const inManifest = (c: IConstruct) => inside.has(c);
+    const foreign = new Map<string, string>();
+    const all = this.node.findAll();
+    const charts = all.filter((c): c is Chart<any> => Chart.isChart(c));
+    const groups = all.filter((c): c is ChartGroup => ChartGroup.isChartGroup(c));
+    const origin = new ConstructOrigin(this.node.path);
+    const chartGroups = this.groupOrder.map((g) => {
+      if (!inManifest(g)) foreign.set(g.name, `chart group ${JSON.stringify(g.name)} is defined at ${g.node.path}, outside this manifest`);
+      return g.name;
+    });
+    const spec: ManifestSpec = {
+      name: this.name,
+      releasePrefix: this.releasePrefix,
+      schemaVersion: this.schemaVersion,
+      chartGroups,
+      groups: groups.map((g) => g._toSpec(inManifest, foreign)),
+      charts: charts.map((c) => c._toSpec(inManifest, foreign)),
+      origin,
+      foreignDefinitions: Object.fromEntries(foreign),
+    };
+    // A construct outside the manifest that shares a name with one inside would silently resolve
+    // to the inside one: say so.
+    const insideNames = new Set([...charts.map((c) => c.name), ...groups.map((g) => g.name)]);
+    for (const [name, where] of foreign) {
+      if (insideNames.has(name)) d.error(origin, undefined, 'foreign-reference', `${where}, and another one with the same name is inside it; define it once, inside the manifest`);
+    }
+    if (this.outputs.length === 0 && this.automaticOutputs.length === 0 && insideCdk8sChart(this)) {
+      d.error(origin, undefined, 'no-output', "this manifest is inside a cdk8s Chart but nothing renders it: import 'armada-cdk/cdk8s' (which renders it as ArmadaChart objects), or add an ArmadaChartOutput for it");
+    }
+    return spec;
+  }
+
+  private validationErrors(): string[] {
+    return this.resolve()
+      .diagnostics.filter((x) => x.severity === 'error')
+      .map((x) => [x.location, x.document, x.field].filter(Boolean).join(': ') + ': ' + x.message);
+  }
+}
+
+/** Detected by cdk8s's own brand, so that the constructs never import cdk8s. */
+function insideCdk8sChart(c: IConstruct): boolean {
+  const chartSymbol = Symbol.for('cdk8s.Chart');
+  for (let s = c.node.scope; s; s = s.node.scope) if ((s as unknown as Record<symbol, unknown>)[chartSymbol]) return true;
+  return false;
+}

@@ -1,0 +1,109 @@
+import { Construct, IConstruct } from 'constructs';
+import { brand } from '../model/brand';
+import { ConstructOrigin } from '../model/diagnostics';
+import { ChartGroupSpec } from '../model/spec';
+import { Chart } from './chart';
+import { kindSymbol, nearest, touch } from './tree';
+
+/** Props of a {@link ChartGroup}: the fields of an `armada/ChartGroup` document, in camelCase. */
+export interface ChartGroupProps {
+  /**
+   * The document's `metadata.name`, by which the manifest refers to it.
+   * @default - the construct id
+   */
+  readonly name?: string;
+  /**
+   * Free text, logged by Armada.
+   * @default - none
+   */
+  readonly description?: string;
+  /**
+   * Deploy the charts one after another, in order, each waited for before the next; otherwise
+   * all at once. Armada's `--wait` forces every group to be sequenced.
+   * @default false
+   */
+  readonly sequenced?: boolean;
+  /**
+   * Deprecated (v1): default `test.enabled` for the group's charts.
+   * @default - not written
+   */
+  readonly testCharts?: boolean;
+  /**
+   * The document's `data.name` (unused by Armada; kept for round trips).
+   * @default - not written
+   */
+  readonly displayName?: string;
+  /**
+   * Charts defined elsewhere to deploy in this group, before the ones created inside it.
+   * @default - only the charts created inside the group, in creation order
+   */
+  readonly charts?: readonly Chart<any>[];
+}
+
+/**
+ * A group of charts (`armada/ChartGroup`). Groups deploy one at a time in the manifest's order;
+ * within a group the charts deploy in parallel, or one by one when `sequenced`.
+ */
+export class ChartGroup extends Construct {
+  /** True when `x` is a ChartGroup (also across copies of this library). */
+  public static isChartGroup(x: unknown): x is ChartGroup {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[kindSymbol('group')] === true;
+  }
+
+  public readonly name: string;
+  private readonly props: ChartGroupProps;
+  private readonly members: Chart<any>[] = [];
+
+  constructor(scope: Construct, id: string, props: ChartGroupProps = {}) {
+    super(scope, id);
+    brand(this, kindSymbol('group'));
+    this.props = { ...props };
+    this.name = props.name ?? id;
+    for (const c of props.charts ?? []) this.addChart(c);
+    nearest(this, 'manifest')?._adopt(this);
+    touch(this);
+  }
+
+  /** Whether the charts deploy one by one. */
+  public get sequenced(): boolean {
+    return this.props.sequenced === true;
+  }
+
+  /** The charts in deployment order. */
+  public get charts(): readonly Chart<any>[] {
+    return [...this.members];
+  }
+
+  /** Appends charts (defined anywhere in the manifest) to the group's deployment order. */
+  public addChart(...charts: Chart<any>[]): void {
+    for (const c of charts) {
+      if (!Chart.isChart(c)) throw new Error(`ChartGroup ${this.node.path}: addChart expects Chart constructs; received ${typeof c}`);
+      this.members.push(c);
+    }
+    touch(this);
+  }
+
+  /** @internal Called by a Chart created inside this group. */
+  public _adopt(child: IConstruct): void {
+    if (Chart.isChart(child)) {
+      this.members.push(child);
+      touch(this);
+    }
+  }
+
+  /** @internal */
+  public _toSpec(inManifest: (c: IConstruct) => boolean, foreign: Map<string, string>): ChartGroupSpec {
+    return {
+      name: this.name,
+      description: this.props.description,
+      sequenced: this.props.sequenced,
+      testCharts: this.props.testCharts,
+      displayName: this.props.displayName,
+      charts: this.members.map((c) => {
+        if (!inManifest(c)) foreign.set(c.name, `chart ${JSON.stringify(c.name)} is defined at ${c.node.path}, outside this manifest`);
+        return c.name;
+      }),
+      origin: new ConstructOrigin(this.node.path),
+    };
+  }
+}

@@ -1,0 +1,184 @@
+import { Construct, IConstruct } from 'constructs';
+import { ConstructOrigin } from '../model/diagnostics';
+import { Duration } from '../model/duration';
+import { ChartSource } from '../model/source';
+import {
+  ChartSpec,
+  DeleteOptions,
+  ProtectedOptions,
+  TestOptions,
+  UpgradeOptions,
+  WaitOptions,
+} from '../model/spec';
+import { cloneJson, mergeValues, Values } from '../model/values';
+import { brand } from '../model/brand';
+import { nearest, touch } from './tree';
+
+const CHART = Symbol.for('armada-cdk.Chart');
+
+/** Props of a {@link Chart}: the fields of an `armada/Chart` document, in camelCase. */
+export interface ChartProps<V extends Values = Values> {
+  /** Namespace of the Helm release (also of its waits, pre-upgrade deletes and tests). */
+  readonly namespace: string;
+  /** Where the chart comes from: `ChartSource.git(...)`, `.tar(...)` or `.local(...)`. */
+  readonly source: ChartSource;
+  /**
+   * The document's `metadata.name`, by which groups and other charts refer to it.
+   * @default - the construct id
+   */
+  readonly name?: string;
+  /**
+   * Helm release name before the manifest's prefix: the release is `${releasePrefix}-${release}`.
+   * @default - the chart name
+   */
+  readonly release?: string;
+  /**
+   * v1 `chart_name` (Armada does not read it; kept for round trips).
+   * @default - the chart name
+   */
+  readonly chartName?: string;
+  /**
+   * Helm values, typed per chart by `Chart<V>`.
+   * @default - none (the chart's own values.yaml)
+   */
+  readonly values?: V;
+  /**
+   * Subcharts: other charts whose sources Armada places into this chart's `charts/`. This is not
+   * ordering (see `addDependency`). `[]` removes the chart's own subcharts.
+   * @default - the chart's own `charts/` directory is used as is
+   */
+  readonly dependencies?: readonly Chart<any>[];
+  /**
+   * What to do when Armada finds this release failed or stuck.
+   * @default - not protected: Armada uninstalls and reinstalls it
+   */
+  readonly protected?: ProtectedOptions;
+  /**
+   * `helm test` after the wait. A boolean is the deprecated v1 form.
+   * @default - enabled, 300 s
+   */
+  readonly test?: TestOptions | boolean;
+  /**
+   * What "ready" means.
+   * @default - 900 s; v1: optional jobs then required pods, native wait on; v2: every type optional, native wait off
+   */
+  readonly wait?: WaitOptions;
+  /**
+   * Options applied only when Armada upgrades an existing release.
+   * @default - no pre-upgrade actions, hooks run, no --force
+   */
+  readonly upgrade?: UpgradeOptions;
+  /**
+   * Uninstall of a failed release before reinstalling it.
+   * @default - 300 s
+   */
+  readonly delete?: DeleteOptions;
+  /**
+   * v1 `install` block. Armada never reads it; accepted so that imported documents round trip.
+   * @default - not written
+   */
+  readonly install?: Readonly<Record<string, unknown>>;
+  /**
+   * Deprecated v1 chart timeout, used only when `wait.timeout` is not set.
+   * @default - not written
+   */
+  readonly timeout?: Duration;
+}
+
+/**
+ * One Helm chart of the site (`armada/Chart`). Create it inside a {@link ChartGroup} to deploy it
+ * in that group (in creation order), or anywhere in the manifest when it only serves as a
+ * subchart dependency (like helm-toolkit).
+ */
+export class Chart<V extends Values = Values> extends Construct {
+  /** True when `x` is a Chart (also across copies of this library). */
+  public static isChart(x: unknown): x is Chart<any> {
+    return typeof x === 'object' && x !== null && (x as { [CHART]?: true })[CHART] === true;
+  }
+
+  /** The document's `metadata.name`. */
+  public readonly name: string;
+  /** The release before the prefix. */
+  public readonly release: string;
+  public readonly namespace: string;
+  public readonly source: ChartSource;
+
+  private readonly props: ChartProps<V>;
+  private valueLayers: readonly Values[] = [];
+  private readonly orderAfter: Chart<any>[] = [];
+
+  constructor(scope: Construct, id: string, props: ChartProps<V>) {
+    super(scope, id);
+    brand(this, CHART);
+    if (props === undefined || props === null) {
+      throw new Error(`Chart ${this.node.path}: props are required (at least namespace and source)`);
+    }
+    this.props = { ...props };
+    this.name = props.name ?? id;
+    this.release = props.release ?? this.name;
+    this.namespace = props.namespace;
+    this.source = props.source;
+    nearest(this, 'group')?._adopt(this);
+  }
+
+  /** The values as Helm receives them: the props' values with every override merged in. */
+  public get values(): V | undefined {
+    if (this.props.values === undefined && this.valueLayers.length === 0) return undefined;
+    return mergeValues((this.props.values ?? {}) as V, ...this.valueLayers);
+  }
+
+  /**
+   * Merges values over this chart's own, with Helm's semantics (maps merge, lists replace, `null`
+   * removes a key), for per-site overrides of a shared definition. Later calls win.
+   */
+  public overrideValues(values: Partial<V> | Values): this {
+    this.valueLayers = [...this.valueLayers, cloneJson(values) as Values];
+    touch(this);
+    return this;
+  }
+
+  /**
+   * Makes this chart wait for the readiness of `charts` before it deploys. Armada orders only by
+   * groups; this adds explicit edges (validated: acyclic, both deployed by the manifest, and
+   * never against the group order). Not to be confused with `dependencies` (subcharts).
+   */
+  public addDependency(...charts: Chart<any>[]): void {
+    for (const c of charts) {
+      if (!Chart.isChart(c)) throw new Error(`Chart ${this.node.path}: addDependency expects Chart constructs; received ${typeof c}`);
+      if (!this.orderAfter.includes(c)) this.orderAfter.push(c);
+    }
+    touch(this);
+  }
+
+  /** The charts this one waits for through `addDependency`. */
+  public get orderedAfter(): readonly Chart<any>[] {
+    return [...this.orderAfter];
+  }
+
+  /** @internal Resolved spec; `foreign` collects charts referenced from outside the manifest. */
+  public _toSpec(inManifest: (c: IConstruct) => boolean, foreign: Map<string, string>): ChartSpec {
+    const p = this.props;
+    const ref = (c: Chart<any>) => {
+      if (!inManifest(c)) foreign.set(c.name, `chart ${JSON.stringify(c.name)} is defined at ${c.node.path}, outside this manifest`);
+      return c.name;
+    };
+    return {
+      name: this.name,
+      chartName: p.chartName,
+      release: this.release,
+      namespace: this.namespace,
+      source: this.source,
+      values: this.values,
+      dependencies: p.dependencies?.map(ref),
+      protected: p.protected,
+      test: p.test,
+      wait: p.wait,
+      upgrade: p.upgrade,
+      delete: p.delete,
+      install: p.install,
+      timeout: p.timeout,
+      dependsOn: this.orderAfter.map(ref),
+      origin: new ConstructOrigin(this.node.path),
+    };
+  }
+}

@@ -1,0 +1,374 @@
+/**
+ * Every rule a manifest must satisfy before anything is synthesized or deployed. Rules never
+ * throw and never stop at the first problem: the caller gets the whole list, each item with the
+ * place it concerns and the value it received.
+ */
+import { Diagnostics, FieldPath, Origin, show } from './diagnostics';
+import { Duration } from './duration';
+import { findCycles, closest } from './graph';
+import {
+  dns1123LabelProblem,
+  dns1123SubdomainProblem,
+  helmReleaseNameProblem,
+  labelKeyProblem,
+  labelValueProblem,
+  releaseName,
+} from './names';
+import { buildPlan, firstByName } from './plan';
+import { SourceType } from './source';
+import { ChartSpec, ManifestSpec, SchemaVersion, Labels, HookAction } from './spec';
+import { findValueProblems, OpaqueLeafTest } from './values';
+import { CONTROLLER_TYPES, parseMinReady, WAIT_RESOURCE_TYPES } from './wait';
+import { effectiveWaitResources } from './effective';
+
+/** Options of {@link validateManifest}. */
+export interface ValidateOptions {
+  /**
+   * Value leaves a backend resolves itself (Pulumi outputs); anything else that is not JSON is an error.
+   * @default - none: every leaf must be JSON
+   */
+  readonly opaqueValues?: OpaqueLeafTest;
+}
+
+const PRE_DELETE_TYPES = ['job', 'cronjob', 'pod'];
+
+/** Validates a resolved manifest; returns every error and warning. */
+export function validateManifest(spec: ManifestSpec, options: ValidateOptions = {}): Diagnostics {
+  const d = new Diagnostics();
+  checkManifest(spec, d);
+  const deployed = checkReferences(spec, d);
+  for (const chart of spec.charts) checkChart(spec, chart, deployed.has(chart.name), d, options);
+  checkDuplicates(spec, d);
+  checkSubchartCycles(spec, d);
+  checkOrdering(spec, d);
+  return d;
+}
+
+function checkManifest(spec: ManifestSpec, d: Diagnostics): void {
+  const nameProblem = dns1123SubdomainProblem(spec.name);
+  if (nameProblem) d.error(spec.origin, ['name'], 'name', `manifest name ${show(spec.name)} ${nameProblem}`);
+  if (typeof spec.releasePrefix !== 'string' || spec.releasePrefix === '') {
+    d.error(spec.origin, ['releasePrefix'], 'release-prefix', `received ${show(spec.releasePrefix)}; releasePrefix must be a non-empty string (Helm releases are named "<releasePrefix>-<release>")`);
+  } else if (dns1123SubdomainProblem(spec.releasePrefix)) {
+    d.error(spec.origin, ['releasePrefix'], 'release-prefix', `received ${show(spec.releasePrefix)}; it starts every Helm release name, so it ${dns1123SubdomainProblem(spec.releasePrefix)}`);
+  }
+  if (spec.chartGroups.length === 0) {
+    d.error(spec.origin, ['chartGroups'], 'no-groups', 'the manifest lists no chart groups; Armada requires at least one ChartGroup and one Chart');
+  }
+  for (const g of spec.groups) {
+    const p = dns1123SubdomainProblem(g.name);
+    if (p) d.error(g.origin, ['name'], 'name', `chart group name ${show(g.name)} ${p}`);
+    if (g.testCharts !== undefined) {
+      if (spec.schemaVersion === SchemaVersion.V2) d.error(g.origin, ['testCharts'], 'v2-field', 'testCharts is not part of armada/ChartGroup/v2 (the manifest uses schemaVersion 2)');
+      else d.warn(g.origin, ['testCharts'], 'deprecated', 'testCharts is deprecated; set test.enabled on the charts');
+    }
+  }
+}
+
+/** Resolves manifest -> groups -> charts -> dependencies; returns the charts Armada deploys. */
+function checkReferences(spec: ManifestSpec, d: Diagnostics): Set<string> {
+  const groups = firstByName(spec.groups);
+  const charts = firstByName(spec.charts);
+  const deployed = new Set<string>();
+  const where = new Map<string, string[]>();
+  const foreign = (name: string) => (spec.foreignDefinitions?.[name] ? ` (${spec.foreignDefinitions[name]})` : '');
+
+  const listedGroups = new Set<string>();
+  spec.chartGroups.forEach((name, i) => {
+    if (listedGroups.has(name)) {
+      d.warn(spec.origin, ['chartGroups', i], 'group-listed-twice', `chart group ${show(name)} is listed more than once; Armada deploys it again each time`);
+    }
+    listedGroups.add(name);
+    const group = groups.get(name);
+    if (!group) {
+      const hint = closest(name, groups.keys());
+      d.error(spec.origin, ['chartGroups', i], 'ARM001', `chart group ${show(name)} is not in the manifest${foreign(name)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
+      return;
+    }
+    if (group.charts.length === 0) {
+      if (group.sequenced) d.warn(group.origin, ['charts'], 'empty-group', `chart group ${show(name)} has no charts; it deploys nothing`);
+      else d.error(group.origin, ['charts'], 'empty-group', `chart group ${show(name)} has no charts; Armada fails on an empty unsequenced group (a thread pool of 0 workers)`);
+    }
+    const inGroup = new Set<string>();
+    group.charts.forEach((c, j) => {
+      if (inGroup.has(c)) {
+        d.warn(group.origin, ['charts', j], 'chart-listed-twice', `chart ${show(c)} is listed twice in group ${show(name)}; Armada deploys it twice${group.sequenced ? '' : ', at the same time'}`);
+      }
+      inGroup.add(c);
+      if (!charts.has(c)) {
+        const hint = closest(c, charts.keys());
+        d.error(group.origin, ['charts', j], 'ARM001', `chart ${show(c)} is not in the manifest${foreign(c)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
+        return;
+      }
+      deployed.add(c);
+      const list = where.get(c) ?? [];
+      if (!list.includes(name)) list.push(name);
+      where.set(c, list);
+    });
+  });
+
+  for (const [chart, inGroups] of where) {
+    if (inGroups.length > 1) {
+      const c = charts.get(chart)!;
+      d.warn(c.origin, undefined, 'chart-in-two-groups', `chart ${show(chart)} is listed in ${inGroups.length} groups (${inGroups.map((g) => show(g)).join(', ')}); Armada deploys it once per group`);
+    }
+  }
+
+  // Subchart dependencies: resolved recursively from every deployed chart, like build_chart_deps.
+  const usedAsDependency = new Set<string>();
+  const visit = (name: string, seen: Set<string>) => {
+    const chart = charts.get(name);
+    if (!chart || seen.has(name)) return;
+    seen.add(name);
+    (chart.dependencies ?? []).forEach((dep, i) => {
+      if (!charts.has(dep)) {
+        const hint = closest(dep, charts.keys());
+        d.error(chart.origin, ['dependencies', i], 'ARM001', `subchart dependency ${show(dep)} is not in the manifest${foreign(dep)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
+        return;
+      }
+      usedAsDependency.add(dep);
+      visit(dep, seen);
+    });
+  };
+  for (const c of deployed) visit(c, new Set());
+
+  for (const chart of spec.charts) {
+    if (!deployed.has(chart.name) && !usedAsDependency.has(chart.name) && charts.get(chart.name) === chart) {
+      d.warn(chart.origin, undefined, 'not-deployed', `chart ${show(chart.name)} is in no chart group of the manifest and no deployed chart uses it as a subchart; it is not deployed`);
+    }
+  }
+  for (const g of spec.groups) {
+    if (!listedGroups.has(g.name) && groups.get(g.name) === g) {
+      d.warn(g.origin, undefined, 'not-deployed', `chart group ${show(g.name)} is not listed in the manifest's chartGroups; it is not deployed`);
+    }
+  }
+  return deployed;
+}
+
+function checkDuplicates(spec: ManifestSpec, d: Diagnostics): void {
+  const seen = (items: readonly { name: string; origin: Origin }[], kind: string) => {
+    const first = new Map<string, Origin>();
+    for (const i of items) {
+      const prev = first.get(i.name);
+      if (prev) {
+        d.error(i.origin, ['name'], 'duplicate-name', `another ${kind} is already named ${show(i.name)} (${prev.locate().location}); names must be unique per kind, Armada would use the first one only`);
+      } else {
+        first.set(i.name, i.origin);
+      }
+    }
+  };
+  seen(spec.groups, 'chart group');
+  seen(spec.charts, 'chart');
+
+  // Two different charts must not install the same Helm release (namespace + prefixed name).
+  const plan = buildPlan(spec);
+  const owner = new Map<string, string>();
+  const charts = firstByName(spec.charts);
+  for (const r of plan.releases) {
+    const key = `${r.namespace}/${r.name}`;
+    const prev = owner.get(key);
+    if (prev !== undefined && prev !== r.chart) {
+      d.error(charts.get(r.chart)!.origin, ['release'], 'duplicate-release', `Helm release ${show(r.name)} in namespace ${show(r.namespace)} is already installed by chart ${show(prev)}; give one of them another release`);
+    }
+    if (prev === undefined) owner.set(key, r.chart);
+  }
+}
+
+function checkSubchartCycles(spec: ManifestSpec, d: Diagnostics): void {
+  const charts = firstByName(spec.charts);
+  const cycles = findCycles([...charts.keys()], (n) => (charts.get(n)?.dependencies ?? []).filter((x) => charts.has(x)));
+  for (const loop of cycles) {
+    const chart = charts.get(loop[0])!;
+    d.error(chart.origin, ['dependencies'], 'dependency-cycle', `subchart dependencies form a cycle: ${loop.join(' -> ')}`);
+  }
+}
+
+/** Explicit `addDependency` edges: both ends deployed, acyclic, and never against the step order. */
+function checkOrdering(spec: ManifestSpec, d: Diagnostics): void {
+  const charts = firstByName(spec.charts);
+  const plan = buildPlan(spec);
+  for (const chart of spec.charts) {
+    chart.dependsOn.forEach((target, i) => {
+      const field = ['dependsOn', i];
+      if (!charts.has(target)) {
+        d.error(chart.origin, field, 'order', `addDependency: chart ${show(target)} is not in the manifest${spec.foreignDefinitions?.[target] ? ` (${spec.foreignDefinitions[target]})` : ''}`);
+        return;
+      }
+      const mine = plan.firstStepOf(chart.name);
+      const theirs = plan.firstStepOf(target);
+      if (mine === undefined) {
+        d.error(chart.origin, field, 'order', `addDependency: chart ${show(chart.name)} is not deployed by any chart group, so it cannot wait for ${show(target)}`);
+        return;
+      }
+      if (theirs === undefined) {
+        d.error(chart.origin, field, 'order', `addDependency: chart ${show(target)} is not deployed by any chart group, so ${show(chart.name)} cannot wait for it`);
+        return;
+      }
+      if (theirs > mine) {
+        const ms = plan.steps[mine];
+        const ts = plan.steps[theirs];
+        d.error(chart.origin, field, 'order', `addDependency: ${show(chart.name)} deploys in step ${mine} (group ${show(ms.group)}) but ${show(target)} deploys later, in step ${theirs} (group ${show(ts.group)}); the dependency contradicts the manifest's order`);
+      }
+    });
+  }
+  const cycles = findCycles(
+    spec.charts.map((c) => c.name),
+    (n) => (charts.get(n)?.dependsOn ?? []).filter((x) => charts.has(x)),
+  );
+  for (const loop of cycles) {
+    d.error(charts.get(loop[0])!.origin, ['dependsOn'], 'order-cycle', `addDependency edges form a cycle: ${loop.join(' -> ')}`);
+  }
+}
+
+function checkChart(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: Diagnostics, options: ValidateOptions): void {
+  const o = chart.origin;
+  const p = dns1123SubdomainProblem(chart.name);
+  if (p) d.error(o, ['name'], 'name', `chart name ${show(chart.name)} ${p}`);
+  const ns = dns1123LabelProblem(chart.namespace);
+  if (ns) d.error(o, ['namespace'], 'namespace', `namespace ${show(chart.namespace)} ${ns}`);
+  if (typeof chart.release !== 'string' || chart.release === '') {
+    d.error(o, ['release'], 'release', `received ${show(chart.release)}; release must be a non-empty string`);
+  } else if (deployed && typeof spec.releasePrefix === 'string' && spec.releasePrefix !== '') {
+    const full = releaseName(spec.releasePrefix, chart.release);
+    const rp = helmReleaseNameProblem(full);
+    if (rp) d.error(o, ['release'], 'release', `Helm release ${show(full)} (releasePrefix + "-" + release) ${rp}`);
+  }
+  checkSource(chart, d);
+  checkTimeouts(chart, d);
+  checkWait(spec, chart, d);
+  checkUpgrade(spec, chart, d);
+  checkVersionFields(spec, chart, d);
+  if (chart.values !== undefined) {
+    for (const problem of findValueProblems(chart.values, options.opaqueValues)) {
+      d.error(o, ['values', ...problem.path], 'values', problem.message);
+    }
+  }
+  if (chart.protected !== undefined && Object.values(chart.protected).every((v) => v === undefined)) {
+    d.warn(o, ['protected'], 'protected-empty', 'an empty protected block counts as not protected in Armada; set continueProcessing to true or false');
+  }
+  if (typeof chart.test === 'object' && chart.test.cleanup !== undefined) {
+    d.warn(o, ['test', 'cleanup'], 'ignored', 'test.cleanup is accepted but ignored by Armada since its move to Helm 3');
+  }
+}
+
+function checkSource(chart: ChartSpec, d: Diagnostics): void {
+  const s = chart.source;
+  const o = chart.origin;
+  if (typeof s.location !== 'string' || s.location.trim() === '') {
+    d.error(o, ['source', 'location'], 'source', `received ${show(s.location)}; source location must be a non-empty path or URL`);
+    return;
+  }
+  if (s.type === SourceType.TAR && !/^https?:\/\//i.test(s.location)) {
+    d.error(o, ['source', 'location'], 'source', `received ${show(s.location)}; a tar source is downloaded over HTTP(S), so its location must be an http:// or https:// URL`);
+  }
+  if (s.authMethod !== undefined && s.authMethod.toLowerCase() !== 'ssh') {
+    d.warn(o, ['source', 'authMethod'], 'source', `received ${show(s.authMethod)}; Armada only knows "ssh" and clones anonymously for any other value`);
+  }
+  if (s.subpath !== undefined && (s.subpath === '' || s.subpath.split('/').includes('..'))) {
+    d.error(o, ['source', 'subpath'], 'source', `received ${show(s.subpath)}; subpath must be a relative path inside the source without ".."`);
+  }
+}
+
+function checkTimeouts(chart: ChartSpec, d: Diagnostics): void {
+  const check = (t: Duration | undefined, field: FieldPath) => {
+    if (t === undefined) return;
+    if (!Duration.isDuration(t)) {
+      d.error(chart.origin, field, 'timeout', `received ${show(t)}; use Duration.seconds(n) or Duration.minutes(n)`);
+      return;
+    }
+    const problem = t.problem();
+    if (problem) d.error(chart.origin, field, 'timeout', problem);
+  };
+  check(chart.wait?.timeout, ['wait', 'timeout']);
+  check(chart.timeout, ['timeout']);
+  if (typeof chart.test === 'object') check(chart.test.timeout, ['test', 'timeout']);
+  check(chart.delete?.timeout, ['delete', 'timeout']);
+  if (chart.timeout !== undefined) {
+    d.warn(chart.origin, ['timeout'], 'deprecated', chart.wait?.timeout !== undefined
+      ? 'the chart timeout is deprecated and ignored here, because wait.timeout is set'
+      : 'the chart timeout is deprecated; use wait.timeout');
+  }
+}
+
+function checkLabels(chart: ChartSpec, labels: Labels | undefined, field: FieldPath, d: Diagnostics): void {
+  if (labels === undefined) return;
+  for (const [k, v] of Object.entries(labels)) {
+    const kp = labelKeyProblem(k);
+    if (kp) d.error(chart.origin, [...field, k], 'labels', kp);
+    const vp = labelValueProblem(v);
+    if (vp) d.error(chart.origin, [...field, k], 'labels', vp);
+  }
+}
+
+function checkWait(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): void {
+  const w = chart.wait;
+  checkLabels(chart, w?.labels, ['wait', 'labels'], d);
+  (w?.resources ?? []).forEach((r, i) => {
+    const field = ['wait', 'resources', i];
+    if (!WAIT_RESOURCE_TYPES.includes(r.type)) {
+      const hint = closest(r.type, WAIT_RESOURCE_TYPES);
+      d.error(chart.origin, [...field, 'type'], 'wait-type', `received ${show(r.type)}; Armada waits only on ${WAIT_RESOURCE_TYPES.join(', ')}${hint ? ` (did you mean ${show(hint)}?)` : ''}`);
+    }
+    checkLabels(chart, r.options.labels, [...field, 'labels'], d);
+    const mr = r.options.minReady;
+    if (mr !== undefined) {
+      if (!parseMinReady(mr)) {
+        d.error(chart.origin, [...field, 'minReady'], 'min-ready', `received ${show(mr)}; minReady must be a whole number of pods (0 or more) or a percentage "N%" with N from 0 to 100`);
+      } else if (WAIT_RESOURCE_TYPES.includes(r.type) && !CONTROLLER_TYPES.includes(r.type)) {
+        d.error(chart.origin, [...field, 'minReady'], 'min-ready', `minReady applies to deployment, daemonset and statefulset only; Armada rejects it for ${r.type} ("invalid config for item in wait.resources")`);
+      }
+    }
+    if (r.options.allowAsyncUpdates !== undefined && WAIT_RESOURCE_TYPES.includes(r.type) && r.type !== 'daemonset' && r.type !== 'statefulset') {
+      d.error(chart.origin, [...field, 'allowAsyncUpdates'], 'wait-option', `allowAsyncUpdates applies to daemonset and statefulset only; Armada rejects it for ${r.type}`);
+    }
+  });
+  const unlabelled = effectiveWaitResources(chart, spec.schemaVersion).filter((r) => Object.keys(r.labels).length === 0);
+  if (unlabelled.length > 0) {
+    d.warn(chart.origin, ['wait', 'labels'], 'wait-no-labels', `no wait labels select the ${unlabelled.map((r) => r.type).join(', ')} waited on, so Armada waits on every one in namespace ${show(chart.namespace)}; set wait.labels (e.g. { release_group: "${typeof spec.releasePrefix === 'string' ? spec.releasePrefix : ''}-${chart.release}" })`);
+  }
+}
+
+function checkUpgrade(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): void {
+  const u = chart.upgrade;
+  if (!u) return;
+  const hooks = (list: readonly HookAction[] | undefined, field: FieldPath, checkType: boolean) => {
+    (list ?? []).forEach((h, i) => {
+      checkLabels(chart, h.labels, [...field, i, 'labels'], d);
+      if (checkType && !PRE_DELETE_TYPES.includes(h.type)) {
+        d.warn(chart.origin, [...field, i, 'type'], 'pre-delete-type', `received ${show(h.type)}; Armada deletes only ${PRE_DELETE_TYPES.join(', ')} before an upgrade and logs an error for anything else`);
+      }
+      if (h.name !== undefined && spec.schemaVersion === SchemaVersion.V2) {
+        d.error(chart.origin, [...field, i, 'name'], 'v2-field', 'hook action name is not part of armada/Chart/v2');
+      }
+    });
+  };
+  hooks(u.pre?.delete, ['upgrade', 'pre', 'delete'], true);
+  hooks(u.pre?.update, ['upgrade', 'pre', 'update'], false);
+  hooks(u.pre?.create, ['upgrade', 'pre', 'create'], false);
+  hooks(u.post?.create, ['upgrade', 'post', 'create'], false);
+  if (u.pre?.update !== undefined && spec.schemaVersion === SchemaVersion.V1) {
+    d.warn(chart.origin, ['upgrade', 'pre', 'update'], 'deprecated', 'upgrade.pre.update is broken in Armada since Helm 3 (it needs the removed Tiller handler)');
+  }
+  if (u.pre?.create !== undefined && spec.schemaVersion === SchemaVersion.V1 && u.pre.create.length > 0) {
+    d.warn(chart.origin, ['upgrade', 'pre', 'create'], 'ignored', 'upgrade.pre.create is accepted but never implemented by Armada');
+  }
+  if (u.post?.create !== undefined && spec.schemaVersion === SchemaVersion.V1 && u.post.create.length > 0) {
+    d.warn(chart.origin, ['upgrade', 'post'], 'ignored', 'upgrade.post actions are ignored by Armada');
+  }
+}
+
+/** Fields that exist only in armada/*\/v1. */
+function checkVersionFields(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): void {
+  if (spec.schemaVersion !== SchemaVersion.V2) {
+    if (typeof chart.test === 'boolean') d.warn(chart.origin, ['test'], 'deprecated', 'the boolean test form is deprecated; use test: { enabled }');
+    return;
+  }
+  const v2 = (field: FieldPath, what: string) => d.error(chart.origin, field, 'v2-field', `${what} is not part of armada/Chart/v2 (the manifest uses schemaVersion 2)`);
+  if (chart.chartName !== undefined) v2(['chartName'], 'chartName');
+  if (chart.timeout !== undefined) v2(['timeout'], 'the deprecated chart timeout');
+  if (chart.install !== undefined) v2(['install'], 'install');
+  if (typeof chart.test === 'boolean') v2(['test'], 'the boolean test form');
+  if (chart.upgrade?.pre?.update !== undefined) v2(['upgrade', 'pre', 'update'], 'upgrade.pre.update');
+  if (chart.upgrade?.pre?.create !== undefined) v2(['upgrade', 'pre', 'create'], 'upgrade.pre.create');
+  if (chart.upgrade?.post !== undefined) v2(['upgrade', 'post'], 'upgrade.post');
+}

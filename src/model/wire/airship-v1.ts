@@ -1,0 +1,198 @@
+/**
+ * `armada.airshipit.org/v1` ArmadaChart objects for the airship armada-operator, shaped the way
+ * armada-go builds them from `armada/Chart/v1` documents: body under `data:`, `metadata.name` =
+ * the Helm release (`<release_prefix>-<release>`), namespace = `data.namespace`, and the label
+ * armada-go waits on. Only fields this operator's CRD knows are written; every Armada field it
+ * cannot carry is reported, never dropped silently.
+ *
+ * Where the operator's own defaults differ from Armada's (tests off, native wait off unless set),
+ * the definition's effective value is written explicitly so that the operator does what Armada
+ * would.
+ */
+import { Diagnostics, FieldPath, show } from '../diagnostics';
+import { effectiveNativeWait, effectiveTest, effectiveWaitTimeout, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
+import { Plan, firstByName } from '../plan';
+import { SourceType } from '../source';
+import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
+import { V2_DEFAULT_WAIT_RESOURCES } from '../wait';
+import { labelsOut, ordered, valuesOut } from './emit';
+
+export const AIRSHIP_API_VERSION = 'armada.airshipit.org/v1';
+/** The label armada-go puts on every ArmadaChart and waits on. */
+export const RELEASE_NAME_LABEL = 'armada.airshipit.org/release-name';
+/** Annotations carrying the plan, since this operator has no ordering of its own. */
+export const STEP_ANNOTATION = 'armada-cdk.io/step';
+export const GROUP_ANNOTATION = 'armada-cdk.io/chart-group';
+export const MANIFEST_ANNOTATION = 'armada-cdk.io/manifest';
+export const SYNC_WAVE_ANNOTATION = 'argocd.argoproj.io/sync-wave';
+
+/** Options of {@link toAirshipCharts}. */
+export interface AirshipOptions {
+  /**
+   * Add `argocd.argoproj.io/sync-wave` annotations from the plan's step index, so that Argo CD
+   * applies the ArmadaCharts in Armada's order (a wave waits for the previous one to be healthy).
+   * @default false
+   */
+  readonly syncWaves?: boolean;
+}
+
+/** A Kubernetes object as written to YAML. */
+export interface KubeObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string>; readonly annotations?: Record<string, string> };
+  readonly [key: string]: unknown;
+}
+
+/** One ArmadaChart per deployed chart, in deployment order. */
+export function toAirshipCharts(spec: ManifestSpec, plan: Plan, options: AirshipOptions = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
+  const d = new Diagnostics();
+  const charts = firstByName(spec.charts);
+  const groups = firstByName(spec.groups);
+  const objects: KubeObject[] = [];
+  const done = new Set<string>();
+  for (const step of plan.steps) {
+    for (const r of step.releases) {
+      const chart = charts.get(r.chart)!;
+      if (done.has(chart.name)) {
+        d.warn(chart.origin, undefined, 'not-expressible', `cannot be expressed for the airship operator: the chart is deployed again in step ${step.index} (group ${show(step.group)}), but one ArmadaChart exists per release; it is deployed once, in step ${r.firstStep}`);
+        continue;
+      }
+      done.add(chart.name);
+      const w = new ChartWriter(spec, chart, d);
+      const annotations: Record<string, string> = {
+        [GROUP_ANNOTATION]: step.group,
+        [MANIFEST_ANNOTATION]: spec.name,
+        [STEP_ANNOTATION]: String(step.index),
+      };
+      if (options.syncWaves) annotations[SYNC_WAVE_ANNOTATION] = String(step.index);
+      objects.push({
+        apiVersion: AIRSHIP_API_VERSION,
+        kind: 'ArmadaChart',
+        metadata: {
+          name: r.name,
+          namespace: chart.namespace,
+          labels: { [RELEASE_NAME_LABEL]: r.name },
+          annotations: sortedRecord(annotations),
+        },
+        data: w.data(groups.get(step.group)),
+      });
+      if (chart.dependsOn.some((t) => plan.firstStepOf(t) === step.index)) {
+        d.warn(chart.origin, ['dependsOn'], 'not-expressible', 'cannot be expressed for the airship operator: an addDependency edge inside one parallel step has no equivalent (the operator reconciles every ArmadaChart on its own); the step annotation orders steps only');
+      }
+    }
+  }
+  return { objects, diagnostics: d };
+}
+
+function sortedRecord(r: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(r).sort()) out[k] = r[k];
+  return out;
+}
+
+class ChartWriter {
+  constructor(
+    private readonly spec: ManifestSpec,
+    private readonly chart: ChartSpec,
+    private readonly d: Diagnostics,
+  ) {}
+
+  private lost(field: FieldPath, message: string): void {
+    this.d.warn(this.chart.origin, field, 'not-expressible', `cannot be expressed for the airship operator (armada.airshipit.org/v1): ${message}`);
+  }
+
+  public data(group: Parameters<typeof effectiveTest>[1]): Record<string, unknown> {
+    const c = this.chart;
+    this.reportUnsupported();
+    return ordered([
+      ['chart_name', c.chartName ?? c.name],
+      ['release', c.release],
+      ['namespace', c.namespace],
+      ['source', this.source()],
+      ['wait', this.wait()],
+      // The operator runs no tests unless told; Armada runs them unless told not to.
+      ['test', { enabled: effectiveTest(c, group).enabled }],
+      ['upgrade', this.upgrade()],
+      ['values', valuesOut(c.values)],
+    ]);
+  }
+
+  private source(): Record<string, unknown> {
+    const s = this.chart.source;
+    if (s.type !== SourceType.TAR) {
+      this.lost(['source', 'type'], `a ${s.type} source (${show(s.location)}); the operator only downloads HTTP(S) chart tarballs (.tgz), so publish the chart as a tarball and use ChartSource.tar`);
+    } else if (s.subpath !== undefined && s.subpath !== '.') {
+      this.lost(['source', 'subpath'], `subpath ${show(s.subpath)}; the operator installs the tarball as downloaded and ignores subpath`);
+    }
+    if (s.reference !== undefined) this.lost(['source', 'reference'], `reference ${show(s.reference)} (the CRD has no source.reference)`);
+    if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)} (the CRD has no source.proxy_server)`);
+    if (s.authMethod !== undefined) this.lost(['source', 'authMethod'], `authMethod ${show(s.authMethod)} (the CRD has no source.auth_method)`);
+    return ordered([['type', s.type], ['location', s.location], ['subpath', s.subpath]]);
+  }
+
+  private wait(): Record<string, unknown> {
+    const c = this.chart;
+    const w = c.wait;
+    let resources: unknown[] | undefined;
+    if (w?.resources !== undefined) {
+      resources = w.resources.map((r, i) => {
+        if (r.options.required === true) {
+          this.lost(['wait', 'resources', i, 'required'], `required=true; the operator skips a wait that finds no ${r.type}, as if required were false`);
+        }
+        if (r.options.allowAsyncUpdates === true) {
+          this.lost(['wait', 'resources', i, 'allowAsyncUpdates'], 'allowAsyncUpdates (the CRD has no allow_async_updates)');
+        }
+        return ordered([
+          ['type', r.type],
+          ['labels', labelsOut(r.options.labels)],
+          // The CRD types min_ready as a string: `1` must be written "1".
+          ['min_ready', r.options.minReady === undefined ? undefined : String(r.options.minReady)],
+        ]);
+      });
+    } else if (this.spec.schemaVersion === SchemaVersion.V2) {
+      // The operator's default is v1's (jobs, pods); a v2 definition waits on every type.
+      resources = V2_DEFAULT_WAIT_RESOURCES.map((r) => ({ type: r.type }));
+    }
+    return ordered([
+      // Written explicitly: the operator needs a timeout for native wait to apply at all.
+      ['timeout', effectiveWaitTimeout(c)],
+      ['labels', labelsOut(w?.labels)],
+      ['resources', resources],
+      // The operator's native wait is off unless enabled; Armada v1's is on unless disabled.
+      ['native', { enabled: effectiveNativeWait(c, this.spec.schemaVersion) }],
+    ]);
+  }
+
+  private upgrade(): Record<string, unknown> | undefined {
+    const u = this.chart.upgrade;
+    const del = u?.pre?.delete;
+    if (del === undefined) return undefined;
+    return {
+      pre: {
+        delete: del.map((h) => ordered([['type', h.type], ['labels', labelsOut(h.labels)]])),
+      },
+    };
+  }
+
+  private reportUnsupported(): void {
+    const c = this.chart;
+    const u = c.upgrade;
+    if (u?.noHooks === true) this.lost(['upgrade', 'noHooks'], 'noHooks=true (the CRD has no no_hooks; the operator always runs hooks)');
+    if (u?.options?.force === true) this.lost(['upgrade', 'options', 'force'], 'force=true (the CRD has no upgrade.options)');
+    if (u?.pre?.update !== undefined && u.pre.update.length > 0) this.lost(['upgrade', 'pre', 'update'], 'upgrade.pre.update');
+    if (u?.pre?.create !== undefined && u.pre.create.length > 0) this.lost(['upgrade', 'pre', 'create'], 'upgrade.pre.create');
+    if (u?.post?.create !== undefined && u.post.create.length > 0) this.lost(['upgrade', 'post'], 'upgrade.post');
+    if (c.dependencies !== undefined && c.dependencies.length > 0) {
+      this.lost(['dependencies'], `subchart dependencies ${show(c.dependencies)}; the operator installs the downloaded tarball as is, so package the subcharts into it`);
+    }
+    if (c.protected !== undefined && Object.values(c.protected).some((v) => v !== undefined)) {
+      this.lost(['protected'], 'protected (the operator uninstalls and reinstalls a failed release)');
+    }
+    const del = c.delete?.timeout?.toSeconds();
+    if (del !== undefined && del !== DEFAULT_DELETE_TIMEOUT_SECONDS) this.lost(['delete', 'timeout'], `delete.timeout ${del} s (the operator always waits up to 300 s)`);
+    const t = typeof c.test === 'object' ? c.test : undefined;
+    const tt = t?.timeout?.toSeconds();
+    if (tt !== undefined && tt !== DEFAULT_TEST_TIMEOUT_SECONDS) this.lost(['test', 'timeout'], `test.timeout ${tt} s (the CRD has test.enabled only)`);
+  }
+}

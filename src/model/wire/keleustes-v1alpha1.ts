@@ -1,0 +1,203 @@
+/**
+ * `armada.airshipit.org/v1alpha1` ArmadaChart, ArmadaChartGroup and ArmadaManifest objects for the
+ * keleustes armada-operator (`spec:` bodies, every field its CRDs require).
+ *
+ * The order is enforced by the operator through `target_state`: every chart and every group is
+ * written `uninitialized` and only the manifest `deployed`, so the manifest enables the groups one
+ * at a time in order, and each group enables its charts (one at a time when sequenced).
+ *
+ * This operator looks names up in the object's own namespace and installs each release into its
+ * CR's namespace, so a group (or a manifest) that spans namespaces cannot be expressed.
+ */
+import { Diagnostics, FieldPath, formatFieldPath, show } from '../diagnostics';
+import { Plan, firstByName } from '../plan';
+import { ChartGroupSpec, ChartSpec, ManifestSpec, TestOptions } from '../spec';
+import { parseMinReady } from '../wait';
+import type { KubeObject } from './airship-v1';
+import { labelsOut, ordered, valuesOut } from './emit';
+import { checkStructural, StructuralSchema } from './structural';
+
+export const KELEUSTES_API_VERSION = 'armada.airshipit.org/v1alpha1';
+
+/** How `spec.release` is written; this operator uses it as the Helm release name, as is. */
+export enum KeleustesReleaseNaming {
+  /** `<releasePrefix>-<release>`: the same Helm release Armada installs. */
+  PREFIXED = 'prefixed',
+  /** `release` as written: what the keleustes examples do (the operator ignores `release_prefix`). */
+  AS_WRITTEN = 'as-written',
+}
+
+/** Options of {@link toKeleustesObjects}. */
+export interface KeleustesOptions {
+  /**
+   * How `spec.release` (the Helm release name for this operator) is written.
+   * @default KeleustesReleaseNaming.PREFIXED
+   */
+  readonly releaseNaming?: KeleustesReleaseNaming;
+}
+
+let valuesSchema: StructuralSchema | undefined;
+function keleustesValuesSchema(): StructuralSchema {
+  // Loaded on first use: only this target needs the 90 kB closed values schema.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  valuesSchema ??= require('./keleustes-values-schema.json') as StructuralSchema;
+  return valuesSchema;
+}
+
+/** Charts (deployed ones, in deployment order), then groups, then the manifest. */
+export function toKeleustesObjects(spec: ManifestSpec, plan: Plan, options: KeleustesOptions = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
+  const d = new Diagnostics();
+  const charts = firstByName(spec.charts);
+  const groups = firstByName(spec.groups);
+  const naming = options.releaseNaming ?? KeleustesReleaseNaming.PREFIXED;
+
+  const deployed: ChartSpec[] = [];
+  const owner = new Map<string, string>();
+  for (const step of plan.steps) {
+    for (const r of step.releases) {
+      const prev = owner.get(r.chart);
+      if (prev === undefined) {
+        owner.set(r.chart, step.group);
+        deployed.push(charts.get(r.chart)!);
+      } else if (prev !== step.group) {
+        d.error(charts.get(r.chart)!.origin, undefined, 'not-expressible', `cannot be expressed for the keleustes operator: the chart is in groups ${show(prev)} and ${show(step.group)}, but each ArmadaChartGroup takes controller ownership of its charts, so a chart can belong to one group only`);
+      }
+    }
+  }
+
+  const groupNamespace = new Map<string, string>();
+  const listed = spec.chartGroups.map((n) => groups.get(n)).filter((g): g is ChartGroupSpec => g !== undefined);
+  for (const g of dedupe(listed)) {
+    const namespaces = [...new Set(g.charts.map((c) => charts.get(c)?.namespace).filter((n): n is string => n !== undefined))];
+    if (namespaces.length > 1) {
+      d.error(g.origin, ['charts'], 'namespaces', `cannot be expressed for the keleustes operator: chart group ${show(g.name)} has charts in namespaces ${namespaces.map((n) => show(n)).join(', ')}, but the operator looks a group's charts up in the group's own namespace; split the group by namespace`);
+    }
+    if (namespaces.length > 0) groupNamespace.set(g.name, namespaces[0]);
+  }
+  const manifestNamespaces = [...new Set(groupNamespace.values())];
+  if (manifestNamespaces.length > 1) {
+    d.error(spec.origin, ['chartGroups'], 'namespaces', `cannot be expressed for the keleustes operator: the manifest's groups are in namespaces ${manifestNamespaces.map((n) => show(n)).join(', ')}, but the operator looks the manifest's groups up in the manifest's own namespace; use one namespace per manifest`);
+  }
+  const manifestNamespace = manifestNamespaces[0];
+
+  const objects: KubeObject[] = [];
+  for (const c of deployed) objects.push(chartObject(spec, c, naming, d));
+  for (const g of dedupe(listed)) {
+    objects.push({
+      apiVersion: KELEUSTES_API_VERSION,
+      kind: 'ArmadaChartGroup',
+      metadata: ordered([['name', g.name], ['namespace', groupNamespace.get(g.name)]]) as KubeObject['metadata'],
+      spec: ordered([
+        ['name', g.displayName],
+        ['description', g.description],
+        ['sequenced', g.sequenced],
+        ['test_charts', g.testCharts],
+        ['chart_group', [...g.charts]],
+        // The manifest flips it to deployed when the previous group is done.
+        ['target_state', 'uninitialized'],
+      ]),
+    });
+  }
+  objects.push({
+    apiVersion: KELEUSTES_API_VERSION,
+    kind: 'ArmadaManifest',
+    metadata: ordered([['name', spec.name], ['namespace', manifestNamespace]]) as KubeObject['metadata'],
+    spec: ordered([
+      ['release_prefix', spec.releasePrefix],
+      ['chart_groups', [...spec.chartGroups]],
+      ['target_state', 'deployed'],
+    ]),
+  });
+  for (const c of deployed) {
+    if (c.dependsOn.some((t) => plan.firstStepOf(t) === plan.firstStepOf(c.name))) {
+      d.warn(c.origin, ['dependsOn'], 'not-expressible', 'cannot be expressed for the keleustes operator: an addDependency edge inside one parallel group has no equivalent (the group enables all its charts at once)');
+    }
+  }
+  return { objects, diagnostics: d };
+}
+
+function dedupe<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}
+
+function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseNaming, d: Diagnostics): KubeObject {
+  const lost = (field: FieldPath, message: string) =>
+    d.warn(c.origin, field, 'not-expressible', `cannot be expressed for the keleustes operator (armada.airshipit.org/v1alpha1): ${message}`);
+  const release = naming === KeleustesReleaseNaming.PREFIXED ? `${spec.releasePrefix}-${c.release}` : c.release;
+
+  if (c.values !== undefined) {
+    for (const f of checkStructural(keleustesValuesSchema(), c.values)) {
+      const field = ['values', ...f.path];
+      if (f.kind === 'pruned') lost(field, `values.${formatFieldPath(f.path)}: ${f.message} (this operator's values schema is closed)`);
+      else d.error(c.origin, field, 'not-expressible', `the keleustes ArmadaChart CRD rejects values.${formatFieldPath(f.path)}: ${f.message}`);
+    }
+  }
+
+  const resources = c.wait?.resources?.map((r, i) => {
+    let minReady: number | undefined;
+    const parsed = r.options.minReady === undefined ? undefined : parseMinReady(r.options.minReady);
+    if (parsed?.kind === 'count') minReady = parsed.count;
+    else if (parsed?.kind === 'percent' && parsed.percent !== 100) {
+      lost(['wait', 'resources', i, 'minReady'], `minReady ${show(r.options.minReady)}; the CRD types min_ready as an integer, so a percentage is left out`);
+    }
+    if (r.options.required !== undefined) lost(['wait', 'resources', i, 'required'], 'required (the CRD has no wait.resources[].required)');
+    if (r.options.allowAsyncUpdates !== undefined) lost(['wait', 'resources', i, 'allowAsyncUpdates'], 'allowAsyncUpdates (the CRD has no allow_async_updates)');
+    return ordered([['type', r.type], ['labels', labelsOut(r.options.labels)], ['min_ready', minReady]]);
+  });
+  const w = c.wait;
+  const wait = w === undefined ? undefined : ordered([
+    ['timeout', w.timeout?.toSeconds()],
+    ['labels', labelsOut(w.labels)],
+    ['resources', resources],
+    ['native', w.native === undefined ? undefined : ordered([['enabled', w.native.enabled]])],
+  ]);
+
+  const t = c.test;
+  const test = t === undefined ? undefined : typeof t === 'boolean' ? { enabled: t } : ordered([
+    ['enabled', (t as TestOptions).enabled],
+    ['timeout', t.timeout?.toSeconds()],
+    ['options', t.cleanup === undefined ? undefined : { cleanup: t.cleanup }],
+  ]);
+
+  const u = c.upgrade;
+  const hooks = (list: readonly { type: string; labels?: Record<string, string> | Readonly<Record<string, string>>; name?: string }[] | undefined) =>
+    list?.map((h) => ordered([['name', h.name], ['type', h.type], ['labels', labelsOut(h.labels)]]));
+  const upgrade = u === undefined ? undefined : ordered([
+    // The CRD requires no_hooks whenever upgrade is present.
+    ['no_hooks', u.noHooks ?? false],
+    ['options', u.options === undefined ? undefined : ordered([['force', u.options.force]])],
+    ['pre', u.pre === undefined ? undefined : ordered([['delete', hooks(u.pre.delete)], ['update', hooks(u.pre.update)], ['create', hooks(u.pre.create)]])],
+    ['post', u.post === undefined ? undefined : ordered([['create', hooks(u.post.create)]])],
+  ]);
+
+  return {
+    apiVersion: KELEUSTES_API_VERSION,
+    kind: 'ArmadaChart',
+    metadata: { name: c.name, namespace: c.namespace },
+    spec: ordered([
+      ['chart_name', c.chartName ?? c.name],
+      ['release', release],
+      ['namespace', c.namespace],
+      ['timeout', c.timeout?.toSeconds()],
+      ['wait', wait],
+      ['test', test],
+      ['protected', c.protected === undefined ? undefined : ordered([['continue_processing', c.protected.continueProcessing]])],
+      ['upgrade', upgrade],
+      ['delete', c.delete === undefined ? undefined : ordered([['timeout', c.delete.timeout?.toSeconds()]])],
+      ['source', ordered([
+        ['type', c.source.type],
+        ['location', c.source.location],
+        // Required by the CRD; Armada's default when not written.
+        ['subpath', c.source.effectiveSubpath],
+        ['reference', c.source.reference],
+        ['proxy_server', c.source.proxyServer],
+        ['auth_method', c.source.authMethod],
+      ])],
+      // Required by the CRD; the operator only checks whether the list is empty.
+      ['dependencies', [...(c.dependencies ?? [])]],
+      ['values', valuesOut(c.values)],
+      // The chart's group flips it to deployed when its turn comes.
+      ['target_state', 'uninitialized'],
+    ]),
+  };
+}
