@@ -1,0 +1,128 @@
+/** Errors of the readiness gate. Each carries structured fields besides its message, for callers that report them. */
+
+/** A `wait.resources` item Armada would reject before waiting on anything (Armada's `ManifestException`). */
+export class InvalidWaitResourceError extends Error {
+  public override readonly name = 'InvalidWaitResourceError';
+}
+
+/** A resource that was not ready when the deadline passed, with the last readiness message seen for it. */
+export interface NotReadyResource {
+  readonly name: string;
+  readonly message: string;
+  /** Set when Armada's rule judged it unlikely to become ready (e.g. an OnDelete update without `allowAsyncUpdates`). */
+  readonly unlikely?: string;
+}
+
+/** A wait that never ran because an earlier one used up the deadline. */
+export interface PendingWait {
+  readonly type: string;
+  readonly labelSelector: string;
+}
+
+/** What the timed-out wait was doing when the deadline passed. */
+export interface ReadinessTimeoutDetails {
+  readonly resourceType: string;
+  readonly namespace: string;
+  readonly labelSelector: string;
+  /** True when a required wait never saw a single resource (Armada's "None found!"). */
+  readonly noneFound: boolean;
+  /** True when the deadline had already passed before this wait could start. */
+  readonly expiredBeforeStart: boolean;
+  readonly notReady: readonly NotReadyResource[];
+  /** The waits after this one, which never started. */
+  readonly notStarted: readonly PendingWait[];
+  /** True when no LIST of this wait succeeded before the deadline (the API server was unreachable or failing). */
+  readonly neverListed?: boolean;
+  /** The last retried error talking to the API server, if the wait was retrying one. */
+  readonly lastError?: string;
+}
+
+/**
+ * The deadline passed before every waited-on resource was ready. The message starts with Armada's
+ * summary line and then lists each resource that was not ready, with its last readiness message.
+ */
+export class ReadinessTimeoutError extends Error implements ReadinessTimeoutDetails {
+  public override readonly name = 'ReadinessTimeoutError';
+  public readonly resourceType: string;
+  public readonly namespace: string;
+  public readonly labelSelector: string;
+  public readonly noneFound: boolean;
+  public readonly expiredBeforeStart: boolean;
+  public readonly notReady: readonly NotReadyResource[];
+  public readonly notStarted: readonly PendingWait[];
+  public readonly neverListed: boolean;
+  public readonly lastError: string | undefined;
+
+  constructor(details: ReadinessTimeoutDetails) {
+    super(formatTimeout(details));
+    this.resourceType = details.resourceType;
+    this.namespace = details.namespace;
+    this.labelSelector = details.labelSelector;
+    this.noneFound = details.noneFound;
+    this.expiredBeforeStart = details.expiredBeforeStart;
+    this.notReady = details.notReady;
+    this.notStarted = details.notStarted;
+    this.neverListed = details.neverListed === true;
+    this.lastError = details.lastError;
+  }
+}
+
+function formatTimeout(d: ReadinessTimeoutDetails): string {
+  const lines: string[] = [];
+  if (d.expiredBeforeStart) {
+    // Armada's own wording when a wait starts with no time left (`ResourceWait._wait`).
+    lines.push(`Timed out waiting for resource type=${d.resourceType}, namespace=${d.namespace}, labels=${d.labelSelector}`);
+  } else if (d.neverListed) {
+    lines.push(
+      `Timed out waiting for ${d.resourceType}s (namespace=${d.namespace}, labels=(${d.labelSelector})). ` +
+        `Could not list them: ${d.lastError ?? 'no answer from the API server'}`,
+    );
+  } else {
+    const detail = d.noneFound
+      ? `None found! Are \`wait.labels\` correct? Does \`wait.resources\` need to exclude \`type: ${d.resourceType}\`?`
+      : `These ${d.resourceType}s were not ready=${pythonList(d.notReady.map((r) => r.name))}`;
+    lines.push(`Timed out waiting for ${d.resourceType}s (namespace=${d.namespace}, labels=(${d.labelSelector})). ${detail}`);
+  }
+  for (const r of d.notReady) {
+    const unlikely = r.unlikely ? ` (unlikely to become ready: ${r.unlikely})` : '';
+    lines.push(`  ${d.resourceType} ${r.name}: ${r.message}${unlikely}`);
+  }
+  if (d.lastError && !d.neverListed) lines.push(`Last error from the API server: ${d.lastError}`);
+  if (d.notStarted.length > 0) {
+    const rest = d.notStarted.map((w) => `${w.type} (labels=${w.labelSelector})`).join(', ');
+    lines.push(`Not waited for, the deadline passed first: ${rest}`);
+  }
+  return lines.join('\n');
+}
+
+/** Armada prints `sorted(unready)`, a Python list repr; keep the same text so logs can be compared. */
+function pythonList(names: readonly string[]): string {
+  return `[${[...names].sort().map((n) => `'${n}'`).join(', ')}]`;
+}
+
+/** The API server answered with an error status (or sent a watch ERROR event that is not retried). */
+export class KubernetesApiError extends Error {
+  public override readonly name = 'KubernetesApiError';
+  constructor(
+    message: string,
+    /** HTTP status, or the `code` of the watch ERROR event's Status object. */
+    public readonly statusCode: number | undefined,
+    /** The Status `reason` (`Expired`, `Forbidden`, ...), when the server sent one. */
+    public readonly reason?: string,
+  ) {
+    super(message);
+  }
+
+  /** Server-side trouble worth retrying until the deadline: 5xx and 429. */
+  public get retryable(): boolean {
+    return this.statusCode !== undefined && (this.statusCode >= 500 || this.statusCode === 429);
+  }
+}
+
+/** The connection to the API server failed or broke mid-response; the wait retries it until the deadline. */
+export class TransportError extends Error {
+  public override readonly name = 'TransportError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Which cluster the gate talks to. The input mirrors the Pulumi Kubernetes provider's `kubeconfig`
+ * (YAML contents or a path), so a program can hand both the same value, or a ready-made KubeConfig.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type * as https from 'node:https';
+
+/**
+ * What the gate needs from a `KubeConfig` of `@kubernetes/client-node`: the server, and the TLS and
+ * auth options for each request (applied per request, so exec and OIDC tokens are refreshed).
+ */
+export interface KubeConfigLike {
+  getCurrentCluster(): { readonly server: string } | null;
+  applyToHTTPSOptions(options: https.RequestOptions): Promise<void>;
+}
+
+/**
+ * A `KubeConfig` of `@kubernetes/client-node` (or anything shaped like one), kubeconfig YAML (or
+ * JSON) contents, or the path of a kubeconfig file.
+ */
+export type ClusterConfig = KubeConfigLike | string;
+
+type ClientNode = typeof import('@kubernetes/client-node');
+
+/**
+ * Resolves a {@link ClusterConfig} to a KubeConfig. A string that spans lines or starts with `{` is
+ * kubeconfig contents; any other string is a path (`~/` is expanded). Undefined loads the default
+ * (`KUBECONFIG`, `~/.kube/config`, or the in-cluster service account). `context` applies to
+ * strings and the default only: a KubeConfig object is used with its own current context.
+ */
+export async function resolveKubeConfig(config: ClusterConfig | undefined, context?: string): Promise<KubeConfigLike> {
+  if (config !== undefined && typeof config !== 'string') return config;
+  const { KubeConfig } = await loadClientNode();
+  const kc = new KubeConfig();
+  if (config === undefined) kc.loadFromDefault();
+  else if (isKubeconfigContents(config)) kc.loadFromString(config);
+  else kc.loadFromFile(expandHome(config));
+  if (context !== undefined) kc.setCurrentContext(context);
+  if (!kc.getCurrentCluster()) {
+    throw new Error(`The kubeconfig has no cluster for context '${kc.getCurrentContext()}'.`);
+  }
+  return kc;
+}
+
+function isKubeconfigContents(s: string): boolean {
+  return s.includes('\n') || s.trimStart().startsWith('{');
+}
+
+function expandHome(p: string): string {
+  return p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p;
+}
+
+/**
+ * `@kubernetes/client-node` 1.x is an ES module and an optional peer dependency, so it is loaded
+ * only when a kubeconfig has to be read: `require` works on Node versions that load ES modules
+ * synchronously, a real `import()` on the others (TypeScript would turn a plain `import()` into
+ * `require` in CommonJS output, hence the Function).
+ */
+async function loadClientNode(): Promise<ClientNode> {
+  const id = '@kubernetes/client-node';
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(id) as ClientNode;
+  } catch (requireError) {
+    try {
+      const dynamicImport = new Function('id', 'return import(id)') as (id: string) => Promise<ClientNode>;
+      return await dynamicImport(id);
+    } catch {
+      throw new Error(
+        `Reading a kubeconfig needs the peer dependency ${id} (>= 1.0); install it, or pass a KubeConfig object.`,
+        { cause: requireError },
+      );
+    }
+  }
+}

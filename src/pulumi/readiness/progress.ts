@@ -1,0 +1,73 @@
+/**
+ * Progress messages for a long wait: milestones go out at once; status updates at most once per
+ * interval, and the latest one is delivered when the interval ends, so the log shows where the
+ * wait stands without a line per watch event.
+ */
+export class ProgressReporter {
+  private lastEmit = -Infinity;
+  private pending: string | undefined;
+  private lastText: string | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly sink: ((message: string) => void) | undefined,
+    private readonly intervalMs: number,
+  ) {}
+
+  /** A message that always goes out (start, done, skipped), after any pending status. */
+  public milestone(message: string): void {
+    this.flush();
+    this.emit(message);
+  }
+
+  /** A status that may be coalesced with the next ones; repeated identical statuses are dropped. */
+  public status(message: string): void {
+    if (message === this.lastText) {
+      // Back where the log last left it: nothing new to say.
+      this.pending = undefined;
+      return;
+    }
+    const wait = this.lastEmit + this.intervalMs - Date.now();
+    if (wait <= 0 && this.timer === undefined) {
+      this.emit(message);
+      return;
+    }
+    this.pending = message;
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.flush();
+      }, Math.max(wait, 0));
+      this.timer.unref();
+    }
+  }
+
+  /** Delivers the pending status now, if any. */
+  public flush(): void {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    const message = this.pending;
+    this.pending = undefined;
+    if (message !== undefined) this.emit(message);
+  }
+
+  /** Drops the pending status (the wait is over, a milestone or an error says how). */
+  public dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = undefined;
+  }
+
+  private emit(message: string): void {
+    this.lastEmit = Date.now();
+    this.lastText = message;
+    if (!this.sink) return;
+    try {
+      this.sink(message);
+    } catch {
+      // A failing logger must not fail the deployment it reports on.
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The readiness gate run after each Helm release: Armada's `ChartWait.wait`, one resource wait after
+ * another, in list order, against one deadline shared with the release before it.
+ */
+import type { SchemaVersion } from '../../model/spec';
+import type { EffectiveWaitResource } from '../../model/wait';
+import { KubeApiClient } from './kube-client';
+import { ClusterConfig, resolveKubeConfig } from './kubeconfig';
+import { ProgressReporter } from './progress';
+import { ResourceWait, ResourceWaitResult, WaitContext } from './resource-wait';
+import { checkWaitResource, labelSelector } from './rules';
+
+export type { ResourceWaitResult } from './resource-wait';
+
+/** Options of {@link waitForResources}. */
+export interface WaitForResourcesOptions {
+  /** The release's namespace: every wait lists and watches there. */
+  readonly namespace: string;
+  /** What to wait on, in order, with Armada's defaults applied (`effectiveWaitResources`). */
+  readonly resources: readonly EffectiveWaitResource[];
+  /** The chart's schema version: it decides which pods count and whether waits repeat. */
+  readonly schemaVersion: SchemaVersion;
+  /**
+   * When the whole chart wait must be over, in epoch milliseconds. It is set before the Helm
+   * release (Armada sets it before pre-upgrade actions), so the waits get what the release left.
+   */
+  readonly deadline: number;
+  /**
+   * The cluster: a `KubeConfig` of `@kubernetes/client-node`, or kubeconfig contents or a path (what
+   * the Pulumi Kubernetes provider's `kubeconfig` takes).
+   * @default - the default kubeconfig: `KUBECONFIG`, `~/.kube/config`, or in-cluster
+   */
+  readonly kubeconfig?: ClusterConfig;
+  /**
+   * The kubeconfig context, for a kubeconfig given as a string or the default one.
+   * @default - the kubeconfig's current context
+   */
+  readonly context?: string;
+  /**
+   * v1 charts: how many consecutive passes without MODIFIED events end a wait (Armada's
+   * `k8s_wait_attempts`; values below 1 count as 1). v2 charts always make one pass.
+   * @default 1
+   */
+  readonly waitAttempts?: number;
+  /**
+   * v1 charts: pause between passes, in milliseconds (Armada's `k8s_wait_attempt_sleep`, 1 s).
+   * @default 1000
+   */
+  readonly waitAttemptSleepMs?: number;
+  /**
+   * Pause before retrying a broken connection or a 5xx/429 answer, in milliseconds (Armada retries its wait after 1 s).
+   * @default 1000
+   */
+  readonly retryDelayMs?: number;
+  /**
+   * Receives progress messages: what is waited for, how many are ready, what was skipped.
+   * @default - no progress is reported
+   */
+  readonly onProgress?: (message: string) => void;
+  /**
+   * Least time between two status messages of a wait; start, end and skip messages are never held back.
+   * @default 10000
+   */
+  readonly progressIntervalMs?: number;
+  /**
+   * Cancels the wait; it then rejects with the signal's reason.
+   * @default - the wait cannot be cancelled
+   */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Waits, as Armada does after a release, until each of `resources` is ready, one after the other.
+ * Each wait lists the resources of its type matching its labels, and watches them until every
+ * included one is ready; a wait that is not required and finds nothing is skipped.
+ *
+ * @returns how each wait ended, in order
+ * @throws ReadinessTimeoutError when the deadline passes first, listing what was not ready
+ * @throws InvalidWaitResourceError before waiting on anything, for a resource Armada would reject
+ * @throws KubernetesApiError when the API server refuses a request (other than 410, 429 and 5xx, which are handled)
+ */
+export async function waitForResources(options: WaitForResourcesOptions): Promise<ResourceWaitResult[]> {
+  for (const resource of options.resources) checkWaitResource(resource);
+  const signal = options.signal ?? new AbortController().signal;
+  signal.throwIfAborted();
+
+  const client = new KubeApiClient(await resolveKubeConfig(options.kubeconfig, options.context));
+  const progress = new ProgressReporter(options.onProgress, options.progressIntervalMs ?? 10_000);
+  const ctx: WaitContext = {
+    client,
+    namespace: options.namespace,
+    schemaVersion: options.schemaVersion,
+    deadline: options.deadline,
+    waitAttempts: Math.max(1, Math.floor(options.waitAttempts ?? 1)),
+    waitAttemptSleepMs: Math.max(0, options.waitAttemptSleepMs ?? 1000),
+    retryDelayMs: Math.max(0, options.retryDelayMs ?? 1000),
+    signal,
+    progress,
+  };
+
+  const results: ResourceWaitResult[] = [];
+  try {
+    for (const [i, resource] of options.resources.entries()) {
+      const after = options.resources.slice(i + 1).map((r) => ({ type: r.type, labelSelector: labelSelector(r.labels) }));
+      results.push(await new ResourceWait(ctx, resource, after).run());
+    }
+  } finally {
+    progress.dispose();
+  }
+  return results;
+}
