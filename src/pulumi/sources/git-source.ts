@@ -1,0 +1,184 @@
+import { promises as fs } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { Duration } from '../../model/duration';
+import { dedupe, entryName, firstRefresh, isDirectory, publishDir, readPointer, tempPath, writePointer } from './cache';
+import { ChartSourceError, redact, trimDetail } from './errors';
+import { GitCommandError, runGit } from './git-command';
+import { cacheRoot, logger, millis, ResolveChartSourceOptions } from './options';
+
+/** What to clone and how. */
+export interface GitRequest {
+  readonly location: string;
+  /** Branch, tag, commit SHA or any ref such as Gerrit's `refs/changes/…` (Armada's default is `master`). */
+  readonly reference: string;
+  readonly proxyServer?: string;
+  readonly authMethod?: string;
+}
+
+/** A clone in the cache, checked out at the commit the reference named when it was fetched. */
+export interface GitCheckout {
+  /** The working tree (it contains `.git`). */
+  readonly root: string;
+  /** Full SHA of the checked-out commit. */
+  readonly commit: string;
+  /** True when nothing was cloned. */
+  readonly cached: boolean;
+}
+
+/**
+ * Layout, under `<cacheDir>/git/<name>-<hash of location and reference>/`: `<commit>/` (a clone
+ * checked out at that commit) and `current` (which commit the reference resolved to last). A clone
+ * is built in a temp directory and renamed into place, and never changed afterwards, so charts of
+ * one repository share it and processes sharing the cache cannot see a half-made one.
+ */
+export function fetchGitRepository(request: GitRequest, options: ResolveChartSourceOptions): Promise<GitCheckout> {
+  const entry = path.join(cacheRoot(options), 'git', entryName(request.location, request.reference));
+  return dedupe(`git\0${entry}`, async () => {
+    const log = logger(options);
+    const found = await current(entry);
+    const refresh = options.refresh === true && firstRefresh(`git\0${entry}`);
+    if (found && !refresh) {
+      log(`git: using cached clone of ${describe(request)} (commit ${found.commit.slice(0, 12)})`);
+      return found;
+    }
+    return cloneIntoCache(entry, request, options, found?.root);
+  });
+}
+
+/**
+ * Clones, fetches and checks out into a temp directory, then publishes it as `<entry>/<commit>`.
+ * Exported for tests that race two of these as two processes would.
+ * @internal
+ */
+export async function cloneIntoCache(entry: string, request: GitRequest, options: ResolveChartSourceOptions, previous?: string): Promise<GitCheckout> {
+  const log = logger(options);
+  const what = `git source ${describe(request)}`;
+  checkReference(request.reference, what);
+  const env = await gitEnv(request, options, what);
+  const run = (args: readonly string[], cwd?: string) =>
+    runGit(args, { git: options.gitCommand ?? 'git', cwd, env, timeoutMs: millis(options.gitTimeout, Duration.minutes(10), 'gitTimeout') });
+  // `-c` on each command rather than `clone --config`, so the proxy is not written into the cache.
+  const proxy = request.proxyServer ? ['-c', `http.proxy=${request.proxyServer}`] : [];
+
+  await fs.mkdir(entry, { recursive: true });
+  const tmp = tempPath(entry, 'clone');
+  try {
+    log(`git: cloning ${describe(request)}${request.proxyServer ? ` via proxy ${redact(request.proxyServer)}` : ''}`);
+    // Borrowing objects from the previous clone makes a refresh cheap; --dissociate then copies
+    // them, so deleting old entries never breaks a newer one.
+    const borrow = previous ? ['--reference-if-able', previous, '--dissociate'] : [];
+    await run([...proxy, 'clone', '--quiet', '--no-checkout', ...borrow, '--', request.location, tmp]).catch((e) => {
+      throw explain(e, `${what}: git clone failed`, request, options);
+    });
+    let target = 'FETCH_HEAD';
+    try {
+      await run([...proxy, 'fetch', '--quiet', 'origin', '--', request.reference], tmp);
+    } catch (e) {
+      if (!(e instanceof GitCommandError) || !UNKNOWN_REF.test(e.stderr)) throw explain(e, `${what}: git fetch failed`, request, options);
+      // Servers that refuse to serve a bare SHA (uploadpack.allowAnySHA1InWant off) or an
+      // abbreviated one still sent it with the clone when a branch or tag contains it.
+      const local = /^[0-9a-f]{4,40}$/i.test(request.reference) ? await run(['rev-parse', '--verify', '--quiet', `${request.reference}^{commit}`], tmp).catch(() => '') : '';
+      if (!local.trim()) {
+        throw new ChartSourceError(
+          'git-reference',
+          `${what}: reference "${request.reference}" not found; use a branch, tag, commit SHA or full ref (such as refs/changes/…) that exists in ${redact(request.location)} (git: ${trimDetail(e.stderr)})`,
+          trimDetail(e.stderr),
+          { cause: e },
+        );
+      }
+      target = local.trim();
+    }
+    await run(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', target], tmp).catch((e) => {
+      throw explain(e, `${what}: git checkout of "${request.reference}" failed`, request, options);
+    });
+    const commit = (await run(['rev-parse', 'HEAD'], tmp)).trim();
+    const root = path.join(entry, commit);
+    await publishDir(tmp, root);
+    await writePointer(path.join(entry, 'current'), commit);
+    log(`git: ${describe(request)} is commit ${commit.slice(0, 12)}`);
+    return { root, commit, cached: false };
+  } catch (e) {
+    await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Environment for git: never prompt (as Armada), messages in English so they can be recognised. */
+async function gitEnv(request: GitRequest, options: ResolveChartSourceOptions, what: string): Promise<NodeJS.ProcessEnv> {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never', LC_ALL: 'C', LANGUAGE: '' };
+  const method = request.authMethod?.trim();
+  if (!method) return env;
+  if (method.toLowerCase() !== 'ssh') {
+    logger(options)(`git: authMethod "${method}" is not one Armada knows (only "ssh"); cloning ${redact(request.location)} without authentication, as Armada does`);
+    return env;
+  }
+  const parts = ['ssh'];
+  if (options.sshKeyPath) {
+    const key = expandHome(options.sshKeyPath);
+    let isFile = false;
+    try {
+      isFile = (await fs.stat(key)).isFile();
+    } catch {
+      // reported below
+    }
+    if (!isFile) {
+      throw new ChartSourceError('git-ssh-key', `${what}: authMethod is ssh, but the SSH key ${key} (sshKeyPath) is not a file; point sshKeyPath at a private key`);
+    }
+    parts.push('-i', shellQuote(key));
+  }
+  // Armada's options: trust any host key and remember none. BatchMode is ours, so that a key with a
+  // passphrase fails instead of waiting for one.
+  parts.push('-o', 'ConnectionAttempts=20', '-o', 'ConnectTimeout=10', '-o', 'StrictHostKeyChecking=no', '-o', `UserKnownHostsFile=${shellQuote(os.devNull)}`, '-o', 'BatchMode=yes');
+  env.GIT_SSH_COMMAND = parts.join(' ');
+  return env;
+}
+
+const UNKNOWN_REF = /couldn't find remote ref|no such remote ref|not our ref|unadvertised object|invalid refspec|not a valid object name/i;
+
+function explain(e: unknown, prefix: string, request: GitRequest, options: ResolveChartSourceOptions): unknown {
+  if (!(e instanceof GitCommandError)) return e;
+  const detail = trimDetail(e.stderr);
+  if (e.timedOut) {
+    const s = millis(options.gitTimeout, Duration.minutes(10), 'gitTimeout') / 1000;
+    return new ChartSourceError('git-clone', `${prefix}: no result after ${s} s (gitTimeout)${detail ? ` (git: ${detail})` : ''}`, detail, { cause: e });
+  }
+  let hint = '';
+  if (/could not resolve proxy|proxy connect|proxy/i.test(detail) && request.proxyServer) {
+    hint = `; check proxyServer ${redact(request.proxyServer)}`;
+  } else if (/could not read (username|password)|terminal prompts disabled|authentication failed/i.test(detail)) {
+    hint = '; the repository wants credentials and git is not allowed to prompt: configure a credential helper, or use authMethod: ssh';
+  } else if (/permission denied \(publickey|host key verification failed/i.test(detail)) {
+    hint = '; the SSH server refused the key: check sshKeyPath and that the key is authorised for this repository';
+  } else if (/does not appear to be a git repository|repository .* not found|not found/i.test(detail)) {
+    hint = `; check that ${redact(request.location)} is a git repository URL or path`;
+  }
+  return new ChartSourceError('git-clone', `${prefix}${detail ? ` (git: ${detail})` : ` with exit code ${e.exitCode}`}${hint}`, detail, { cause: e });
+}
+
+function checkReference(reference: string, what: string): void {
+  // A leading dash would be read as an option by git; whitespace is never part of a ref name.
+  if (reference.trim() === '' || reference.startsWith('-') || /[\s\0-\x1f\x7f]/.test(reference)) {
+    throw new ChartSourceError('invalid-option', `${what}: reference ${JSON.stringify(reference)} is not a branch, tag, commit SHA or ref name`);
+  }
+}
+
+async function current(entry: string): Promise<GitCheckout | undefined> {
+  const commit = await readPointer(path.join(entry, 'current'));
+  if (!commit) return undefined;
+  const root = path.join(entry, commit);
+  return (await isDirectory(path.join(root, '.git'))) ? { root, commit, cached: true } : undefined;
+}
+
+function describe(request: GitRequest): string {
+  return `${redact(request.location)}@${request.reference}`;
+}
+
+function expandHome(p: string): string {
+  return p === '~' ? os.homedir() : p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : path.resolve(p);
+}
+
+/** GIT_SSH_COMMAND is run by a shell, so the key path must survive one. */
+function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,237 @@
+import { createHash } from 'crypto';
+import { createWriteStream, promises as fs } from 'fs';
+import * as http from 'http';
+import * as https from 'https';
+import * as net from 'net';
+import { pipeline } from 'stream/promises';
+import { Transform } from 'stream';
+import * as tls from 'tls';
+import { ChartSourceError, redact, trimDetail } from './errors';
+
+/** How to reach the server. */
+export interface DownloadOptions {
+  /** `http://[user:pass@]host:port` (a bare `host:port` is read as http). */
+  readonly proxyServer?: string;
+  /** PEM text of extra trusted authorities. */
+  readonly ca?: string;
+  readonly insecure: boolean;
+  /** Inactivity limit in milliseconds, per connection phase. */
+  readonly timeoutMs: number;
+  readonly maxRedirects?: number;
+}
+
+/** What was downloaded. */
+export interface DownloadResult {
+  /** The URL that finally answered 2xx, after redirects. */
+  readonly finalUrl: string;
+  readonly bytes: number;
+  /** Hex SHA-256 of the body. */
+  readonly sha256: string;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH/;
+
+/** GETs `url` into `dest` (created or truncated), following redirects. */
+export async function download(location: string, dest: string, options: DownloadOptions): Promise<DownloadResult> {
+  let current = parseUrl(location, 'location');
+  const start = current.href;
+  const url = redact(location);
+  const proxy = options.proxyServer ? parseProxy(options.proxyServer) : undefined;
+  const max = options.maxRedirects ?? 10;
+  for (let hop = 0; ; hop++) {
+    const res = await request(current, proxy, options);
+    const status = res.statusCode ?? 0;
+    if (REDIRECTS.has(status) && res.headers.location) {
+      res.resume();
+      if (hop >= max) throw new ChartSourceError('download', `GET ${url}: more than ${max} redirects (last to ${redact(res.headers.location)})`);
+      current = new URL(res.headers.location, current);
+      if (current.protocol !== 'http:' && current.protocol !== 'https:') {
+        throw new ChartSourceError('download', `GET ${url}: redirected to ${redact(current.href)}, which is not http(s)`);
+      }
+      continue;
+    }
+    const via = current.href === start ? '' : ` (redirected to ${redact(current.href)})`;
+    if (status < 200 || status >= 300) {
+      const body = await readSome(res, 500);
+      throw new ChartSourceError(
+        'download',
+        `GET ${url}${via} failed: HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}${body ? `: ${body}` : ''}`,
+        body || undefined,
+      );
+    }
+    const hash = createHash('sha256');
+    let bytes = 0;
+    const tap = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        cb(null, chunk);
+      },
+    });
+    try {
+      await pipeline(res, tap, createWriteStream(dest));
+    } catch (e) {
+      throw wrap(e, `GET ${url}${via}: download interrupted`, proxy);
+    }
+    return { finalUrl: current.href, bytes, sha256: hash.digest('hex') };
+  }
+}
+
+function parseUrl(text: string, what: string): URL {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new ChartSourceError('invalid-option', `tar source ${what} "${redact(text)}" is not a URL; expected http(s)://host/path/chart.tgz`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new ChartSourceError('invalid-option', `tar source ${what} "${redact(text)}" uses ${u.protocol.slice(0, -1)}; only http and https are supported`);
+  }
+  return u;
+}
+
+function parseProxy(text: string): URL {
+  let u: URL;
+  try {
+    // Armada passes proxy_server to requests, which also reads a bare host:port as http.
+    u = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+  } catch {
+    throw new ChartSourceError('invalid-option', `proxyServer "${redact(text)}" is not a URL; expected http://host:port`);
+  }
+  if (u.protocol !== 'http:') {
+    throw new ChartSourceError('invalid-option', `proxyServer "${redact(text)}" uses ${u.protocol.slice(0, -1)}; only http:// proxies are supported (https targets go through them with CONNECT)`);
+  }
+  return u;
+}
+
+function proxyHeaders(proxy: URL): Record<string, string> {
+  if (!proxy.username && !proxy.password) return {};
+  const creds = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return { 'proxy-authorization': `Basic ${Buffer.from(creds).toString('base64')}` };
+}
+
+function tlsOptions(options: DownloadOptions): tls.ConnectionOptions {
+  return {
+    rejectUnauthorized: !options.insecure,
+    // Node's `ca` replaces the built-in list; keep the public roots so caFile only adds trust.
+    ...(options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}),
+  };
+}
+
+const HEADERS = { 'user-agent': 'armada-cdk', accept: '*/*' };
+
+function request(url: URL, proxy: URL | undefined, options: DownloadOptions): Promise<http.IncomingMessage> {
+  const target = `GET ${redact(url.href)}${proxy ? ` via proxy ${proxy.host}` : ''}`;
+  return new Promise<http.IncomingMessage>((resolve, reject) => {
+    const fail = (e: unknown) => reject(wrap(e, target, proxy));
+    const onResponse = (res: http.IncomingMessage) => resolve(res);
+    const arm = (req: http.ClientRequest) => {
+      req.setTimeout(options.timeoutMs, () => req.destroy(new TimeoutError(options.timeoutMs)));
+      req.on('error', fail);
+      req.end();
+    };
+    // agent: false so no keep-alive socket outlives the download and holds the process open.
+    if (!proxy) {
+      const mod = url.protocol === 'https:' ? https : http;
+      arm(mod.request(url, { method: 'GET', headers: HEADERS, agent: false, ...(url.protocol === 'https:' ? tlsOptions(options) : {}) }, onResponse));
+      return;
+    }
+    const proxyPort = Number(proxy.port || 80);
+    if (url.protocol === 'http:') {
+      // A plain-http proxy takes the absolute URL as the request target.
+      arm(
+        http.request(
+          { host: bare(proxy.hostname), port: proxyPort, method: 'GET', path: url.href, headers: { ...HEADERS, host: url.host, ...proxyHeaders(proxy) }, agent: false },
+          onResponse,
+        ),
+      );
+      return;
+    }
+    // URL keeps the brackets of an IPv6 hostname, which is what CONNECT's authority form wants.
+    const authority = `${url.hostname}:${url.port || 443}`;
+    const connect = http.request({
+      host: bare(proxy.hostname),
+      port: proxyPort,
+      method: 'CONNECT',
+      path: authority,
+      headers: { host: authority, ...proxyHeaders(proxy) },
+      agent: false,
+    });
+    connect.setTimeout(options.timeoutMs, () => connect.destroy(new TimeoutError(options.timeoutMs)));
+    connect.on('error', fail);
+    connect.on('connect', (res: http.IncomingMessage, socket: net.Socket) => {
+      connect.setTimeout(0);
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        reject(new ChartSourceError('download', `${target}: the proxy refused CONNECT ${authority}: HTTP ${res.statusCode}${res.statusMessage ? ` ${res.statusMessage}` : ''}`));
+        return;
+      }
+      const host = bare(url.hostname);
+      const secure = tls.connect({ socket, ...(net.isIP(host) ? {} : { servername: host }), ...tlsOptions(options) });
+      secure.setTimeout(options.timeoutMs, () => secure.destroy(new TimeoutError(options.timeoutMs)));
+      secure.once('error', fail);
+      secure.once('secureConnect', () => {
+        secure.setTimeout(0);
+        secure.removeListener('error', fail);
+        // The TLS socket is already open, so the request is written over it as plain HTTP/1.1.
+        arm(
+          http.request(
+            { host, port: Number(url.port || 443), method: 'GET', path: `${url.pathname}${url.search}`, headers: { ...HEADERS, host: url.host }, createConnection: () => secure },
+            onResponse,
+          ),
+        );
+      });
+    });
+    connect.end();
+  });
+}
+
+class TimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no response for ${ms / 1000} s`);
+  }
+}
+
+function wrap(e: unknown, target: string, proxy: URL | undefined): ChartSourceError {
+  if (e instanceof ChartSourceError) return e;
+  const err = e as NodeJS.ErrnoException;
+  const code = err.code ?? '';
+  let message = `${target} failed: ${err.message}`;
+  if (TLS_CODES.test(code) || TLS_CODES.test(err.message ?? '')) {
+    message +=
+      '. TLS verification is on: pass caFile with the authority that signed the server certificate, ' +
+      'or insecure: true to skip verification (what Armada does when its `certs` option is not set)';
+  } else if (proxy && (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')) {
+    // With a proxy the only connection this process opens is the one to the proxy.
+    message += ` (the proxy ${proxy.host} cannot be reached)`;
+  }
+  return new ChartSourceError('download', message, undefined, { cause: e });
+}
+
+async function readSome(res: http.IncomingMessage, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let n = 0;
+  try {
+    for await (const chunk of res) {
+      if (n < max) chunks.push(chunk as Buffer);
+      n += (chunk as Buffer).length;
+      if (n >= max) break;
+    }
+  } catch {
+    // The status line is the useful part; a broken body must not hide it.
+  } finally {
+    res.destroy();
+  }
+  return trimDetail(Buffer.concat(chunks).toString('utf8').replace(/<[^>]*>/g, ' '), max).replace(/\s+/g, ' ');
+}
+
+/** Removes a partial download; failures here would only mask the real error. */
+export async function discard(file: string): Promise<void> {
+  await fs.rm(file, { force: true }).catch(() => undefined);
+}
+
+/** `[::1]` → `::1`: URL keeps IPv6 brackets, sockets and SNI do not want them. */
+function bare(hostname: string): string {
+  return hostname.replace(/^\[|\]$/g, '');
+}
