@@ -10,7 +10,7 @@ export type { ArmadaManifestProps, ResolvedManifest } from './constructs/armada-
 export { ChartGroup } from './constructs/chart-group';
 export type { ChartGroupProps } from './constructs/chart-group';
 export { Chart } from './constructs/chart';
-export type { ChartProps } from './constructs/chart';
+export type { ChartProps, DeepPartial } from './constructs/chart';
 export { Testing } from './constructs/testing';
 
 export { Duration } from './model/duration';

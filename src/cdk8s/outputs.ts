@@ -59,6 +59,8 @@ export interface ArmadaDocumentsProps extends OutputProps {
   readonly version?: SchemaVersion;
 }
 
+const reported = new WeakSet<object>();
+
 const printWarning: WarningHandler = (d) => process.stderr.write(`armada-cdk: ${formatDiagnostic(d)}\n`);
 
 type Rendered = { objects: readonly { identity: RenderedIdentity; body: Record<string, unknown> }[]; diagnostics: readonly Diagnostic[] };
@@ -109,7 +111,10 @@ abstract class ManifestOutput extends Construct {
     const errors = out.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) return errors.map(line);
     this.rendered = true;
-    for (const w of [...resolved.diagnostics, ...out.diagnostics]) if (w.severity === 'warning') this.onWarning(w);
+    // Several outputs may render one manifest: its own warnings are reported once.
+    const modelWarnings = reported.has(resolved) ? [] : resolved.diagnostics;
+    reported.add(resolved);
+    for (const w of [...modelWarnings, ...out.diagnostics]) if (w.severity === 'warning') this.onWarning(w);
     const ids = new Set<string>();
     for (const { identity, body } of out.objects) {
       const base = [identity.kind, identity.namespace, identity.name].filter(Boolean).join('-');
@@ -175,7 +180,7 @@ export class ArmadaDocuments extends ManifestOutput {
     return {
       objects: r.documents.map((doc) => ({
         // Documents have no apiVersion/kind; cdk8s still needs an identity for each object.
-        identity: { apiVersion: doc.schema, kind: doc.schema.split('/')[1], name: doc.metadata.name },
+        identity: { apiVersion: `armada/${doc.schema.split('/')[2]}`, kind: doc.schema.split('/')[1], name: doc.metadata.name },
         body: doc as unknown as Record<string, unknown>,
       })),
       diagnostics: r.diagnostics.all,

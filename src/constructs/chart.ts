@@ -16,8 +16,11 @@ import { nearest, touch } from './tree';
 
 const CHART = Symbol.for('armada-cdk.Chart');
 
+/** Every key optional, at every depth: the shape of a values override. `null` removes a key. */
+export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { -readonly [K in keyof T]?: DeepPartial<T[K]> | null } : T;
+
 /** Props of a {@link Chart}: the fields of an `armada/Chart` document, in camelCase. */
-export interface ChartProps<V extends Values = Values> {
+export interface ChartProps<V extends object = Values> {
   /** Namespace of the Helm release (also of its waits, pre-upgrade deletes and tests). */
   readonly namespace: string;
   /** Where the chart comes from: `ChartSource.git(...)`, `.tar(...)` or `.local(...)`. */
@@ -90,7 +93,7 @@ export interface ChartProps<V extends Values = Values> {
  * in that group (in creation order), or anywhere in the manifest when it only serves as a
  * subchart dependency (like helm-toolkit).
  */
-export class Chart<V extends Values = Values> extends Construct {
+export class Chart<V extends object = Values> extends Construct {
   /** True when `x` is a Chart (also across copies of this library). */
   public static isChart(x: unknown): x is Chart<any> {
     return typeof x === 'object' && x !== null && (x as { [CHART]?: true })[CHART] === true;
@@ -124,14 +127,14 @@ export class Chart<V extends Values = Values> extends Construct {
   /** The values as Helm receives them: the props' values with every override merged in. */
   public get values(): V | undefined {
     if (this.props.values === undefined && this.valueLayers.length === 0) return undefined;
-    return mergeValues((this.props.values ?? {}) as V, ...this.valueLayers);
+    return mergeValues((this.props.values ?? {}) as Values, ...this.valueLayers) as V;
   }
 
   /**
    * Merges values over this chart's own, with Helm's semantics (maps merge, lists replace, `null`
    * removes a key), for per-site overrides of a shared definition. Later calls win.
    */
-  public overrideValues(values: Partial<V> | Values): this {
+  public overrideValues(values: DeepPartial<V> | Values): this {
     this.valueLayers = [...this.valueLayers, cloneJson(values) as Values];
     touch(this);
     return this;
@@ -168,7 +171,7 @@ export class Chart<V extends Values = Values> extends Construct {
       release: this.release,
       namespace: this.namespace,
       source: this.source,
-      values: this.values,
+      values: this.values as Readonly<Record<string, unknown>> | undefined,
       dependencies: p.dependencies?.map(ref),
       protected: p.protected,
       test: p.test,

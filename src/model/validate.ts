@@ -235,7 +235,7 @@ function checkChart(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: 
   }
   checkSource(chart, d);
   checkTimeouts(chart, d);
-  checkWait(spec, chart, d);
+  checkWait(spec, chart, deployed, d);
   checkUpgrade(spec, chart, d);
   checkVersionFields(spec, chart, d);
   if (chart.values !== undefined) {
@@ -300,7 +300,7 @@ function checkLabels(chart: ChartSpec, labels: Labels | undefined, field: FieldP
   }
 }
 
-function checkWait(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): void {
+function checkWait(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: Diagnostics): void {
   const w = chart.wait;
   checkLabels(chart, w?.labels, ['wait', 'labels'], d);
   (w?.resources ?? []).forEach((r, i) => {
@@ -322,7 +322,7 @@ function checkWait(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): void {
       d.error(chart.origin, [...field, 'allowAsyncUpdates'], 'wait-option', `allowAsyncUpdates applies to daemonset and statefulset only; Armada rejects it for ${r.type}`);
     }
   });
-  const unlabelled = effectiveWaitResources(chart, spec.schemaVersion).filter((r) => Object.keys(r.labels).length === 0);
+  const unlabelled = deployed ? effectiveWaitResources(chart, spec.schemaVersion).filter((r) => Object.keys(r.labels).length === 0) : [];
   if (unlabelled.length > 0) {
     d.warn(chart.origin, ['wait', 'labels'], 'wait-no-labels', `no wait labels select the ${unlabelled.map((r) => r.type).join(', ')} waited on, so Armada waits on every one in namespace ${show(chart.namespace)}; set wait.labels (e.g. { release_group: "${typeof spec.releasePrefix === 'string' ? spec.releasePrefix : ''}-${chart.release}" })`);
   }

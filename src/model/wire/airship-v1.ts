@@ -121,13 +121,16 @@ class ChartWriter {
   private source(): Record<string, unknown> {
     const s = this.chart.source;
     if (s.type !== SourceType.TAR) {
+      // One finding for the whole source: its reference, proxy and auth go with it.
       this.lost(['source', 'type'], `a ${s.type} source (${show(s.location)}); the operator only downloads HTTP(S) chart tarballs (.tgz), so publish the chart as a tarball and use ChartSource.tar`);
-    } else if (s.subpath !== undefined && s.subpath !== '.') {
-      this.lost(['source', 'subpath'], `subpath ${show(s.subpath)}; the operator installs the tarball as downloaded and ignores subpath`);
+    } else {
+      // Helm loads a chart tarball from its single top directory, which is what a one-segment
+      // Armada subpath names; a deeper subpath has no equivalent.
+      if (s.subpath !== undefined && s.subpath.replace(/^\.\/|\/$/g, '').includes('/')) {
+        this.lost(['source', 'subpath'], `subpath ${show(s.subpath)}; the operator installs the tarball as downloaded and cannot pick a chart nested inside it`);
+      }
+      if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)} (the CRD has no source.proxy_server)`);
     }
-    if (s.reference !== undefined) this.lost(['source', 'reference'], `reference ${show(s.reference)} (the CRD has no source.reference)`);
-    if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)} (the CRD has no source.proxy_server)`);
-    if (s.authMethod !== undefined) this.lost(['source', 'authMethod'], `authMethod ${show(s.authMethod)} (the CRD has no source.auth_method)`);
     return ordered([['type', s.type], ['location', s.location], ['subpath', s.subpath]]);
   }
 

@@ -36,27 +36,27 @@ const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TL
 export async function download(location: string, dest: string, options: DownloadOptions): Promise<DownloadResult> {
   let current = parseUrl(location, 'location');
   const start = current.href;
-  const url = redact(location);
   const proxy = options.proxyServer ? parseProxy(options.proxyServer) : undefined;
   const max = options.maxRedirects ?? 10;
   for (let hop = 0; ; hop++) {
-    const res = await request(current, proxy, options);
+    // The caller prefixes the location, so only a redirect target is worth repeating.
+    const label = `GET${current.href === start ? '' : ` ${redact(current.href)} (redirected)`}${proxy ? ` via proxy ${proxy.host}` : ''}`;
+    const res = await request(current, proxy, options, label);
     const status = res.statusCode ?? 0;
     if (REDIRECTS.has(status) && res.headers.location) {
       res.resume();
-      if (hop >= max) throw new ChartSourceError('download', `GET ${url}: more than ${max} redirects (last to ${redact(res.headers.location)})`);
+      if (hop >= max) throw new ChartSourceError('download', `GET: more than ${max} redirects (last to ${redact(res.headers.location)})`);
       current = new URL(res.headers.location, current);
       if (current.protocol !== 'http:' && current.protocol !== 'https:') {
-        throw new ChartSourceError('download', `GET ${url}: redirected to ${redact(current.href)}, which is not http(s)`);
+        throw new ChartSourceError('download', `GET: redirected to ${redact(current.href)}, which is not http(s)`);
       }
       continue;
     }
-    const via = current.href === start ? '' : ` (redirected to ${redact(current.href)})`;
     if (status < 200 || status >= 300) {
       const body = await readSome(res, 500);
       throw new ChartSourceError(
         'download',
-        `GET ${url}${via} failed: HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}${body ? `: ${body}` : ''}`,
+        `${label} failed: HTTP ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}${body ? `: ${body}` : ''}`,
         body || undefined,
       );
     }
@@ -72,7 +72,7 @@ export async function download(location: string, dest: string, options: Download
     try {
       await pipeline(res, tap, createWriteStream(dest));
     } catch (e) {
-      throw wrap(e, `GET ${url}${via}: download interrupted`, proxy);
+      throw wrap(e, `${label}: download interrupted`, proxy);
     }
     return { finalUrl: current.href, bytes, sha256: hash.digest('hex') };
   }
@@ -121,8 +121,7 @@ function tlsOptions(options: DownloadOptions): tls.ConnectionOptions {
 
 const HEADERS = { 'user-agent': 'armada-cdk', accept: '*/*' };
 
-function request(url: URL, proxy: URL | undefined, options: DownloadOptions): Promise<http.IncomingMessage> {
-  const target = `GET ${redact(url.href)}${proxy ? ` via proxy ${proxy.host}` : ''}`;
+function request(url: URL, proxy: URL | undefined, options: DownloadOptions, target: string): Promise<http.IncomingMessage> {
   return new Promise<http.IncomingMessage>((resolve, reject) => {
     const fail = (e: unknown) => reject(wrap(e, target, proxy));
     const onResponse = (res: http.IncomingMessage) => resolve(res);

@@ -1,0 +1,20 @@
+/**
+ * Thrown when a values schema cannot be read or compiled. Violations of a schema by values are
+ * not errors: `validateValues` returns those.
+ */
+export class ValuesSchemaError extends Error {
+  /** The schema file, when the schema was loaded from one. */
+  public readonly file?: string;
+  /** 1-based position of a JSON syntax error in `file`. */
+  public readonly line?: number;
+  /** 1-based position of a JSON syntax error in `file`, in UTF-16 code units. */
+  public readonly column?: number;
+
+  constructor(message: string, where: { file?: string; line?: number; column?: number } = {}) {
+    super(message);
+    this.name = 'ValuesSchemaError';
+    this.file = where.file;
+    this.line = where.line;
+    this.column = where.column;
+  }
+}
