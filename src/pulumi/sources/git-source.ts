@@ -150,7 +150,7 @@ function explain(e: unknown, prefix: string, request: GitRequest, options: Resol
     hint = '; the repository wants credentials and git is not allowed to prompt: configure a credential helper, or use authMethod: ssh';
   } else if (/permission denied \(publickey|host key verification failed/i.test(detail)) {
     hint = '; the SSH server refused the key: check sshKeyPath and that the key is authorised for this repository';
-  } else if (/does not appear to be a git repository|repository .* not found|not found/i.test(detail)) {
+  } else if (/does not appear to be a git repository|does not exist|repository .* not found|not found/i.test(detail)) {
     hint = `; check that ${redact(request.location)} is a git repository URL or path`;
   }
   return new ChartSourceError('git-clone', `${prefix}${detail ? ` (git: ${detail})` : ` with exit code ${e.exitCode}`}${hint}`, detail, { cause: e });

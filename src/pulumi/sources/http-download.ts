@@ -32,7 +32,7 @@ export interface DownloadResult {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH/;
 
-/** GETs `url` into `dest` (created or truncated), following redirects. */
+/** GETs `location` into `dest` (created or truncated), following redirects. */
 export async function download(location: string, dest: string, options: DownloadOptions): Promise<DownloadResult> {
   let current = parseUrl(location, 'location');
   const start = current.href;
