@@ -88,6 +88,7 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
         );
       }
       target = local.trim();
+      log(`git: "${request.reference}" is not a ref the server will send; using commit ${target.slice(0, 12)} from the clone`);
     }
     await run(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', target], tmp).catch((e) => {
       throw explain(e, `${what}: git checkout of "${request.reference}" failed`, request, options);

@@ -119,7 +119,8 @@ function tlsOptions(options: DownloadOptions): tls.ConnectionOptions {
   };
 }
 
-const HEADERS = { 'user-agent': 'armada-cdk', accept: '*/*' };
+// identity: a .tgz is already compressed, and a server that gzips it again would hand tar a double layer.
+const HEADERS = { 'user-agent': 'armada-cdk', accept: '*/*', 'accept-encoding': 'identity' };
 
 function request(url: URL, proxy: URL | undefined, options: DownloadOptions, target: string): Promise<http.IncomingMessage> {
   return new Promise<http.IncomingMessage>((resolve, reject) => {
