@@ -32,15 +32,6 @@ export function tempPath(dir: string, label: string): string {
   return path.join(dir, `.tmp-${label}-${process.pid}-${randomBytes(6).toString('hex')}`);
 }
 
-export async function exists(p: string): Promise<boolean> {
-  try {
-    await fs.lstat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export async function isDirectory(p: string): Promise<boolean> {
   try {
     return (await fs.stat(p)).isDirectory();

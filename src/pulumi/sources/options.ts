@@ -7,7 +7,8 @@ import { ChartSourceError } from './errors';
 export interface CacheOptions {
   /**
    * Directory that holds downloaded tarballs, git clones and assembled charts. Entries are
-   * immutable once written, so several processes can share one directory.
+   * immutable once written, so several processes can share one directory. Nothing is deleted
+   * automatically: remove the directory (or old entries in it) to reclaim space.
    * @default - `defaultCacheDir()`: `$XDG_CACHE_HOME/armada-cdk`, else `~/Library/Caches/armada-cdk`
    * on macOS, `%LOCALAPPDATA%\armada-cdk\cache` on Windows, `~/.cache/armada-cdk` elsewhere
    */
