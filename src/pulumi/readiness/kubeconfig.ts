@@ -66,9 +66,11 @@ async function loadClientNode(): Promise<ClientNode> {
     try {
       const dynamicImport = new Function('id', 'return import(id)') as (id: string) => Promise<ClientNode>;
       return await dynamicImport(id);
-    } catch {
+    } catch (importError) {
+      const reason = importError instanceof Error ? importError.message : String(importError);
       throw new Error(
-        `Reading a kubeconfig needs the peer dependency ${id} (>= 1.0); install it, or pass a KubeConfig object.`,
+        `Could not load the peer dependency ${id} (>= 1.0) to read the kubeconfig (${reason}); ` +
+          'install it, or pass a KubeConfig object.',
         { cause: requireError },
       );
     }

@@ -4,7 +4,7 @@
  * wait stands without a line per watch event.
  */
 export class ProgressReporter {
-  private lastEmit = -Infinity;
+  private lastStatus = -Infinity;
   private pending: string | undefined;
   private lastText: string | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -14,9 +14,9 @@ export class ProgressReporter {
     private readonly intervalMs: number,
   ) {}
 
-  /** A message that always goes out (start, done, skipped), after any pending status. */
+  /** A message that always goes out (start, done, skipped); it supersedes a pending status. */
   public milestone(message: string): void {
-    this.flush();
+    this.dispose();
     this.emit(message);
   }
 
@@ -27,9 +27,9 @@ export class ProgressReporter {
       this.pending = undefined;
       return;
     }
-    const wait = this.lastEmit + this.intervalMs - Date.now();
+    const wait = this.lastStatus + this.intervalMs - Date.now();
     if (wait <= 0 && this.timer === undefined) {
-      this.emit(message);
+      this.emitStatus(message);
       return;
     }
     this.pending = message;
@@ -50,7 +50,7 @@ export class ProgressReporter {
     }
     const message = this.pending;
     this.pending = undefined;
-    if (message !== undefined) this.emit(message);
+    if (message !== undefined) this.emitStatus(message);
   }
 
   /** Drops the pending status (the wait is over, a milestone or an error says how). */
@@ -60,8 +60,13 @@ export class ProgressReporter {
     this.pending = undefined;
   }
 
+  private emitStatus(message: string): void {
+    // Only statuses count towards the interval: the first status after a milestone goes out at once.
+    this.lastStatus = Date.now();
+    this.emit(message);
+  }
+
   private emit(message: string): void {
-    this.lastEmit = Date.now();
     this.lastText = message;
     if (!this.sink) return;
     try {

@@ -78,7 +78,8 @@ export class ResourceWait {
 
     // v1 repeats the pass until one sees no modification, in case resources appear after a watch
     // ends (Armada's `k8s_wait_attempts`); v2 makes one pass.
-    const attempts = this.ctx.schemaVersion < SchemaVersion.V2 ? this.ctx.waitAttempts : 1;
+    const repeat = this.ctx.schemaVersion < SchemaVersion.V2;
+    const attempts = this.ctx.waitAttempts;
     let successes = 0;
     let passes = 0;
     for (;;) {
@@ -89,7 +90,7 @@ export class ResourceWait {
         return this.result('skipped', 0, passes);
       }
       successes = pass.modified > 0 ? 0 : successes + 1;
-      if (successes >= attempts) {
+      if (!repeat || successes >= attempts) {
         progress.milestone(`${this.describe}: ${pass.count}/${pass.count} ready`);
         return this.result('ready', pass.count, passes);
       }

@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { FakeApiServer } from './fake-api-server';
+import { NS, pod } from './fixtures';
+
+const PODS = `/api/v1/namespaces/${NS}/pods`;
+
+let api: FakeApiServer;
+let dir: string;
+beforeEach(async () => {
+  api = await FakeApiServer.start();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'readiness-kubeconfig-'));
+});
+afterEach(async () => {
+  await api.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function kubeconfigYaml(server: string): string {
+  // The current context points nowhere: the gate must use the `context` it is given.
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'current-context: elsewhere',
+    'clusters:',
+    '- name: fake',
+    '  cluster:',
+    `    server: ${server}`,
+    '    insecure-skip-tls-verify: true',
+    '- name: elsewhere',
+    '  cluster:',
+    '    server: https://192.0.2.1:6443',
+    'users:',
+    '- name: ci',
+    '  user:',
+    '    token: real-token',
+    'contexts:',
+    '- name: fake',
+    '  context: {cluster: fake, user: ci}',
+    '- name: elsewhere',
+    '  context: {cluster: elsewhere, user: ci}',
+    '',
+  ].join('\n');
+}
+
+it('talks to the cluster of a real KubeConfig given as YAML, as a path, or as an object', async () => {
+  api.script(PODS, { lists: [{ items: [pod('bare-0')], resourceVersion: '7' }] });
+  const file = path.join(dir, 'config');
+  fs.writeFileSync(file, kubeconfigYaml(api.url));
+
+  const script = path.join(__dirname, 'real-kubeconfig.script.ts');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', script, file, NS],
+    { cwd: path.resolve(__dirname, '../../..'), timeout: 30_000 },
+  );
+
+  const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { way: string; results: { outcome: string }[] });
+  expect(lines.map((l) => [l.way, l.results[0].outcome])).toEqual([
+    ['yaml', 'ready'],
+    ['path', 'ready'],
+    ['object', 'ready'],
+  ]);
+  const lists = api.lists(PODS);
+  expect(lists.map((r) => r.query.get('labelSelector'))).toEqual(['application=yaml', 'application=path', 'application=object']);
+  expect(lists.map((r) => r.headers.authorization)).toEqual(['Bearer real-token', 'Bearer real-token', 'Bearer real-token']);
+});
