@@ -126,7 +126,7 @@ export class Chart<V extends object = Values> extends Construct {
 
   /** The values as Helm receives them: the props' values with every override merged in. */
   public get values(): V | undefined {
-    if (this.props.values === undefined && this.valueLayers.length === 0) return undefined;
+    if (this.valueLayers.length === 0) return this.props.values;
     return mergeValues((this.props.values ?? {}) as Values, ...this.valueLayers) as V;
   }
 

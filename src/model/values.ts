@@ -104,15 +104,23 @@ function mergeTwo(base: Values, override: Values): Values {
   return out;
 }
 
-/** A deep copy of JSON-like data (class instances, such as Pulumi outputs, are kept by reference). */
-export function cloneJson<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(cloneJson) as unknown as T;
-  if (isPlainObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = cloneJson(v[k]);
-    return out as T;
+/**
+ * A deep copy of JSON-like data. Class instances (such as Pulumi outputs) are kept by reference,
+ * and so is a cycle, so that validation can still report it instead of overflowing the stack here.
+ */
+export function cloneJson<T>(v: T, onPath: Set<object> = new Set()): T {
+  if (typeof v !== 'object' || v === null || onPath.has(v)) return v;
+  if (!Array.isArray(v) && !isPlainObject(v)) return v;
+  onPath.add(v);
+  let out: unknown;
+  if (Array.isArray(v)) out = v.map((x) => cloneJson(x, onPath));
+  else {
+    const o: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) o[k] = cloneJson((v as Record<string, unknown>)[k], onPath);
+    out = o;
   }
-  return v;
+  onPath.delete(v);
+  return out as T;
 }
 
 /**
