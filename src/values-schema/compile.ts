@@ -14,9 +14,7 @@ import { schemaSource } from './load';
 // ajv-formats, and a warning per compile would be noise: such formats are not checked.
 const AJV_OPTIONS = { allErrors: true, strict: false, verbose: true, logger: false } as const;
 
-type Effective = Exclude<SchemaDraft, 'draft-06'> | 'draft-07';
-
-const instances = new Map<Effective | 'draft-06', AjvCore>();
+const instances = new Map<SchemaDraft, AjvCore>();
 
 function newInstance(draft: SchemaDraft): AjvCore {
   switch (draft) {

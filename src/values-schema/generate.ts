@@ -154,7 +154,8 @@ class Generator {
     this.declarations.push(declaration);
     this.named.set(key, declaration.name);
     this.aliases.add(key);
-    const type = this.typeOf(schema, `${declaration.name}Object`, { alias: key });
+    // Branches are named from the alias; the object part of the schema itself needs a name of its own.
+    const type = this.typeOf(schema, declaration.name, { alias: key }, `${declaration.name}Object`);
     declaration.text = `${printDoc(docLines(schema), '')}export type ${declaration.name} = ${printAliasBody(type)};`;
     return declaration.name;
   }
@@ -172,7 +173,7 @@ class Generator {
     });
   }
 
-  private typeOf(schema: JsonSchema, base: string, ctx: Context): TypeNode {
+  private typeOf(schema: JsonSchema, base: string, ctx: Context, ownBase = base): TypeNode {
     if (schema === true) return UNKNOWN;
     if (schema === false) return NEVER;
     if (!isSchemaObject(schema)) return unsupported('not a schema');
@@ -183,7 +184,7 @@ class Generator {
       if (typeof ref !== 'string') continue;
       parts.push(ref === '#' ? this.refType('#', ctx) : unsupported(`unsupported ${k} ${JSON.stringify(ref)}`));
     }
-    const own = this.ownType(schema, base);
+    const own = this.ownType(schema, ownBase);
     if (own) parts.push(own);
     const allOf = schemaList(schema.allOf);
     if (allOf) {
@@ -315,10 +316,17 @@ class Generator {
       members.push({ kind: 'property', key, type: index?.type ?? UNKNOWN, optional: false, readonly: this.readonlyAll, doc: [] });
     }
     if (index) {
-      const widened = union([index.type, ...members.map((m) => m.type)]);
+      // TypeScript requires every named property to fit the index signature, an optional one
+      // with `undefined` (under strictNullChecks).
+      const optional = members.some((m) => m.kind === 'property' && m.optional);
+      const withNamed = union([index.type, ...members.map((m) => m.type)]);
+      const widened = optional ? union([withNamed, keyword('undefined')]) : withNamed;
       if (printType(widened) !== printType(index.type)) {
-        // TypeScript requires every named property to fit the index signature.
-        index = { ...index, type: widened, doc: [...index.doc, ...(index.doc.length > 0 ? [''] : []), 'Widened to include the types of the named properties, as TypeScript requires.'] };
+        const note =
+          printType(withNamed) === printType(index.type)
+            ? '`undefined` because TypeScript requires optional properties to fit the index signature.'
+            : 'Also the types of the named properties, as TypeScript requires them to fit the index signature.';
+        index = { ...index, type: widened, doc: [...index.doc, ...(index.doc.length > 0 ? [''] : []), note] };
       }
       members.push(index);
     }

@@ -4,7 +4,7 @@
  */
 import { propertyName, stringLiteral } from './identifiers';
 
-export type KeywordName = 'string' | 'number' | 'boolean' | 'null' | 'unknown' | 'never';
+export type KeywordName = 'string' | 'number' | 'boolean' | 'null' | 'undefined' | 'unknown' | 'never';
 
 export type TypeNode =
   | { readonly kind: 'keyword'; readonly name: KeywordName; readonly comment?: string }
@@ -182,11 +182,19 @@ function printObjectLiteral(members: readonly MemberNode[], indent: string): str
   return `{\n${members.map((m) => printMemberWithDoc(m, inner)).join('\n')}\n${indent}}`;
 }
 
-/** One member on one line, without its doc comment: `readonly key?: Type;`. */
+const MAX_LINE = 100;
+
+/**
+ * A member without its doc comment: `readonly key?: Type;`, with one union member per line when
+ * the line would be too long.
+ */
 export function printMember(member: MemberNode, indent: string): string {
   const mod = member.readonly ? 'readonly ' : '';
-  if (member.kind === 'index') return `${mod}[key: string]: ${printType(member.type, indent)};`;
-  return `${mod}${propertyName(member.key)}${member.optional ? '?' : ''}: ${printType(member.type, indent)};`;
+  const head = member.kind === 'index' ? `${mod}[key: string]:` : `${mod}${propertyName(member.key)}${member.optional ? '?' : ''}:`;
+  const line = `${head} ${printType(member.type, indent)};`;
+  if (member.type.kind !== 'union' || indent.length + line.length <= MAX_LINE || line.includes('\n')) return line;
+  const inner = `${indent}  `;
+  return `${head}\n${member.type.members.map((m) => `${inner}| ${printType(m, inner)}`).join('\n')};`;
 }
 
 /** A member with its doc comment, each line indented. */

@@ -1,0 +1,324 @@
+/**
+ * Ajv errors turned into violations that say where, what was received and what is allowed.
+ * Ajv reports every failing branch of an `anyOf`/`oneOf` separately; those are folded into one
+ * violation, or into the errors of the one branch that the value's shape matched.
+ */
+import type { ErrorObject } from 'ajv';
+import { formatValuePath, pointerToPath, ValuePath } from './json-path';
+import { isSchemaObject, JsonSchema, JsonSchemaObject, schemaEntries, schemaList, stringList } from './json-schema';
+import { RefResolver } from './refs';
+
+/** One place where values break their chart's schema. */
+export interface ValuesSchemaViolation {
+  /** JSON path of the value: `pod.replicas.server`, `images.tags["db-init"]`, `conf.list[2]`; `''` for the whole values. */
+  readonly path: string;
+  /** What was received and what is allowed. */
+  readonly message: string;
+}
+
+const MAX_SHOWN_LENGTH = 60;
+const MAX_LISTED = 20;
+
+/** Converts Ajv's errors (from a validator compiled with `allErrors` and `verbose`). */
+export function violationsFromErrors(errors: readonly ErrorObject[], values: unknown, schema: JsonSchema): ValuesSchemaViolation[] {
+  return new Converter(errors, values, schema).run();
+}
+
+interface Message {
+  readonly path: ValuePath;
+  readonly text: string;
+}
+
+class Converter {
+  /** For each error, the index of the `anyOf`/`oneOf` error whose branch produced it. */
+  private readonly owner: (number | undefined)[];
+  private readonly resolver: RefResolver;
+
+  constructor(
+    private readonly errors: readonly ErrorObject[],
+    private readonly values: unknown,
+    schema: JsonSchema,
+  ) {
+    this.resolver = new RefResolver(schema);
+    this.owner = errors.map(() => undefined);
+    errors.forEach((e, k) => {
+      if (e.keyword === 'anyOf' || e.keyword === 'oneOf') this.claimBranchErrors(k);
+    });
+  }
+
+  public run(): ValuesSchemaViolation[] {
+    const top = this.errors.map((_, i) => i).filter((i) => this.owner[i] === undefined);
+    const out: ValuesSchemaViolation[] = [];
+    const seen = new Set<string>();
+    for (const m of top.flatMap((i) => this.convert(i))) {
+      const path = formatValuePath(m.path);
+      const key = `${path}\n${m.text}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ path, message: m.text });
+    }
+    return out;
+  }
+
+  /**
+   * Ajv evaluates depth first, so the errors of an `anyOf`'s branches come right before the
+   * `anyOf` error itself: walk back while errors are inside the same value and come from the
+   * branches (their schema path is under the `anyOf`, or outside the schema holding it, which is
+   * where a branch's `$ref` leads).
+   */
+  private claimBranchErrors(k: number): void {
+    const e = this.errors[k] as ErrorObject;
+    const holder = e.schemaPath.slice(0, -`/${e.keyword}`.length);
+    for (let j = k - 1; j >= 0; j--) {
+      const b = this.errors[j] as ErrorObject;
+      const inside = b.instancePath === e.instancePath || b.instancePath.startsWith(`${e.instancePath}/`);
+      const fromBranch = b.schemaPath.startsWith(`${e.schemaPath}/`) || !b.schemaPath.startsWith(`${holder}/`);
+      if (!inside || !fromBranch) break;
+      if (this.owner[j] === undefined) this.owner[j] = k;
+    }
+  }
+
+  private convert(i: number): Message[] {
+    const e = this.errors[i] as ErrorObject;
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') return this.convertAlternatives(i);
+    // The errors of the `then`/`else` schema say what is wrong; the `if` error only that one of them failed.
+    if (e.keyword === 'if') return [];
+    // Likewise, each failing key has an error of its own, marked with `propertyName`.
+    if (e.keyword === 'propertyNames' && this.errors.some((o) => o.propertyName !== undefined && o.instancePath === e.instancePath)) return [];
+    const path = pointerToPath(e.instancePath, this.values);
+    if (e.propertyName !== undefined) {
+      return [{ path: [...path, e.propertyName], text: `invalid key ${show(e.propertyName)}: ${this.describeError(e).expected}` }];
+    }
+    const { received, expected, key } = this.describeError(e);
+    return [{ path: key === undefined ? path : [...path, key], text: received === undefined ? expected : `received ${received}; ${expected}` }];
+  }
+
+  private convertAlternatives(k: number): Message[] {
+    const e = this.errors[k] as ErrorObject;
+    const path = pointerToPath(e.instancePath, this.values);
+    const data = e.data;
+    const branches = Array.isArray(e.schema) ? (e.schema as JsonSchema[]) : [];
+    const passing = (e.params as { passingSchemas?: unknown }).passingSchemas;
+    if (e.keyword === 'oneOf' && Array.isArray(passing)) {
+      const list = passing.map((n) => `${Number(n) + 1}: ${this.describeSchema(branches[Number(n)], Number(n))}`).join(', ');
+      return [{ path, text: `received ${showValue(data)}; matches more than one alternative (${list}) but must match exactly one` }];
+    }
+    const members = this.errors.map((_, j) => j).filter((j) => this.owner[j] === k);
+    const byBranch = branches.map(() => [] as number[]);
+    for (const j of members) {
+      const branch = this.branchOf(this.errors[j] as ErrorObject, e, branches);
+      if (branch !== undefined) byBranch[branch]?.push(j);
+    }
+    // A branch whose errors are all inside the value (wrong fields of the right kind of object)
+    // is the one the user meant; its errors say more than a list of alternatives.
+    const deep = byBranch.filter(
+      (errs) => errs.length > 0 && errs.every((j) => (this.errors[j] as ErrorObject).instancePath.startsWith(`${e.instancePath}/`)),
+    );
+    if (deep.length === 1) return (deep[0] as number[]).flatMap((j) => this.convert(j));
+    const alternatives = unique(branches.map((b, i) => this.describeSchema(b, i)));
+    const verb = e.keyword === 'oneOf' ? 'must be exactly one of' : 'must be';
+    const text = alternatives.length === 1 ? `must be ${alternatives[0]}` : `${verb} ${orList(alternatives)}`;
+    return [{ path, text: `received ${showValue(data)}; ${text}` }];
+  }
+
+  private branchOf(error: ErrorObject, parent: ErrorObject, branches: readonly JsonSchema[]): number | undefined {
+    const prefix = `${parent.schemaPath}/`;
+    if (error.schemaPath.startsWith(prefix)) {
+      const n = Number(error.schemaPath.slice(prefix.length).split('/')[0]);
+      return Number.isInteger(n) ? n : undefined;
+    }
+    // Errors inside a `$ref` carry the path of the schema referred to.
+    const index = branches.findIndex(
+      (b) => isSchemaObject(b) && typeof b.$ref === 'string' && (error.schemaPath === b.$ref || error.schemaPath.startsWith(`${b.$ref}/`)),
+    );
+    return index >= 0 ? index : undefined;
+  }
+
+  private describeError(e: ErrorObject): { received?: string; expected: string; key?: string } {
+    const p = e.params as Record<string, unknown>;
+    const data = e.data;
+    const parent = isSchemaObject(e.parentSchema) ? (e.parentSchema as JsonSchemaObject) : {};
+    switch (e.keyword) {
+      case 'type': {
+        const types = Array.isArray(p.type) ? p.type.map(String) : String(p.type).split(',');
+        return { received: showValue(data), expected: `must be ${orList(types)}` };
+      }
+      case 'required':
+        return { expected: `missing required key ${show(p.missingProperty)}` };
+      case 'dependencies':
+      case 'dependentRequired':
+        return { expected: `missing required key ${show(p.missingProperty)} (required when ${show(p.property)} is set)` };
+      case 'additionalProperties':
+      case 'unevaluatedProperties': {
+        const key = String(e.keyword === 'additionalProperties' ? p.additionalProperty : p.unevaluatedProperty);
+        return { expected: unknownKeyMessage(key, this.allowedKeys(parent, e.keyword === 'unevaluatedProperties')), key };
+      }
+      case 'enum': {
+        const allowed = Array.isArray(p.allowedValues) ? p.allowedValues : Array.isArray(e.schema) ? e.schema : [];
+        const list = allowed.slice(0, MAX_LISTED).map(showValue).join(', ') + (allowed.length > MAX_LISTED ? ', ...' : '');
+        return { received: showValue(data), expected: allowed.length === 1 ? `must be ${list}` : `must be one of ${list}` };
+      }
+      case 'const':
+        return { received: showValue(data), expected: `must be ${showValue(p.allowedValue)}` };
+      case 'minimum':
+      case 'maximum':
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum':
+        return { received: showValue(data), expected: `must be ${String(p.comparison)} ${String(p.limit)}` };
+      case 'multipleOf':
+        return { received: showValue(data), expected: `must be a multiple of ${String(p.multipleOf)}` };
+      case 'minLength':
+      case 'maxLength': {
+        const length = typeof data === 'string' ? [...data].length : 0;
+        const bound = e.keyword === 'minLength' ? 'at least' : 'at most';
+        return { received: `${showValue(data)} (${count(length, 'character')})`, expected: `must be ${bound} ${count(Number(p.limit), 'character')} long` };
+      }
+      case 'pattern':
+        return { received: showValue(data), expected: `must match pattern ${show(p.pattern)}` };
+      case 'format':
+        return { received: showValue(data), expected: `must be a valid ${String(p.format)}` };
+      case 'minItems':
+      case 'maxItems':
+      case 'additionalItems':
+      case 'items':
+      case 'unevaluatedItems': {
+        const length = Array.isArray(data) ? data.length : 0;
+        const limit = Number(p.limit ?? p.len);
+        const bound = e.keyword === 'minItems' ? 'at least' : 'at most';
+        return { received: count(length, 'item'), expected: `must have ${bound} ${count(limit, 'item')}` };
+      }
+      case 'minProperties':
+      case 'maxProperties': {
+        const size = typeof data === 'object' && data !== null ? Object.keys(data).length : 0;
+        const bound = e.keyword === 'minProperties' ? 'at least' : 'at most';
+        return { received: count(size, 'key'), expected: `must have ${bound} ${count(Number(p.limit), 'key')}` };
+      }
+      case 'uniqueItems':
+        return { received: `equal items [${String(p.j)}] and [${String(p.i)}]`, expected: 'items must be unique' };
+      case 'not':
+        return { received: showValue(data), expected: `must not be ${this.describeSchema(e.schema as JsonSchema, 0)}` };
+      case 'false schema': {
+        const path = pointerToPath(e.instancePath, this.values);
+        const last = path[path.length - 1];
+        if (typeof last === 'string') return { expected: `key ${show(last)} is not allowed here` };
+        return { received: showValue(data), expected: 'no value is allowed here' };
+      }
+      default:
+        return { received: showValue(data), expected: e.message ?? `fails "${e.keyword}"` };
+    }
+  }
+
+  /** The keys an object schema names, through its compositions and local `$ref`s, plus its patterns. */
+  private allowedKeys(schema: JsonSchemaObject, throughCompositions: boolean): { names: string[]; patterns: string[] } {
+    const names: string[] = [];
+    const patterns: string[] = [];
+    const seen = new Set<object>();
+    const visit = (s: unknown, depth: number): void => {
+      if (!isSchemaObject(s) || seen.has(s) || depth > 8) return;
+      seen.add(s);
+      for (const [name] of schemaEntries(s.properties)) if (!names.includes(name)) names.push(name);
+      for (const [pattern] of schemaEntries(s.patternProperties)) if (!patterns.includes(pattern)) patterns.push(pattern);
+      if (!throughCompositions) return;
+      if (typeof s.$ref === 'string') {
+        const target = this.resolver.resolve(s.$ref);
+        if (target.ok) visit(target.schema, depth + 1);
+      }
+      for (const k of ['allOf', 'anyOf', 'oneOf']) for (const b of schemaList(s[k]) ?? []) visit(b, depth + 1);
+      for (const k of ['then', 'else']) visit(s[k], depth + 1);
+      for (const [, b] of schemaEntries(s.dependentSchemas)) visit(b, depth + 1);
+    };
+    visit(schema, 0);
+    return { names, patterns };
+  }
+
+  /** A short noun phrase for what a schema accepts: `integer`, `string matching pattern "^a"`, `"x"`. */
+  private describeSchema(schema: JsonSchema | undefined, index: number, depth = 0): string {
+    if (schema === true) return 'anything';
+    if (schema === false) return 'nothing';
+    if (!isSchemaObject(schema)) return `alternative ${index + 1}`;
+    if ('const' in schema) return showValue(schema.const);
+    if (Array.isArray(schema.enum)) {
+      return schema.enum.length === 1 ? showValue(schema.enum[0]) : `one of ${schema.enum.slice(0, MAX_LISTED).map(showValue).join(', ')}`;
+    }
+    if (typeof schema.$ref === 'string' && depth < 3) {
+      const target = this.resolver.resolve(schema.$ref);
+      if (target.ok) return this.describeSchema(target.schema, index, depth + 1);
+    }
+    const types = typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type.map(String) : [];
+    if (types.length === 0 && schemaEntries(schema.properties).length > 0) types.push('object');
+    if (types.length === 0) return `alternative ${index + 1}`;
+    return orList(
+      types.map((t) => {
+        if (t === 'string' && typeof schema.pattern === 'string') return `string matching pattern ${show(schema.pattern)}`;
+        if (t === 'string' && typeof schema.format === 'string') return `string in format ${show(schema.format)}`;
+        const required = stringList(schema.required);
+        if (t === 'object' && required.length > 0) return `object with ${required.length === 1 ? 'key' : 'keys'} ${required.map(show).join(', ')}`;
+        return t;
+      }),
+    );
+  }
+}
+
+function unknownKeyMessage(key: string, allowed: { names: string[]; patterns: string[] }): string {
+  const parts = [...allowed.names.slice(0, MAX_LISTED).map(show)];
+  if (allowed.names.length > MAX_LISTED) parts.push('...');
+  if (allowed.patterns.length > 0) parts.push(`keys matching ${allowed.patterns.map(show).join(', ')}`);
+  const suggestion = closest(key, allowed.names);
+  const hint = suggestion ? ` (did you mean ${show(suggestion)}?)` : '';
+  if (parts.length === 0) return `unknown key ${show(key)}; no keys are allowed here`;
+  return `unknown key ${show(key)}${hint}; allowed: ${parts.join(', ')}`;
+}
+
+/** The allowed name a misspelt key most likely meant: same letters but for case, or a couple of edits away. */
+function closest(key: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const name of names) {
+    const d = name.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, name);
+    if (d < bestDistance) {
+      best = name;
+      bestDistance = d;
+    }
+  }
+  return bestDistance <= Math.min(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/** A value as it appears in a message: scalars as JSON (long strings cut), containers by kind. */
+export function showValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  if (typeof value === 'string') return show(value);
+  return String(value);
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > MAX_SHOWN_LENGTH ? `${text.slice(0, MAX_SHOWN_LENGTH - 2)}…"` : text;
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items)];
+}
