@@ -30,6 +30,7 @@ export type Query = Readonly<Record<string, string | undefined>>;
 /** Error bodies are only read for their message; cap them so a misbehaving proxy cannot exhaust memory. */
 const MAX_ERROR_BODY = 64 * 1024;
 
+/** LIST and WATCH against the cluster of a KubeConfig; every request re-applies its auth. */
 export class KubeApiClient {
   constructor(private readonly kubeConfig: KubeConfigLike) {}
 
@@ -122,7 +123,8 @@ async function apiError(res: http.IncomingMessage, path: string, signal: AbortSi
   let body = '';
   try {
     body = await readBody(res, signal, MAX_ERROR_BODY);
-  } catch (e) {
+  } catch {
+    // The status alone still says what went wrong; only a cancellation wins over it.
     if (signal.aborted) return signal.reason;
   }
   let message = body.trim() || res.statusMessage || '';

@@ -48,6 +48,7 @@ const DEADLINE = Symbol('deadline');
 
 type PassResult = { readonly skipped: true } | { readonly skipped: false; readonly modified: number; readonly count: number };
 
+/** One item of the resolved `wait.resources`, waited on until ready or the shared deadline. */
 export class ResourceWait {
   private readonly selector: string;
   private readonly path: string;

@@ -13,6 +13,7 @@ interface Tracked {
   readonly resourceVersion?: string;
 }
 
+/** Readiness of the objects one pass tracks, by name (Armada keys its `ready` dict by name too). */
 export class ReadinessTracker {
   /**
    * Whether anything was found. As in Armada, a LIST with any item counts, even if every item is

@@ -81,8 +81,12 @@ export interface WaitForResourcesOptions {
  */
 export async function waitForResources(options: WaitForResourcesOptions): Promise<ResourceWaitResult[]> {
   for (const resource of options.resources) checkWaitResource(resource);
+  if (!options.namespace) throw new TypeError('waitForResources: `namespace` is required.');
+  if (!Number.isFinite(options.deadline)) throw new TypeError(`waitForResources: \`deadline\` must be epoch milliseconds, got ${options.deadline}.`);
   const signal = options.signal ?? new AbortController().signal;
   signal.throwIfAborted();
+  // `wait.resources: []` waits on nothing, so it must not need a cluster either.
+  if (options.resources.length === 0) return [];
 
   const client = new KubeApiClient(await resolveKubeConfig(options.kubeconfig, options.context));
   const progress = new ProgressReporter(options.onProgress, options.progressIntervalMs ?? 10_000);

@@ -305,6 +305,18 @@ describe('waitForResources: connection trouble', () => {
     );
   });
 
+  it('resumes after an ERROR event for a server-side failure', async () => {
+    api.script(PODS, {
+      lists: [{ items: [pod('p', { ready: false, rv: '3' })], resourceVersion: '3' }],
+      watches: [
+        { steps: [{ type: 'MODIFIED', object: pod('p', { ready: false, rv: '4' }) }, { type: 'ERROR', object: status(500, 'etcd hiccup') }], end: 'close' },
+        { steps: [{ type: 'MODIFIED', object: pod('p', { rv: '5' }) }], end: 'hang' },
+      ],
+    });
+    await wait({ resources: [resource('pod', { application: 'nova' })] });
+    expect(api.watches(PODS).map((w) => w.query.get('resourceVersion'))).toEqual(['3', '4']);
+  });
+
   it('fails at once on a refused request', async () => {
     api.script(PODS, { lists: [{ status: 403, body: status(403, 'pods is forbidden: User "ci" cannot list resource "pods"', 'Forbidden') }] });
     const error = await rejection(wait({ resources: [resource('pod', { application: 'nova' })] }));
@@ -438,6 +450,11 @@ describe('waitForResources: options', () => {
     const error = await rejection(wait({ signal: controller.signal, resources: [resource('pod', { application: 'nova' })] }));
     expect(error.message).toBe('deployment cancelled');
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('waits on nothing, without a cluster, for an empty resource list', async () => {
+    const results = await waitForResources({ namespace: NS, schemaVersion: SchemaVersion.V1, deadline: Date.now() + 1000, resources: [] });
+    expect(results).toEqual([]);
   });
 
   it('rejects an invalid wait resource before any request', async () => {
