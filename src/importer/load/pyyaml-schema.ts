@@ -159,6 +159,9 @@ const noConstructor = (tag: string) => `could not determine a constructor for th
 
 const TAG = 'tag:yaml.org,2002:';
 
+// js-yaml exports its built-in types, but its typings do not declare them.
+const builtin = (jsyaml as unknown as { types: Record<'binary' | 'omap' | 'pairs' | 'set', jsyaml.Type> }).types;
+
 const nullType = new jsyaml.Type(`${TAG}null`, { kind: 'scalar', resolve: resolveNull, construct: () => null });
 const boolType = new jsyaml.Type(`${TAG}bool`, { kind: 'scalar', resolve: resolveBool, construct: (s: string) => BOOL_VALUES[s] });
 const intType = new jsyaml.Type(`${TAG}int`, { kind: 'scalar', resolve: resolveInt, construct: constructInt });
@@ -194,14 +197,14 @@ const explicitBool = new jsyaml.Type(`${TAG}bool`, {
 const explicitNull = new jsyaml.Type(`${TAG}null`, { kind: 'scalar', resolve: () => true, construct: () => null });
 const binaryType = new jsyaml.Type(`${TAG}binary`, {
   kind: 'scalar',
-  resolve: (s: string | null) => jsyaml.types.binary.resolve(s),
-  construct: (s: string) => special(jsyaml.types.binary.construct(s) as Uint8Array),
+  resolve: (s: string | null) => builtin.binary.resolve(s),
+  construct: (s: string) => special(builtin.binary.construct(s) as Uint8Array),
 });
 
 /** The schema to pass to js-yaml's `load`/`loadAll` for PyYAML `SafeLoader` semantics. */
 export const PYYAML_SAFE_SCHEMA: jsyaml.Schema = jsyaml.FAILSAFE_SCHEMA.extend({
   implicit: [nullType, boolType, intType, floatType, timestampType, mergeType, valueType],
-  explicit: [explicitInt, explicitFloat, explicitBool, explicitNull, binaryType, jsyaml.types.omap, jsyaml.types.pairs, jsyaml.types.set],
+  explicit: [explicitInt, explicitFloat, explicitBool, explicitNull, binaryType, builtin.omap, builtin.pairs, builtin.set],
 });
 
 /**

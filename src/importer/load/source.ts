@@ -36,15 +36,15 @@ const MARKER_RE = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm;
 
 /** Cuts `text` into document chunks; comment-only stretches become chunks with no document. */
 export function splitDocuments(text: string): Chunk[] {
-  const cuts: { at: number; afterEnd: boolean }[] = [{ at: 0, afterEnd: false }];
+  const cuts: { at: number }[] = [{ at: 0 }];
   MARKER_RE.lastIndex = 0;
   for (let m = MARKER_RE.exec(text); m !== null; m = MARKER_RE.exec(text)) {
     if (m[0] === '---') {
-      if (m.index > cuts[cuts.length - 1].at) cuts.push({ at: m.index, afterEnd: false });
+      if (m.index > cuts[cuts.length - 1].at) cuts.push({ at: m.index });
     } else {
       const nl = text.indexOf('\n', m.index);
       const next = nl < 0 ? text.length : nl + 1;
-      cuts.push({ at: next, afterEnd: true });
+      cuts.push({ at: next });
       MARKER_RE.lastIndex = next;
     }
   }
@@ -57,6 +57,7 @@ export function splitDocuments(text: string): Chunk[] {
     if (end <= cuts[i].at && pendingStart === undefined) continue;
     const opensWithMarker = text.startsWith('---', cuts[i].at) && isMarkerEnd(text, cuts[i].at + 3);
     const first = firstContent(text, cuts[i].at, end);
+    if (!opensWithMarker && first === undefined && pendingStart === undefined) continue;
     if (!opensWithMarker && first !== undefined && text.charCodeAt(first) === 37 /* % */ && onlyDirectives(text, first, end)) {
       pendingStart = start;
       continue;
@@ -88,12 +89,16 @@ function firstContent(text: string, from: number, to: number): number | undefine
     let c = text.charCodeAt(pos);
     while (pos < to && (c === 32 || c === 9 || c === 13)) c = text.charCodeAt(++pos);
     if (pos >= to) return undefined;
-    if (c !== 10 && c !== 35 /* # */) return pos;
+    if (c !== 10 && c !== 35 /* # */ && !isEndMarker(text, pos)) return pos;
     const nl = text.indexOf('\n', pos);
     if (nl < 0 || nl >= to) return undefined;
     pos = nl + 1;
   }
   return undefined;
+}
+
+function isEndMarker(text: string, pos: number): boolean {
+  return (pos === 0 || text.charCodeAt(pos - 1) === 10) && text.startsWith('...', pos) && isMarkerEnd(text, pos + 3);
 }
 
 function onlyDirectives(text: string, from: number, to: number): boolean {

@@ -1,0 +1,104 @@
+/**
+ * Which documents are Armada's: exactly the six schema strings Armada recognises. Everything else
+ * (Deckhand, Pegleg, Promenade, ...) passes through untouched, as Armada ignores it.
+ */
+import { Diagnostic } from '../../model/diagnostics';
+import { LoadCodes } from './codes';
+import { isPlainObject, LoadedDocument } from './document';
+import { pyRepr } from './py-repr';
+import { ArmadaSchema, isArmadaSchema } from './schemas';
+
+/** An Armada document with a usable envelope: one of the six schemas and a string name. */
+export interface ArmadaDocument extends LoadedDocument {
+  readonly schema: ArmadaSchema;
+  readonly name: string;
+}
+
+/** The document type, from the middle segment of the schema (`armada/Chart/v1` → `Chart`). */
+export type ArmadaDocumentType = 'Chart' | 'ChartGroup' | 'Manifest';
+
+/** Armada's `SchemaInfo`: the type and version an Armada schema string stands for. */
+export function armadaSchemaInfo(schema: ArmadaSchema): { readonly type: ArmadaDocumentType; readonly version: 1 | 2 } {
+  const [, type, v] = schema.split('/');
+  return { type: type as ArmadaDocumentType, version: v === 'v2' ? 2 : 1 };
+}
+
+/** The documents sorted by what Armada does with them. */
+export interface ClassifyResult {
+  /** Armada documents with a schema, a string `metadata.name` and a `data`, in stream order. */
+  readonly armada: ArmadaDocument[];
+  /** Mappings with any other schema (or none): Armada ignores them; kept as they are. */
+  readonly other: LoadedDocument[];
+  /** Documents that are not mappings, empty ones, Armada documents with no name or no data. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Tells whether a document is an Armada document with a usable envelope. */
+export function isArmadaDocument(doc: LoadedDocument): doc is ArmadaDocument {
+  return isArmadaSchema(doc.schema) && doc.name !== undefined && isPlainObject(doc.raw) && doc.raw.data !== undefined && doc.raw.data !== null;
+}
+
+/**
+ * Sorts documents into Armada's and the rest, reporting the ones no tool could use: a scalar
+ * or sequence document (Armada's validator raises TypeError on it), an empty document (skipped,
+ * with a warning: Armada fails on it the same way), and an Armada document without a string
+ * `metadata.name` or without `data` (left out of `armada`).
+ */
+export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResult {
+  const armada: ArmadaDocument[] = [];
+  const other: LoadedDocument[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const doc of docs) {
+    const raw = doc.raw;
+    if (raw === null || raw === undefined) {
+      diagnostics.push({
+        severity: 'warning',
+        location: doc.location(),
+        code: LoadCodes.EMPTY_DOCUMENT,
+        message: `document ${doc.index + 1} is empty and is skipped (Armada itself fails on an empty document: remove the extra '---')`,
+      });
+      continue;
+    }
+    if (!isPlainObject(raw)) {
+      const what = Array.isArray(raw) ? 'a sequence' : 'a scalar';
+      diagnostics.push({
+        severity: 'error',
+        location: doc.location(),
+        code: LoadCodes.NOT_A_MAPPING,
+        message: `document ${doc.index + 1} is ${what} (${pyRepr(raw, { maxLength: 60 })}), not a mapping with schema, metadata and data`,
+      });
+      continue;
+    }
+    if (!isArmadaSchema(doc.schema)) {
+      other.push(doc);
+      continue;
+    }
+    let usable = true;
+    const name = isPlainObject(raw.metadata) ? raw.metadata.name : undefined;
+    if (typeof name !== 'string') {
+      usable = false;
+      const has = isPlainObject(raw.metadata) && 'name' in raw.metadata;
+      diagnostics.push({
+        severity: 'error',
+        location: doc.location(has ? ['metadata', 'name'] : isPlainObject(raw.metadata) ? ['metadata'] : []),
+        document: doc.label,
+        field: 'metadata.name',
+        code: LoadCodes.MISSING_NAME,
+        message: has ? `metadata.name must be a string, not ${pyRepr(name, { maxLength: 60 })}: documents refer to each other by name` : `${doc.schema} document has no metadata.name: documents refer to each other by name`,
+      });
+    }
+    if (raw.data === undefined || raw.data === null) {
+      usable = false;
+      diagnostics.push({
+        severity: 'error',
+        location: doc.location('data' in raw ? ['data'] : []),
+        document: doc.label,
+        field: 'data',
+        code: LoadCodes.MISSING_DATA,
+        message: `${doc.schema} document has no data`,
+      });
+    }
+    if (usable) armada.push(doc as ArmadaDocument);
+  }
+  return { armada, other, diagnostics };
+}

@@ -1,0 +1,28 @@
+/** The `code` of each diagnostic the loader emits, for filtering and for tests. */
+export const LoadCodes = {
+  /** A path that cannot be read: missing, a directory, no permission, too large. */
+  READ_ERROR: 'read-error',
+  /** Binary data or bytes that are not UTF-8 (Armada decodes every file as UTF-8). */
+  NOT_TEXT: 'not-text',
+  /** A file or stream without a single YAML document (warning: Armada accepts it). */
+  NO_DOCUMENTS: 'no-documents',
+  /** Text the YAML parser rejects. */
+  YAML_SYNTAX: 'yaml-syntax',
+  /** Well-formed YAML that PyYAML's SafeConstructor refuses to build (`=`, unknown tags, bad dates). */
+  YAML_CONSTRUCT: 'yaml-construct',
+  /** A key written twice in one mapping; the last value is kept, as PyYAML does (warning). */
+  DUPLICATE_KEY: 'duplicate-key',
+  /** A document with no content (`---` followed by nothing), skipped (warning). */
+  EMPTY_DOCUMENT: 'empty-document',
+  /** A document that is a scalar or a sequence instead of a mapping. */
+  NOT_A_MAPPING: 'not-a-mapping',
+  /** An Armada document without a string `metadata.name`. */
+  MISSING_NAME: 'missing-name',
+  /** An Armada document without `data`. */
+  MISSING_DATA: 'missing-data',
+  /** Armada's own code for a document that fails its JSON schema. */
+  SCHEMA: 'ARM100',
+} as const;
+
+/** One of {@link LoadCodes}. */
+export type LoadCode = (typeof LoadCodes)[keyof typeof LoadCodes];

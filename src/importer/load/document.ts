@@ -1,0 +1,115 @@
+import { ChunkAst, SourcePosition, WirePath } from './positions';
+import { Chunk } from './source';
+
+/** One document of a YAML stream, as PyYAML's `safe_load_all` would give it to Armada. */
+export interface LoadedDocument {
+  /** The file it came from, as named in diagnostics. */
+  readonly file: string;
+  /** 0-based position of the document in its file's stream. */
+  readonly index: number;
+  /** 1-based line where the document starts (its `---`, or its first line of content). */
+  readonly startLine: number;
+  /** `schema`, when it is a string. */
+  readonly schema?: string;
+  /** `metadata.name`, when it is a string. */
+  readonly name?: string;
+  /** `data`, or `undefined` when the document is not a mapping or has no `data`. */
+  readonly data: unknown;
+  /** The whole document: `{ schema, metadata, data }` for a well-formed one, anything for others. */
+  readonly raw: unknown;
+  /**
+   * Where `path` (from the document root: `['data', 'wait', 'resources', 0, 'min_ready']`) is
+   * written: the key of a mapping entry, the item of a sequence. Falls back to the deepest part of
+   * the path that exists, and to the document start.
+   * @default path - `[]`, the document itself
+   */
+  locate(path?: WirePath): SourcePosition;
+  /** {@link locate} as `file:line:column`, the form diagnostics use. */
+  location(path?: WirePath): string;
+  /** `armada/Chart/v1 keystone`: the schema and name, as far as the document has them. */
+  readonly label: string;
+}
+
+/** A value PyYAML gives a type JSON does not have, found at a wire path of a loaded document. */
+export type SpecialValue = { readonly kind: 'float'; readonly value: number } | { readonly kind: 'timestamp' } | { readonly kind: 'bytes' };
+
+/** What the loader learnt about a document beyond its JavaScript value. */
+export interface DocumentInternals {
+  /** Whole-number floats, timestamps and binary values, by {@link pathKey} of their root path. */
+  readonly specials: ReadonlyMap<string, SpecialValue>;
+}
+
+const EMPTY_SPECIALS: ReadonlyMap<string, SpecialValue> = new Map();
+const internals = new WeakMap<LoadedDocument, DocumentInternals>();
+
+/** The loader's notes on `doc`; empty for documents this loader did not make. */
+export function documentInternals(doc: LoadedDocument): DocumentInternals {
+  return internals.get(doc) ?? { specials: EMPTY_SPECIALS };
+}
+
+/** A stable map key for a wire path (indices and keys of the same spelling cannot meet at one level). */
+export function pathKey(path: WirePath): string {
+  return path.join('\u0001');
+}
+
+/** The text and chunk shared by the documents cut from one piece of a stream. */
+export class ChunkSource {
+  private astCache: ChunkAst | undefined;
+  constructor(
+    private readonly text: string,
+    public readonly chunk: Chunk,
+  ) {}
+  public ast(): ChunkAst {
+    if (!this.astCache) this.astCache = new ChunkAst(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line);
+    return this.astCache;
+  }
+}
+
+export class YamlDocument implements LoadedDocument {
+  public readonly schema?: string;
+  public readonly name?: string;
+  public readonly data: unknown;
+
+  constructor(
+    private readonly source: ChunkSource,
+    private readonly indexInChunk: number,
+    public readonly file: string,
+    public readonly index: number,
+    public readonly startLine: number,
+    public readonly raw: unknown,
+    specials: ReadonlyMap<string, SpecialValue> | undefined,
+  ) {
+    if (isPlainObject(raw)) {
+      if (typeof raw.schema === 'string') this.schema = raw.schema;
+      const md = raw.metadata;
+      if (isPlainObject(md) && typeof md.name === 'string') this.name = md.name;
+      this.data = raw.data;
+    }
+    if (specials && specials.size > 0) internals.set(this, { specials });
+  }
+
+  public get label(): string {
+    return [this.schema, this.name].filter((s) => s !== undefined).join(' ');
+  }
+
+  public locate(path: WirePath = []): SourcePosition {
+    return this.source.ast().locate(this.indexInChunk, path) ?? { line: this.startLine, column: 1 };
+  }
+
+  public location(path: WirePath = []): string {
+    const p = this.locate(path);
+    return `${this.file}:${p.line}:${p.column}`;
+  }
+
+  /** Keys written twice, for the duplicate-key warnings. */
+  public duplicateKeys() {
+    return this.source.ast().duplicateKeys(this.indexInChunk);
+  }
+}
+
+/** A mapping as the loader builds it (not an array, a timestamp or binary data). */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}

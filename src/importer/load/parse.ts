@@ -1,0 +1,164 @@
+/**
+ * YAML streams to documents, with PyYAML `safe_load_all` semantics.
+ *
+ * Values are built by js-yaml with a PyYAML-compatible schema (the fast path); positions are
+ * computed afterwards, one document at a time, only for the documents a diagnostic is about.
+ */
+import * as jsyaml from 'js-yaml';
+import { Diagnostic, formatFieldPath } from '../../model/diagnostics';
+import { LoadCodes } from './codes';
+import { ChunkSource, LoadedDocument, YamlDocument } from './document';
+import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
+import { Chunk, positionOf, SourceText, splitDocuments } from './source';
+import { collectSpecials } from './specials';
+
+/** Documents and diagnostics from one or more streams. */
+export interface ParseResult {
+  /** Every document that could be built, in stream order, files in the order given. */
+  readonly documents: LoadedDocument[];
+  /** Syntax errors, constructor errors, duplicate-key warnings, empty streams. */
+  readonly diagnostics: Diagnostic[];
+}
+
+// PyYAML's Reader accepts only these characters anywhere in the stream, comments included.
+// Surrogates are let through: decoded UTF-8 only has them in valid pairs.
+const NON_PRINTABLE_RE = /[^\t\n\r\x20-\x7E\x85\xA0-\uFFFD]/;
+
+/**
+ * Parses one YAML stream the way Armada reads it (`yaml.safe_load_all`), keeping every document
+ * it can: a malformed document is reported at the parser's line and column and the others still
+ * load (PyYAML would reject the whole stream; the error is kept, so the caller still stops).
+ */
+export function parseYamlStream(input: SourceText): ParseResult {
+  const documents: LoadedDocument[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const file = input.file;
+  const text = input.text.charCodeAt(0) === 0xfeff ? input.text.slice(1) : input.text;
+
+  const bad = NON_PRINTABLE_RE.exec(text);
+  if (bad) {
+    const p = positionOf(text, bad.index);
+    const code = bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+    diagnostics.push({
+      severity: 'error',
+      location: `${file}:${p.line}:${p.column}`,
+      code: LoadCodes.YAML_SYNTAX,
+      message: `unacceptable character #x${code}: special characters are not allowed`,
+    });
+  }
+
+  for (const chunk of splitDocuments(text)) {
+    if (chunk.missingStartAt !== undefined) {
+      const p = positionOf(text, chunk.missingStartAt, chunk.start, chunk.line);
+      diagnostics.push({
+        severity: 'error',
+        location: `${file}:${p.line}:${p.column}`,
+        code: LoadCodes.YAML_SYNTAX,
+        message: `expected '<document start>', but found ${tokenName(text, chunk.missingStartAt)}: after '...' a new document must start with '---'`,
+      });
+      continue;
+    }
+    loadChunk(text, chunk, file, documents, diagnostics, bad !== null);
+  }
+
+  if (documents.length === 0 && !diagnostics.some((d) => d.severity === 'error')) {
+    diagnostics.push({ severity: 'warning', location: file, code: LoadCodes.NO_DOCUMENTS, message: `${file} contains no YAML documents` });
+  }
+  return { documents, diagnostics };
+}
+
+/** {@link parseYamlStream} over several inputs, documents concatenated as Armada does. */
+export function parseInputs(inputs: readonly SourceText[]): ParseResult {
+  const documents: LoadedDocument[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const input of inputs) {
+    const r = parseYamlStream(input);
+    for (const d of r.documents) documents.push(d);
+    for (const d of r.diagnostics) diagnostics.push(d);
+  }
+  return { documents, diagnostics };
+}
+
+function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean): void {
+  const chunkText = text.slice(chunk.start, chunk.end);
+  const before = constructStats.specials;
+  let values: unknown[];
+  let duplicates = false;
+  try {
+    values = jsyaml.loadAll(chunkText, null, { schema: PYYAML_SAFE_SCHEMA });
+  } catch (e) {
+    if (!(e instanceof jsyaml.YAMLException) || !e.reason.startsWith('duplicated mapping key')) {
+      reportLoadError(e, chunk, file, diagnostics, nonPrintableReported);
+      return;
+    }
+    // PyYAML keeps the last value of a repeated key; js-yaml does that only in its JSON mode.
+    duplicates = true;
+    try {
+      values = jsyaml.loadAll(chunkText, null, { schema: PYYAML_SAFE_SCHEMA, json: true });
+    } catch (e2) {
+      reportLoadError(e2, chunk, file, diagnostics, nonPrintableReported);
+      return;
+    }
+  }
+  const hasSpecials = constructStats.specials !== before;
+  const source = new ChunkSource(text, chunk);
+  values.forEach((value, i) => {
+    let raw = value;
+    let specials;
+    let failures: ReturnType<typeof collectSpecials>['failures'] = [];
+    if (hasSpecials) ({ value: raw, specials, failures } = collectSpecials(value));
+    const doc = new YamlDocument(source, i, file, documents.length, chunk.docLine, raw, specials);
+    documents.push(doc);
+    for (const f of failures) {
+      diagnostics.push({
+        severity: 'error',
+        location: doc.location(f.path),
+        ...(doc.label ? { document: doc.label } : {}),
+        ...(f.path.length ? { field: formatFieldPath(f.path) } : {}),
+        code: LoadCodes.YAML_CONSTRUCT,
+        message: f.failure.message + (f.failure.text === '=' ? ` (a plain '=' is YAML 1.1's "value" key; quote it: '=')` : ''),
+      });
+    }
+    if (duplicates) {
+      for (const dup of doc.duplicateKeys()) {
+        diagnostics.push({
+          severity: 'warning',
+          location: `${file}:${dup.again.line}:${dup.again.column}`,
+          ...(doc.label ? { document: doc.label } : {}),
+          field: formatFieldPath(dup.path),
+          code: LoadCodes.DUPLICATE_KEY,
+          message: `duplicate key '${dup.key}': this value replaces the one at line ${dup.first.line} (PyYAML keeps the last)`,
+        });
+      }
+    }
+  });
+}
+
+function reportLoadError(e: unknown, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): void {
+  if (e instanceof jsyaml.YAMLException) {
+    const mark = (e as jsyaml.YAMLException & { mark?: { line: number; column: number } }).mark;
+    const location = mark ? `${file}:${chunk.line + mark.line}:${mark.column + 1}` : `${file}:${chunk.docLine}:1`;
+    const unknownTag = /^unknown tag !<(.*)>$/.exec(e.reason);
+    if (unknownTag) {
+      diagnostics.push({ severity: 'error', location, code: LoadCodes.YAML_CONSTRUCT, message: `could not determine a constructor for the tag '${unknownTag[1]}'` });
+      return;
+    }
+    if (nonPrintableReported && /non-printable|null byte/.test(e.reason)) return;
+    diagnostics.push({ severity: 'error', location, code: LoadCodes.YAML_SYNTAX, message: e.reason });
+    return;
+  }
+  // Not a YAML error: deep nesting can exhaust the stack. Report it; never let it escape.
+  const message = e instanceof Error ? e.message : String(e);
+  diagnostics.push({ severity: 'error', location: `${file}:${chunk.docLine}:1`, code: LoadCodes.YAML_SYNTAX, message: `cannot load this document: ${message}` });
+}
+
+/** PyYAML's name for the token that starts at `offset`, for the "expected '<document start>'" error. */
+function tokenName(text: string, offset: number): string {
+  const c = text[offset];
+  if (c === '-' && /[ \t\r\n]/.test(text[offset + 1] ?? '\n')) return "'<block sequence start>'";
+  if (c === '[') return "'<flow sequence start>'";
+  if (c === '{') return "'<flow mapping start>'";
+  const eol = text.indexOf('\n', offset);
+  const line = text.slice(offset, eol < 0 ? undefined : eol);
+  return /:(?:[ \t]|$)/.test(line) ? "'<block mapping start>'" : "'<scalar>'";
+}

@@ -1,0 +1,156 @@
+/**
+ * Source positions, computed only when a diagnostic needs one: the values come from js-yaml (fast),
+ * and the `yaml` package's AST of a single document is built the first time something in that
+ * document has to be pointed at.
+ */
+import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseAllDocuments, Scalar, YAMLMap } from 'yaml';
+import { plainKeyString } from './pyyaml-schema';
+
+/** A 1-based line and column. */
+export interface SourcePosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A path inside a document, in wire terms: `['data', 'wait', 'resources', 0, 'min_ready']`. */
+export type WirePath = readonly (string | number)[];
+
+/** The position AST of one chunk of a stream (normally one document). */
+export class ChunkAst {
+  private docs: Document.Parsed[] | undefined;
+  private readonly lines = new LineCounter();
+
+  constructor(
+    private readonly text: string,
+    /** 1-based line of the chunk's first character in its file. */
+    private readonly firstLine: number,
+  ) {}
+
+  /** The parsed documents of this chunk, parsed once. */
+  public documents(): Document.Parsed[] {
+    if (this.docs === undefined) {
+      // failsafe: every scalar stays a string, so keys are resolved with PyYAML's rules (below)
+      // and not with the yaml package's own 1.1/1.2 schemas.
+      this.docs = parseAllDocuments(this.text, {
+        lineCounter: this.lines,
+        schema: 'failsafe',
+        uniqueKeys: false,
+        strict: false,
+        prettyErrors: false,
+      }) as Document.Parsed[];
+    }
+    return this.docs;
+  }
+
+  /** The file position of an offset in this chunk's text. */
+  public position(offset: number): SourcePosition {
+    this.documents();
+    const p = this.lines.linePos(offset);
+    if (p.line === 0) return { line: this.firstLine, column: offset + 1 };
+    return { line: this.firstLine + p.line - 1, column: p.col };
+  }
+
+  /**
+   * Where `path` is written in document `index` of this chunk: the key of a mapping entry, the
+   * item of a sequence. A path that goes through an alias or a merge key (`<<`) ends where the
+   * anchored content is written. Stops at the deepest part of the path that exists.
+   */
+  public locate(index: number, path: WirePath): SourcePosition | undefined {
+    const doc = this.documents()[index];
+    if (!doc) return undefined;
+    let node: unknown = doc.contents;
+    let at = startOf(node) ?? startOf(doc);
+    for (const seg of path) {
+      node = deref(node, doc);
+      if (isMap(node)) {
+        const pair = findPair(node, String(seg), doc, 0);
+        if (!pair) break;
+        at = startOf(pair.key) ?? startOf(pair.value) ?? at;
+        node = pair.value;
+      } else if (isSeq(node) && typeof seg === 'number' && seg >= 0 && seg < node.items.length) {
+        node = node.items[seg];
+        at = startOf(node) ?? at;
+      } else break;
+    }
+    return at === undefined ? undefined : this.position(at);
+  }
+
+  /**
+   * Keys written twice in the same mapping (merge keys aside), with the wire path of the later
+   * one. PyYAML builds a dict from the pairs in order, so the last one silently wins.
+   */
+  public duplicateKeys(index: number): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
+    const doc = this.documents()[index];
+    const out: { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] = [];
+    if (!doc) return out;
+    const seen = new Set<unknown>();
+    const walk = (node: unknown, path: (string | number)[]): void => {
+      if (seen.has(node)) return;
+      if (isMap(node)) {
+        seen.add(node);
+        const firstAt = new Map<string, number>();
+        for (const pair of node.items) {
+          const k = keyString(pair.key, doc);
+          if (k === undefined || isMergeKey(pair.key)) continue;
+          const prev = firstAt.get(k);
+          const offset = startOf(pair.key) ?? 0;
+          if (prev !== undefined) out.push({ key: k, path: [...path, k], first: this.position(prev), again: this.position(offset) });
+          else firstAt.set(k, offset);
+          walk(pair.value, [...path, k]);
+        }
+      } else if (isSeq(node)) {
+        seen.add(node);
+        node.items.forEach((item, i) => walk(item, [...path, i]));
+      }
+    };
+    walk(doc.contents, []);
+    return out;
+  }
+}
+
+function startOf(node: unknown): number | undefined {
+  const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+  return range ? range[0] : undefined;
+}
+
+function deref(node: unknown, doc: Document.Parsed): unknown {
+  for (let i = 0; i < 100 && isAlias(node); i++) node = (node as Alias).resolve(doc);
+  return node;
+}
+
+function isMergeKey(key: unknown): boolean {
+  return isScalar(key) && key.type === Scalar.PLAIN && key.value === '<<';
+}
+
+/** The key as js-yaml names it in the loaded data (plain scalars resolved the PyYAML way). */
+function keyString(key: unknown, doc: Document.Parsed): string | undefined {
+  const k = deref(key, doc);
+  if (!isScalar(k)) return undefined;
+  const text = String(k.value ?? '');
+  return k.type === Scalar.PLAIN || k.type === undefined ? plainKeyString(text) : text;
+}
+
+/**
+ * The pair that supplies `key` in `map`, the way PyYAML's `flatten_mapping` orders them: explicit
+ * pairs first (the last one wins), then merged mappings, where among several `<<` the later wins
+ * and within `<<: [*a, *b]` the earlier wins.
+ */
+function findPair(map: YAMLMap, key: string, doc: Document.Parsed, depth: number): Pair | undefined {
+  for (let i = map.items.length - 1; i >= 0; i--) {
+    const pair = map.items[i] as Pair;
+    if (!isMergeKey(pair.key) && keyString(pair.key, doc) === key) return pair;
+  }
+  if (depth > 50) return undefined;
+  for (let i = map.items.length - 1; i >= 0; i--) {
+    const pair = map.items[i] as Pair;
+    if (!isMergeKey(pair.key)) continue;
+    const value = deref(pair.value, doc);
+    const sources: unknown[] = isSeq(value) ? value.items.map((n) => deref(n, doc)) : [value];
+    for (const source of sources) {
+      if (!isMap(source)) continue;
+      const found = findPair(source, key, doc, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
