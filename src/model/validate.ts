@@ -36,8 +36,13 @@ const PRE_DELETE_TYPES = ['job', 'cronjob', 'pod'];
 export function validateManifest(spec: ManifestSpec, options: ValidateOptions = {}): Diagnostics {
   const d = new Diagnostics();
   checkManifest(spec, d);
-  const deployed = checkReferences(spec, d);
-  for (const chart of spec.charts) checkChart(spec, chart, deployed.has(chart.name), d, options);
+  const { deployed, reachable } = checkReferences(spec, d);
+  for (const chart of spec.charts) {
+    // Armada never looks at a chart that no group deploys and no deployed chart uses as a
+    // subchart (not even its source), so such a chart only has to have a valid name.
+    if (reachable.has(chart.name)) checkChart(spec, chart, deployed.has(chart.name), d, options);
+    else checkName(chart, d);
+  }
   checkDuplicates(spec, d);
   checkSubchartCycles(spec, d);
   checkOrdering(spec, d);
@@ -65,8 +70,11 @@ function checkManifest(spec: ManifestSpec, d: Diagnostics): void {
   }
 }
 
-/** Resolves manifest -> groups -> charts -> dependencies; returns the charts Armada deploys. */
-function checkReferences(spec: ManifestSpec, d: Diagnostics): Set<string> {
+/**
+ * Resolves manifest -> groups -> charts -> dependencies; returns the charts Armada deploys, and
+ * those it reaches at all (deployed ones and their subcharts).
+ */
+function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<string>; reachable: Set<string> } {
   const groups = firstByName(spec.groups);
   const charts = firstByName(spec.charts);
   const deployed = new Set<string>();
@@ -142,7 +150,12 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): Set<string> {
       d.warn(g.origin, undefined, 'not-deployed', `chart group ${show(g.name)} is not listed in the manifest's chartGroups; it is not deployed`);
     }
   }
-  return deployed;
+  return { deployed, reachable: new Set([...deployed, ...usedAsDependency]) };
+}
+
+function checkName(chart: ChartSpec, d: Diagnostics): void {
+  const p = dns1123SubdomainProblem(chart.name);
+  if (p) d.error(chart.origin, ['name'], 'name', `chart name ${show(chart.name)} ${p}`);
 }
 
 function checkDuplicates(spec: ManifestSpec, d: Diagnostics): void {
@@ -222,8 +235,7 @@ function checkOrdering(spec: ManifestSpec, d: Diagnostics): void {
 
 function checkChart(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: Diagnostics, options: ValidateOptions): void {
   const o = chart.origin;
-  const p = dns1123SubdomainProblem(chart.name);
-  if (p) d.error(o, ['name'], 'name', `chart name ${show(chart.name)} ${p}`);
+  checkName(chart, d);
   const ns = dns1123LabelProblem(chart.namespace);
   if (ns) d.error(o, ['namespace'], 'namespace', `namespace ${show(chart.namespace)} ${ns}`);
   if (typeof chart.release !== 'string' || chart.release === '') {

@@ -136,11 +136,9 @@ function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersi
   for (const k of Object.keys(src)) {
     if (!['type', 'location', 'subpath', 'reference', 'proxy_server', 'auth_method'].includes(k)) {
       d.warn(doc.origin, ['source', k], 'ignored', `source.${k} is not a field Armada reads; it is dropped`);
-    } else if (type !== 'git' && ['reference', 'auth_method'].includes(k)) {
-      d.warn(doc.origin, ['source', k], 'ignored', `source.${k} only applies to git sources; Armada ignores it for a ${String(type)} source and it is dropped`);
-    } else if (type === 'local' && k === 'proxy_server') {
-      d.warn(doc.origin, ['source', k], 'ignored', 'source.proxy_server does not apply to a local source; it is dropped');
     }
+    // `reference` and the like on a local or tar source are common in real manifests (copied
+    // from git ones) and ignored by Armada: they are dropped without a word, meaning unchanged.
   }
 
   const t = x.test;
