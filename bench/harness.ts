@@ -1,0 +1,54 @@
+/**
+ * Benchmark harness: each benchmark measures our code and a baseline doing the same work in the
+ * same process, alternating runs so that machine noise hits both alike, and reports the ratio.
+ * Peak memory is measured in a fresh child process per case (heap growth would otherwise leak
+ * from one case into the next).
+ */
+import { performance } from 'perf_hooks';
+
+/** One measured case. */
+export interface Case {
+  readonly name: string;
+  /** Runs the work once; may return something to keep alive until the timing ends. */
+  readonly run: () => unknown | Promise<unknown>;
+}
+
+/** Result of one case: median wall time over the repetitions. */
+export interface CaseResult {
+  readonly name: string;
+  readonly medianMs: number;
+  readonly minMs: number;
+  readonly runs: number;
+}
+
+/** A benchmark: our case against one or more baselines, with a target ratio. */
+export interface Benchmark {
+  readonly title: string;
+  /** What the benchmark measures, for BENCHMARKS.md. */
+  readonly description: string;
+  readonly subject: Case;
+  readonly baselines: readonly Case[];
+  /** The ratio subject/baseline that must not be exceeded, against `baselines[targetBaseline]`. */
+  readonly target: { readonly ratio: number; readonly baseline: number };
+  /** Prepares inputs (generated files, warm caches) before any timing. */
+  readonly setup?: () => Promise<void> | void;
+}
+
+export async function measure(cases: readonly Case[], repetitions: number, warmup = 1): Promise<CaseResult[]> {
+  const times = cases.map(() => [] as number[]);
+  for (let i = 0; i < warmup; i++) for (const c of cases) await c.run();
+  for (let r = 0; r < repetitions; r++) {
+    for (let i = 0; i < cases.length; i++) {
+      // Alternate the order so that neither side always runs on a warmer or colder heap.
+      const idx = r % 2 === 0 ? i : cases.length - 1 - i;
+      global.gc?.();
+      const t0 = performance.now();
+      await cases[idx].run();
+      times[idx].push(performance.now() - t0);
+    }
+  }
+  return cases.map((c, i) => {
+    const sorted = [...times[i]].sort((a, b) => a - b);
+    return { name: c.name, medianMs: sorted[Math.floor(sorted.length / 2)], minMs: sorted[0], runs: sorted.length };
+  });
+}
