@@ -156,7 +156,8 @@ class Generator {
     this.aliases.add(key);
     // Branches are named from the alias; the object part of the schema itself needs a name of its own.
     const type = this.typeOf(schema, declaration.name, { alias: key }, `${declaration.name}Object`);
-    declaration.text = `${printDoc(docLines(schema), '')}export type ${declaration.name} = ${printAliasBody(type)};`;
+    const head = `export type ${declaration.name} =`;
+    declaration.text = `${printDoc(docLines(schema), '')}${head}${printAliasBody(type, head.length)};`;
     return declaration.name;
   }
 
@@ -273,6 +274,7 @@ class Generator {
     } else if (!named || this.openByDefault || schema['x-kubernetes-preserve-unknown-fields'] === true) {
       parts.push(UNKNOWN);
     }
+    const otherKeys = parts.length > 0;
     const patterns = schemaEntries(schema.patternProperties);
     for (const [, patternSchema] of patterns) {
       parts.push(this.typeOf(patternSchema, `${base}Value`, GUARDED));
@@ -280,7 +282,7 @@ class Generator {
     if (parts.length === 0) return undefined;
     if (patterns.length > 0) {
       const list = patterns.map(([p]) => `\`${p}\``).join(', ');
-      doc.push(additional === false ? `Keys matching ${list}.` : `Other keys, including those matching ${list}.`);
+      doc.push(otherKeys ? `Other keys, including those matching ${list}.` : `Keys matching ${list}.`);
     }
     return { kind: 'index', type: union(parts), readonly: this.readonlyAll, doc };
   }
@@ -296,7 +298,9 @@ class Generator {
     const required = new Set(stringList(schema.required));
     const members: MemberNode[] = [];
     const declared = new Set<string>();
-    for (const [key, propSchema] of schemaEntries(schema.properties)) {
+    // Entries that are not schemas stay, as `unknown` with a comment, so the reader sees the key
+    // and why it has no type.
+    for (const [key, propSchema] of Object.entries(isSchemaObject(schema.properties) ? schema.properties : {}) as [string, JsonSchema][]) {
       declared.add(key);
       const prop = isSchemaObject(propSchema) ? propSchema : undefined;
       members.push({
@@ -324,8 +328,8 @@ class Generator {
       if (printType(widened) !== printType(index.type)) {
         const note =
           printType(withNamed) === printType(index.type)
-            ? '`undefined` because TypeScript requires optional properties to fit the index signature.'
-            : 'Also the types of the named properties, as TypeScript requires them to fit the index signature.';
+            ? 'With `undefined` for the optional properties, as TypeScript requires.'
+            : 'Widened to the types of the named properties, as TypeScript requires.';
         index = { ...index, type: widened, doc: [...index.doc, ...(index.doc.length > 0 ? [''] : []), note] };
       }
       members.push(index);
@@ -419,7 +423,8 @@ function schemaKey(schema: JsonSchema): object {
 }
 
 function hasNamedMembers(schema: JsonSchemaObject): boolean {
-  return schemaEntries(schema.properties).length > 0 || stringList(schema.required).length > 0;
+  const properties = isSchemaObject(schema.properties) ? Object.keys(schema.properties) : [];
+  return properties.length > 0 || stringList(schema.required).length > 0;
 }
 
 function isConstraintOnly(schema: JsonSchema): boolean {
@@ -454,8 +459,8 @@ function jsonHasType(value: unknown, type: unknown): boolean {
 }
 
 /** An alias body on one line, or one union member per line when that line would be long. */
-function printAliasBody(type: TypeNode): string {
+function printAliasBody(type: TypeNode, headLength: number): string {
   const text = printType(type, '');
-  if (type.kind !== 'union' || text.length <= 80) return text;
+  if (type.kind !== 'union' || headLength + text.length + 2 <= 100) return ` ${text}`;
   return `\n${type.members.map((m) => `  | ${printType(m, '  ')}`).join('\n')}`;
 }

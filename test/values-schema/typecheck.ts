@@ -24,6 +24,7 @@ export function typeCheck(files: Record<string, string>, options: ts.CompilerOpt
   try {
     const rootNames = Object.entries(files).map(([name, text]) => {
       const file = path.join(dir, name);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, text);
       return file;
     });
