@@ -6,7 +6,8 @@ import { Diagnostic } from '../../model/diagnostics';
 import { LoadCodes } from './codes';
 import { isPlainObject, LoadedDocument } from './document';
 import { pyRepr } from './py-repr';
-import { ArmadaSchema, isArmadaSchema } from './schemas';
+import { ARMADA_SCHEMAS, ArmadaSchema, isArmadaSchema } from './schemas';
+import { closestKey } from './suggest';
 
 /** An Armada document with a usable envelope: one of the six schemas and a string name. */
 export interface ArmadaDocument extends LoadedDocument {
@@ -29,7 +30,10 @@ export interface ClassifyResult {
   readonly armada: ArmadaDocument[];
   /** Mappings with any other schema (or none): Armada ignores them; kept as they are. */
   readonly other: LoadedDocument[];
-  /** Documents that are not mappings, empty ones, Armada documents with no name or no data. */
+  /**
+   * Documents that are not mappings, empty ones, Armada documents with no name or no data, and
+   * warnings for documents Armada would silently ignore though they look meant for it.
+   */
   readonly diagnostics: Diagnostic[];
 }
 
@@ -70,6 +74,8 @@ export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResu
       continue;
     }
     if (!isArmadaSchema(doc.schema)) {
+      const ignored = ignoredWarning(doc, raw);
+      if (ignored) diagnostics.push(ignored);
       other.push(doc);
       continue;
     }
@@ -101,4 +107,30 @@ export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResu
     if (usable) armada.push(doc as ArmadaDocument);
   }
   return { armada, other, diagnostics };
+}
+
+/**
+ * Armada drops a document whose schema is not exactly one of its six without a word, so a typo
+ * (`armada/chart/v1`) silently loses a chart: warn when the schema is missing or Armada-like.
+ */
+function ignoredWarning(doc: LoadedDocument, raw: Record<string, unknown>): Diagnostic | undefined {
+  if (typeof raw.schema !== 'string') {
+    const legacy = 'armada' in raw ? ": it looks like the pre-2017 'armada:' format, which no current Armada reads" : '';
+    return {
+      severity: 'warning',
+      location: doc.location('schema' in raw ? ['schema'] : []),
+      code: LoadCodes.IGNORED_DOCUMENT,
+      message: `document ${doc.index + 1} has no schema string, so Armada ignores it${legacy}`,
+    };
+  }
+  const hint = closestKey(raw.schema, ARMADA_SCHEMAS);
+  if (!hint && !/^armada\//i.test(raw.schema)) return undefined;
+  return {
+    severity: 'warning',
+    location: doc.location(['schema']),
+    document: doc.label,
+    field: 'schema',
+    code: LoadCodes.IGNORED_DOCUMENT,
+    message: `${pyRepr(raw.schema)} is not one of the six schemas Armada recognises, so Armada ignores this document${hint ? `: did you mean ${pyRepr(hint)}?` : ''}`,
+  };
 }

@@ -16,6 +16,8 @@ export const LoadCodes = {
   EMPTY_DOCUMENT: 'empty-document',
   /** A document that is a scalar or a sequence instead of a mapping. */
   NOT_A_MAPPING: 'not-a-mapping',
+  /** A document Armada ignores though it looks meant for Armada: no schema, or a near-miss one (warning). */
+  IGNORED_DOCUMENT: 'ignored-document',
   /** An Armada document without a string `metadata.name`. */
   MISSING_NAME: 'missing-name',
   /** An Armada document without `data`. */

@@ -1,4 +1,4 @@
-import { ChunkAst, SourcePosition, WirePath } from './positions';
+import { ChunkAst, conflictingMerges, SourcePosition, WirePath } from './positions';
 import { Chunk } from './source';
 
 /** One document of a YAML stream, as PyYAML's `safe_load_all` would give it to Armada. */
@@ -104,6 +104,11 @@ export class YamlDocument implements LoadedDocument {
   /** Keys written twice, for the duplicate-key warnings. */
   public duplicateKeys() {
     return this.source.ast().duplicateKeys(this.indexInChunk);
+  }
+
+  /** Keys that several `<<` of one mapping supply, where PyYAML and js-yaml disagree. */
+  public conflictingMerges() {
+    return conflictingMerges(this.source.ast(), this.indexInChunk);
   }
 }
 

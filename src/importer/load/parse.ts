@@ -8,6 +8,7 @@ import * as jsyaml from 'js-yaml';
 import { Diagnostic, formatFieldPath } from '../../model/diagnostics';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
+import { pyStrRepr } from './py-repr';
 import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
 import { collectSpecials } from './specials';
@@ -82,6 +83,7 @@ export function parseInputs(inputs: readonly SourceText[]): ParseResult {
 function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean): void {
   const chunkText = text.slice(chunk.start, chunk.end);
   const before = constructStats.specials;
+  const mergesBefore = constructStats.merges;
   let values: unknown[];
   let duplicates = false;
   try {
@@ -101,6 +103,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     }
   }
   const hasSpecials = constructStats.specials !== before;
+  const hasMerges = constructStats.merges !== mergesBefore;
   const source = new ChunkSource(text, chunk);
   values.forEach((value, i) => {
     let raw = value;
@@ -119,6 +122,17 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
         message: f.failure.message + (f.failure.text === '=' ? ` (a plain '=' is YAML 1.1's "value" key; quote it: '=')` : ''),
       });
     }
+    if (hasMerges) {
+      for (const m of doc.conflictingMerges()) {
+        diagnostics.push({
+          severity: 'error',
+          location: `${file}:${m.at.line}:${m.at.column}`,
+          ...(doc.label ? { document: doc.label } : {}),
+          code: LoadCodes.DUPLICATE_KEY,
+          message: `several '<<' merge keys in one mapping supply ${pyStrRepr(m.key)}: PyYAML takes it from the last, this loader from the first; merge once with '<<: [*a, *b]' (the first listed wins)`,
+        });
+      }
+    }
     if (duplicates) {
       for (const dup of doc.duplicateKeys()) {
         diagnostics.push({
@@ -127,7 +141,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
           ...(doc.label ? { document: doc.label } : {}),
           field: formatFieldPath(dup.path),
           code: LoadCodes.DUPLICATE_KEY,
-          message: `duplicate key '${dup.key}': this value replaces the one at line ${dup.first.line} (PyYAML keeps the last)`,
+          message: `duplicate key ${pyStrRepr(dup.key)}: this value replaces the one at line ${dup.first.line} (PyYAML keeps the last)`,
         });
       }
     }

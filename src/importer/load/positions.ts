@@ -108,6 +108,60 @@ export class ChunkAst {
   }
 }
 
+/**
+ * Mappings with more than one `<<` whose merged mappings share a key the mapping does not set
+ * itself. PyYAML takes such a key from the last `<<`, js-yaml from the first, so the loaded value
+ * would differ from Armada's: the caller reports these as errors.
+ */
+export function conflictingMerges(ast: ChunkAst, index: number): { key: string; at: SourcePosition }[] {
+  const doc = ast.documents()[index];
+  const out: { key: string; at: SourcePosition }[] = [];
+  if (!doc) return out;
+  const seen = new Set<unknown>();
+  const walk = (node: unknown): void => {
+    if (seen.has(node) || !(isMap(node) || isSeq(node))) return;
+    seen.add(node);
+    if (isSeq(node)) return node.items.forEach(walk);
+    const merges = node.items.filter((p) => isMergeKey(p.key));
+    if (merges.length > 1) {
+      const own = new Set(node.items.filter((p) => !isMergeKey(p.key)).map((p) => keyString(p.key, doc)));
+      const from = new Map<string, number>();
+      merges.forEach((m, i) => {
+        const value = deref(m.value, doc);
+        const sources = isSeq(value) ? value.items.map((n) => deref(n, doc)) : [value];
+        const keys = new Set<string>();
+        for (const s of sources) if (isMap(s)) for (const k of providedKeys(s, doc, 0)) keys.add(k);
+        for (const k of keys) {
+          if (own.has(k)) continue;
+          const prev = from.get(k);
+          if (prev !== undefined && prev !== i) out.push({ key: k, at: ast.position(startOf(m.key) ?? 0) });
+          from.set(k, i);
+        }
+      });
+    }
+    for (const p of node.items) walk(p.value);
+  };
+  walk(doc.contents);
+  return out;
+}
+
+function providedKeys(map: YAMLMap, doc: Document.Parsed, depth: number): Set<string> {
+  const out = new Set<string>();
+  for (const p of map.items) {
+    if (isMergeKey(p.key)) {
+      if (depth > 50) continue;
+      const value = deref(p.value, doc);
+      for (const s of isSeq(value) ? value.items.map((n) => deref(n, doc)) : [value]) {
+        if (isMap(s)) for (const k of providedKeys(s, doc, depth + 1)) out.add(k);
+      }
+    } else {
+      const k = keyString(p.key, doc);
+      if (k !== undefined) out.add(k);
+    }
+  }
+  return out;
+}
+
 function startOf(node: unknown): number | undefined {
   const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
   return range ? range[0] : undefined;

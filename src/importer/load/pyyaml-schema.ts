@@ -13,10 +13,10 @@ import { ConstructFailure, FloatMarker, PyTimestamp } from './py-values';
 /**
  * How many values the constructors made that need a second look once the document is built:
  * markers to replace (whole-number floats, constructor failures) and values that are not JSON
- * (timestamps, binary). The loader reads it before and after each document, so that the common
- * document, which has none, costs no extra walk.
+ * (timestamps, binary), and how many `<<` were seen. The loader reads them before and after each
+ * document, so that the common document, which has none, costs no extra walk.
  */
-export const constructStats = { specials: 0 };
+export const constructStats = { specials: 0, merges: 0 };
 
 const BOOL_VALUES: Record<string, boolean> = {
   yes: true, Yes: true, YES: true, no: false, No: false, NO: false,
@@ -172,7 +172,10 @@ const timestampType = new jsyaml.Type(`${TAG}timestamp`, { kind: 'scalar', resol
 const mergeType = new jsyaml.Type(`${TAG}merge`, {
   kind: 'scalar',
   resolve: (s: string | null) => s === '<<',
-  construct: (s: string) => special(new ConstructFailure(s, noConstructor(`${TAG}merge`))),
+  construct: (s: string) => {
+    constructStats.merges++;
+    return special(new ConstructFailure(s, noConstructor(`${TAG}merge`)));
+  },
 });
 // PyYAML resolves a plain `=` to the YAML 1.1 "value" type and then has no constructor for it:
 // `safe_load` raises a ConstructorError. As a mapping key it is turned into the string '='.
