@@ -177,13 +177,27 @@ export class ArmadaDocuments extends ManifestOutput {
 
   protected render(): Rendered {
     const r = toArmadaDocuments(this.manifest.resolve().spec, { version: this.version });
+    const diagnostics = [...r.diagnostics.all];
+    const charts = new Map(this.manifest.resolve().spec.charts.map((c) => [c.name, c]));
+    for (const doc of r.documents) {
+      for (const where of pyyamlUnsafeScalars(doc.data)) {
+        const origin = charts.get(doc.metadata.name)?.origin ?? this.manifest.resolve().spec.origin;
+        diagnostics.push({
+          severity: 'error',
+          ...origin.locate(),
+          field: where,
+          code: 'yaml-1.1',
+          message: 'the string "=" or "<<" is written unquoted by cdk8s\'s YAML writer, and PyYAML (armada apply) cannot read it back (it is a YAML 1.1 value/merge tag); write these documents with `armada-cdk convert` instead',
+        });
+      }
+    }
     return {
       objects: r.documents.map((doc) => ({
         // Documents have no apiVersion/kind; cdk8s still needs an identity for each object.
         identity: { apiVersion: `armada/${doc.schema.split('/')[2]}`, kind: doc.schema.split('/')[1], name: doc.metadata.name },
         body: doc as unknown as Record<string, unknown>,
       })),
-      diagnostics: r.diagnostics.all,
+      diagnostics,
     };
   }
 }
@@ -200,4 +214,17 @@ export class AutomaticOutput extends ArmadaChartOutput {
   protected override active(): boolean {
     return this.manifest._outputs.length === 0;
   }
+}
+
+/** Paths of keys or string values `=` / `<<`, which cdk8s leaves unquoted and PyYAML rejects. */
+function pyyamlUnsafeScalars(v: unknown, path = 'data'): string[] {
+  if (typeof v === 'string') return v === '=' || v === '<<' ? [path] : [];
+  if (Array.isArray(v)) return v.flatMap((x, i) => pyyamlUnsafeScalars(x, `${path}[${i}]`));
+  if (v && typeof v === 'object') {
+    return Object.entries(v).flatMap(([k, x]) => [
+      ...(k === '=' || k === '<<' ? [`${path}.${k}`] : []),
+      ...pyyamlUnsafeScalars(x, `${path}.${k}`),
+    ]);
+  }
+  return [];
 }

@@ -107,6 +107,7 @@ export class Chart<V extends object = Values> extends Construct {
   public readonly source: ChartSource;
 
   private readonly props: ChartProps<V>;
+  private subcharts: Chart<any>[] | undefined;
   private valueLayers: readonly Values[] = [];
   private readonly orderAfter: Chart<any>[] = [];
 
@@ -117,6 +118,7 @@ export class Chart<V extends object = Values> extends Construct {
       throw new Error(`Chart ${this.node.path}: props are required (at least namespace and source)`);
     }
     this.props = { ...props };
+    this.subcharts = props.dependencies ? [...props.dependencies] : undefined;
     this.name = props.name ?? id;
     this.release = props.release ?? this.name;
     this.namespace = props.namespace;
@@ -138,6 +140,23 @@ export class Chart<V extends object = Values> extends Construct {
     this.valueLayers = [...this.valueLayers, cloneJson(values) as Values];
     touch(this);
     return this;
+  }
+
+  /**
+   * Adds subchart dependencies (see the `dependencies` prop), for charts defined after this one.
+   * Once any is added, the chart's own `charts/` is replaced as with the prop.
+   */
+  public addSubchart(...charts: Chart<any>[]): void {
+    for (const c of charts) {
+      if (!Chart.isChart(c)) throw new Error(`Chart ${this.node.path}: addSubchart expects Chart constructs; received ${typeof c}`);
+    }
+    this.subcharts = [...(this.subcharts ?? []), ...charts];
+    touch(this);
+  }
+
+  /** The subchart dependencies, or undefined when the chart keeps its own `charts/`. */
+  public get dependencies(): readonly Chart<any>[] | undefined {
+    return this.subcharts ? [...this.subcharts] : undefined;
   }
 
   /**
@@ -172,7 +191,7 @@ export class Chart<V extends object = Values> extends Construct {
       namespace: this.namespace,
       source: this.source,
       values: this.values as Readonly<Record<string, unknown>> | undefined,
-      dependencies: p.dependencies?.map(ref),
+      dependencies: this.subcharts?.map(ref),
       protected: p.protected,
       test: p.test,
       wait: p.wait,
