@@ -57,7 +57,7 @@ export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResu
     if (raw === null || raw === undefined) {
       diagnostics.push({
         severity: 'warning',
-        location: doc.location(),
+        location: `${doc.file}:${doc.startLine}:1`,
         code: LoadCodes.EMPTY_DOCUMENT,
         message: `document ${doc.index + 1} is empty and is skipped (Armada itself fails on an empty document: remove the extra '---')`,
       });
