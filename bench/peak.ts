@@ -1,6 +1,30 @@
-/** Child process of bench/run: runs one case of one benchmark and prints the peak RSS in bytes. */
+/**
+ * Child process of bench/run: runs one case of one benchmark and prints its peak RSS in bytes.
+ * On Linux the high-water mark is reset after setup (`/proc/self/clear_refs`), so the figure is
+ * the case's own peak; elsewhere it is the process's peak, setup included.
+ */
+import * as fs from 'fs';
 import * as path from 'path';
 import { Benchmark } from './harness';
+
+function resetPeak(): boolean {
+  try {
+    fs.writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function peakBytes(): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]) * 1024;
+  } catch {
+    // not Linux: fall through
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
 
 async function main() {
   const [file, title, caseName] = process.argv.slice(2);
@@ -9,10 +33,11 @@ async function main() {
   const b = (await mod.benchmarks()).find((x) => x.title === title)!;
   await b.setup?.();
   const c = [b.subject, ...b.baselines].find((x) => x.name === caseName)!;
+  await c.run(); // warm-up: module loading and JIT are not the case's memory
   global.gc?.();
+  resetPeak();
   await c.run();
-  // maxRSS is the process's high-water mark, in kilobytes (modules loaded by the case included).
-  process.stdout.write(String(process.resourceUsage().maxRSS * 1024));
+  process.stdout.write(String(peakBytes()));
 }
 
 main().catch(() => process.exit(1));
