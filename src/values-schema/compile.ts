@@ -40,33 +40,48 @@ function sharedInstance(draft: SchemaDraft): AjvCore {
   return ajv;
 }
 
-interface Compiled {
+/** A compiled values schema. */
+export interface CompiledValuesSchema {
   readonly validate: ValidateFunction;
-  readonly ajv: AjvCore;
-  readonly schema: JsonSchema;
+  /**
+   * The validator of one branch of an `anyOf`/`oneOf`, given the branch array as an error's
+   * `schema` holds it, so that a failing alternative can be checked on its own.
+   */
+  branch(branches: unknown, index: number): ValidateFunction | undefined;
 }
 
 // Keyed by content rather than identity, so that a schema object changed after a first use is
 // compiled again, and equal schemas loaded twice (one per chart version) are compiled once.
 // Bounded, as a long-running process may see many schemas.
 const MAX_CACHED = 64;
-const cache = new Map<string, Compiled>();
+const cache = new Map<string, Entry>();
+let keys = 0;
+
+interface Entry {
+  readonly compiled: CompiledValuesSchema;
+  readonly ajv: AjvCore;
+  readonly key: string;
+  readonly copy: JsonSchema;
+}
 
 /**
  * The validator for a schema. Ajv is given a private copy (Ajv caches by object identity, and
- * the caller's object may change); a schema whose `$id` is already taken in the shared Ajv
- * instance by a different schema gets an instance of its own.
+ * the caller's object may change), registered under a key of its own so that its branches can
+ * be reached by JSON pointer; a schema whose `$id` is already taken in the shared Ajv instance by
+ * a different schema gets an instance of its own.
+ *
+ * @throws ValuesSchemaError when the schema is not a valid JSON Schema.
  */
-export function compileValuesSchema(schema: JsonSchema): ValidateFunction {
+export function compileValuesSchema(schema: JsonSchema): CompiledValuesSchema {
   const draft = draftOf(schema) ?? 'draft-07';
   const text = JSON.stringify(schema);
-  const key = `${draft}\n${text}`;
-  const hit = cache.get(key);
+  const cacheKey = `${draft}\n${text}`;
+  const hit = cache.get(cacheKey);
   if (hit) {
     // Refresh its place so that the least recently used entry is the one evicted.
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit.validate;
+    cache.delete(cacheKey);
+    cache.set(cacheKey, hit);
+    return hit.compiled;
   }
   const copy = JSON.parse(text) as JsonSchema;
   if (isSchemaObject(copy) && typeof copy.$schema === 'string' && draftOf(copy) === undefined) {
@@ -74,29 +89,79 @@ export function compileValuesSchema(schema: JsonSchema): ValidateFunction {
     // meta-schema it does not have; such schemas are read as draft-07, which Helm documents.
     delete copy.$schema;
   }
-  let compiled: Compiled;
+  let entry: Entry;
   try {
-    compiled = compileWith(sharedInstance(draft), copy);
+    entry = register(sharedInstance(draft), copy);
   } catch (e) {
     if (!/already exists/.test((e as Error).message)) throw invalidSchema(schema, e);
     try {
-      compiled = compileWith(newInstance(draft), copy);
+      entry = register(newInstance(draft), copy);
     } catch (e2) {
       throw invalidSchema(schema, e2);
     }
   }
-  cache.set(key, compiled);
+  cache.set(cacheKey, entry);
   if (cache.size > MAX_CACHED) {
-    const [oldestKey, oldest] = cache.entries().next().value as [string, Compiled];
+    const [oldestKey, oldest] = cache.entries().next().value as [string, Entry];
     cache.delete(oldestKey);
-    // Frees the `$id` it registered, too.
-    if (typeof oldest.schema === 'object') oldest.ajv.removeSchema(oldest.schema);
+    forget(oldest.ajv, oldest.key, oldest.copy);
   }
-  return compiled.validate;
+  return entry.compiled;
 }
 
-function compileWith(ajv: AjvCore, schema: JsonSchema): Compiled {
-  return { validate: ajv.compile(schema), ajv, schema };
+function register(ajv: AjvCore, copy: JsonSchema): Entry {
+  const key = `values-schema-${++keys}`;
+  // Not inside the try: when adding fails, the `$id` it clashed with belongs to another schema.
+  ajv.addSchema(copy, key);
+  let validate: ValidateFunction | undefined;
+  try {
+    validate = ajv.getSchema(key);
+  } catch (e) {
+    forget(ajv, key, copy);
+    throw e;
+  }
+  if (!validate) throw new Error('the schema was not registered');
+  const compiled = validate;
+  let pointers: Map<object, string> | undefined;
+  return {
+    ajv,
+    key,
+    copy,
+    compiled: {
+      validate: compiled,
+      branch(branches, index) {
+        if (typeof branches !== 'object' || branches === null) return undefined;
+        pointers ??= pointerIndex(copy);
+        const pointer = pointers.get(branches);
+        if (pointer === undefined) return undefined;
+        try {
+          return ajv.getSchema(`${key}#${pointer}/${index}`);
+        } catch {
+          return undefined;
+        }
+      },
+    },
+  };
+}
+
+/** Frees what a registration took, the `$id` included. */
+function forget(ajv: AjvCore, key: string, copy: JsonSchema): void {
+  ajv.removeSchema(key);
+  if (typeof copy === 'object') ajv.removeSchema(copy);
+}
+
+/** The JSON pointer (URI-fragment encoded) of every object and array inside a schema. */
+function pointerIndex(root: unknown): Map<object, string> {
+  const index = new Map<object, string>();
+  const walk = (node: unknown, pointer: string): void => {
+    if (typeof node !== 'object' || node === null || index.has(node)) return;
+    index.set(node, pointer);
+    for (const [k, child] of Object.entries(node)) {
+      walk(child, `${pointer}/${encodeURIComponent(k.replace(/~/g, '~0').replace(/\//g, '~1'))}`);
+    }
+  };
+  walk(root, '');
+  return index;
 }
 
 function invalidSchema(schema: JsonSchema, e: unknown): ValuesSchemaError {

@@ -3,7 +3,7 @@
  * Ajv reports every failing branch of an `anyOf`/`oneOf` separately; those are folded into one
  * violation, or into the errors of the one branch that the value's shape matched.
  */
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { formatValuePath, pointerToPath, ValuePath } from './json-path';
 import { isSchemaObject, JsonSchema, JsonSchemaObject, schemaEntries, schemaList, stringList } from './json-schema';
 import { RefResolver } from './refs';
@@ -17,11 +17,32 @@ export interface ValuesSchemaViolation {
 }
 
 const MAX_SHOWN_LENGTH = 60;
+// Errors about one key of an object, reported at the object's own path.
+const KEY_KEYWORDS = new Set(['additionalProperties', 'unevaluatedProperties', 'propertyNames']);
+// Errors that reject a value as a whole rather than some detail of it.
+const REJECTING_KEYWORDS = new Set(['type', 'const', 'enum', 'false schema', 'not', 'anyOf', 'oneOf']);
 const MAX_LISTED = 20;
 
+/** Re-runs one branch of an `anyOf`/`oneOf` (the branch array as an error's `schema` holds it). */
+export type BranchValidator = (branches: unknown, index: number) => ValidateFunction | undefined;
+
 /** Converts Ajv's errors (from a validator compiled with `allErrors` and `verbose`). */
-export function violationsFromErrors(errors: readonly ErrorObject[], values: unknown, schema: JsonSchema): ValuesSchemaViolation[] {
-  return new Converter(errors, values, schema).run();
+export function violationsFromErrors(
+  errors: readonly ErrorObject[],
+  values: unknown,
+  schema: JsonSchema,
+  branch: BranchValidator,
+): ValuesSchemaViolation[] {
+  const out: ValuesSchemaViolation[] = [];
+  const seen = new Set<string>();
+  for (const m of new Converter(values, schema, branch).convertAll(errors)) {
+    const path = formatValuePath(m.path);
+    const key = `${path}\n${m.text}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path, message: m.text });
+  }
+  return out;
 }
 
 interface Message {
@@ -30,61 +51,65 @@ interface Message {
 }
 
 class Converter {
-  /** For each error, the index of the `anyOf`/`oneOf` error whose branch produced it. */
-  private readonly owner: (number | undefined)[];
   private readonly resolver: RefResolver;
 
   constructor(
-    private readonly errors: readonly ErrorObject[],
     private readonly values: unknown,
     schema: JsonSchema,
+    private readonly branch: BranchValidator,
   ) {
     this.resolver = new RefResolver(schema);
-    this.owner = errors.map(() => undefined);
-    errors.forEach((e, k) => {
-      if (e.keyword === 'anyOf' || e.keyword === 'oneOf') this.claimBranchErrors(k);
-    });
-  }
-
-  public run(): ValuesSchemaViolation[] {
-    const top = this.errors.map((_, i) => i).filter((i) => this.owner[i] === undefined);
-    const out: ValuesSchemaViolation[] = [];
-    const seen = new Set<string>();
-    for (const m of top.flatMap((i) => this.convert(i))) {
-      const path = formatValuePath(m.path);
-      const key = `${path}\n${m.text}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ path, message: m.text });
-    }
-    return out;
   }
 
   /**
-   * Ajv evaluates depth first, so the errors of an `anyOf`'s branches come right before the
-   * `anyOf` error itself: walk back while errors are inside the same value and come from the
-   * branches (their schema path is under the `anyOf`, or outside the schema holding it, which is
-   * where a branch's `$ref` leads).
+   * Ajv leaves the errors of every branch of a failed `anyOf`/`oneOf` right before the error of
+   * the `anyOf` itself. Their number is known by running each branch again on the same value,
+   * which also tells which branch each error came from: so the list is read from the end, and
+   * each `anyOf` takes its branches' errors with it.
    */
-  private claimBranchErrors(k: number): void {
-    const e = this.errors[k] as ErrorObject;
-    const holder = e.schemaPath.slice(0, -`/${e.keyword}`.length);
-    for (let j = k - 1; j >= 0; j--) {
-      const b = this.errors[j] as ErrorObject;
-      const inside = b.instancePath === e.instancePath || b.instancePath.startsWith(`${e.instancePath}/`);
-      const fromBranch = b.schemaPath.startsWith(`${e.schemaPath}/`) || !b.schemaPath.startsWith(`${holder}/`);
-      if (!inside || !fromBranch) break;
-      if (this.owner[j] === undefined) this.owner[j] = k;
+  public convertAll(errors: readonly ErrorObject[]): Message[] {
+    const out: Message[][] = [];
+    let i = errors.length - 1;
+    while (i >= 0) {
+      const e = errors[i] as ErrorObject;
+      if (e.keyword === 'anyOf' || e.keyword === 'oneOf') {
+        const branches = this.branchErrors(e);
+        const taken = branches ? branches.reduce((n, b) => n + b.length, 0) : 0;
+        const block = errors.slice(Math.max(0, i - taken), i);
+        if (branches && block.length === taken && block.every((b) => isWithin(b.instancePath, e.instancePath))) {
+          out.push(this.convertAlternatives(e, branches));
+          i -= taken + 1;
+          continue;
+        }
+        // The branches could not be run again: report what is allowed, and leave their errors be.
+        out.push(this.convertAlternatives(e, undefined));
+        i--;
+        continue;
+      }
+      out.push(this.convertOne(e, errors));
+      i--;
     }
+    return out.reverse().flat();
   }
 
-  private convert(i: number): Message[] {
-    const e = this.errors[i] as ErrorObject;
-    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') return this.convertAlternatives(i);
+  /** The errors of each branch for the value that failed them, with paths from the values' root. */
+  private branchErrors(e: ErrorObject): ErrorObject[][] | undefined {
+    if (!Array.isArray(e.schema)) return undefined;
+    const result: ErrorObject[][] = [];
+    for (let index = 0; index < e.schema.length; index++) {
+      const validate = this.branch(e.schema, index);
+      if (!validate) return undefined;
+      validate(e.data);
+      result.push((validate.errors ?? []).map((b) => ({ ...b, instancePath: `${e.instancePath}${b.instancePath}` })));
+    }
+    return result;
+  }
+
+  private convertOne(e: ErrorObject, siblings: readonly ErrorObject[]): Message[] {
     // The errors of the `then`/`else` schema say what is wrong; the `if` error only that one of them failed.
     if (e.keyword === 'if') return [];
     // Likewise, each failing key has an error of its own, marked with `propertyName`.
-    if (e.keyword === 'propertyNames' && this.errors.some((o) => o.propertyName !== undefined && o.instancePath === e.instancePath)) return [];
+    if (e.keyword === 'propertyNames' && siblings.some((o) => o.propertyName !== undefined && o.instancePath === e.instancePath)) return [];
     const path = pointerToPath(e.instancePath, this.values);
     if (e.propertyName !== undefined) {
       return [{ path: [...path, e.propertyName], text: `invalid key ${show(e.propertyName)}: ${this.describeError(e).expected}` }];
@@ -93,45 +118,30 @@ class Converter {
     return [{ path: key === undefined ? path : [...path, key], text: received === undefined ? expected : `received ${received}; ${expected}` }];
   }
 
-  private convertAlternatives(k: number): Message[] {
-    const e = this.errors[k] as ErrorObject;
+  private convertAlternatives(e: ErrorObject, branchErrors: ErrorObject[][] | undefined): Message[] {
     const path = pointerToPath(e.instancePath, this.values);
-    const data = e.data;
     const branches = Array.isArray(e.schema) ? (e.schema as JsonSchema[]) : [];
     const passing = (e.params as { passingSchemas?: unknown }).passingSchemas;
     if (e.keyword === 'oneOf' && Array.isArray(passing)) {
       const list = passing.map((n) => `${Number(n) + 1}: ${this.describeSchema(branches[Number(n)], Number(n))}`).join(', ');
-      return [{ path, text: `received ${showValue(data)}; matches more than one alternative (${list}) but must match exactly one` }];
+      return [{ path, text: `received ${showValue(e.data)}; matches more than one alternative (${list}) but must match exactly one` }];
     }
-    const members = this.errors.map((_, j) => j).filter((j) => this.owner[j] === k);
-    const byBranch = branches.map(() => [] as number[]);
-    for (const j of members) {
-      const branch = this.branchOf(this.errors[j] as ErrorObject, e, branches);
-      if (branch !== undefined) byBranch[branch]?.push(j);
+    // For an object or array, the branch the user meant is the one whose errors are all inside
+    // the value (wrong fields of the right kind of object), or failing that the only one that
+    // does not reject the value outright; its errors say more than a list of alternatives.
+    if (typeof e.data === 'object' && e.data !== null && branchErrors) {
+      const inside = (b: ErrorObject): boolean =>
+        b.instancePath.startsWith(`${e.instancePath}/`) || KEY_KEYWORDS.has(b.keyword) || b.propertyName !== undefined;
+      const rejects = (b: ErrorObject): boolean => b.instancePath === e.instancePath && REJECTING_KEYWORDS.has(b.keyword);
+      const deep = branchErrors.filter((errs) => errs.length > 0 && errs.every(inside));
+      const near = branchErrors.filter((errs) => errs.length > 0 && !errs.some(rejects));
+      const meant = deep.length === 1 ? deep[0] : near.length === 1 ? near[0] : undefined;
+      if (meant) return this.convertAll(meant);
     }
-    // A branch whose errors are all inside the value (wrong fields of the right kind of object)
-    // is the one the user meant; its errors say more than a list of alternatives.
-    const deep = byBranch.filter(
-      (errs) => errs.length > 0 && errs.every((j) => (this.errors[j] as ErrorObject).instancePath.startsWith(`${e.instancePath}/`)),
-    );
-    if (deep.length === 1) return (deep[0] as number[]).flatMap((j) => this.convert(j));
     const alternatives = unique(branches.map((b, i) => this.describeSchema(b, i)));
     const verb = e.keyword === 'oneOf' ? 'must be exactly one of' : 'must be';
     const text = alternatives.length === 1 ? `must be ${alternatives[0]}` : `${verb} ${orList(alternatives)}`;
-    return [{ path, text: `received ${showValue(data)}; ${text}` }];
-  }
-
-  private branchOf(error: ErrorObject, parent: ErrorObject, branches: readonly JsonSchema[]): number | undefined {
-    const prefix = `${parent.schemaPath}/`;
-    if (error.schemaPath.startsWith(prefix)) {
-      const n = Number(error.schemaPath.slice(prefix.length).split('/')[0]);
-      return Number.isInteger(n) ? n : undefined;
-    }
-    // Errors inside a `$ref` carry the path of the schema referred to.
-    const index = branches.findIndex(
-      (b) => isSchemaObject(b) && typeof b.$ref === 'string' && (error.schemaPath === b.$ref || error.schemaPath.startsWith(`${b.$ref}/`)),
-    );
-    return index >= 0 ? index : undefined;
+    return [{ path, text: `received ${showValue(e.data)}; ${text}` }];
   }
 
   private describeError(e: ErrorObject): { received?: string; expected: string; key?: string } {
@@ -194,7 +204,7 @@ class Converter {
         return { received: count(size, 'key'), expected: `must have ${bound} ${count(Number(p.limit), 'key')}` };
       }
       case 'uniqueItems':
-        return { received: `equal items [${String(p.j)}] and [${String(p.i)}]`, expected: 'items must be unique' };
+        return { received: `equal items [${Math.min(Number(p.i), Number(p.j))}] and [${Math.max(Number(p.i), Number(p.j))}]`, expected: 'items must be unique' };
       case 'not':
         return { received: showValue(data), expected: `must not be ${this.describeSchema(e.schema as JsonSchema, 0)}` };
       case 'false schema': {
@@ -317,6 +327,10 @@ function count(n: number, noun: string): string {
 function orList(items: readonly string[]): string {
   if (items.length <= 1) return items[0] ?? '';
   return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
+
+function isWithin(pointer: string, parent: string): boolean {
+  return pointer === parent || pointer.startsWith(`${parent}/`);
 }
 
 function unique(items: readonly string[]): string[] {

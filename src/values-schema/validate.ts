@@ -22,7 +22,7 @@ import { ValuesSchemaViolation, violationsFromErrors } from './messages';
  */
 export function validateValues(schema: JsonSchema | undefined, values: unknown): ValuesSchemaViolation[] {
   if (schema === undefined) return [];
-  const validate = compileValuesSchema(schema);
-  if (validate(values)) return [];
-  return violationsFromErrors(validate.errors ?? [], values, schema);
+  const compiled = compileValuesSchema(schema);
+  if (compiled.validate(values)) return [];
+  return violationsFromErrors(compiled.validate.errors ?? [], values, schema, (branches, index) => compiled.branch(branches, index));
 }

@@ -107,7 +107,7 @@ describe('doc comments', () => {
 
 describe('types', () => {
   test('required keys are not optional, including draft-03 `required: true` and keys without a schema', () => {
-    const text = gen(props({ image: { type: 'string' }, tag: { type: 'string', required: true }, pullPolicy: { type: 'string' } }, { required: ['image', 'extra'] }));
+    const text = gen(props({ image: { type: 'string' }, tag: { type: 'string', required: true } as unknown as JsonSchema, pullPolicy: { type: 'string' } }, { required: ['image', 'extra'] }));
     expect(text).toContain('  image: string;\n  tag: string;\n  pullPolicy?: string;\n  extra: unknown;');
   });
 
