@@ -1,9 +1,9 @@
-import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, SchemaVersion, WaitResource } from '../../src';
+import { ArmadaManifest, Chart, ChartGroup, ChartProps, ChartSource, Duration, SchemaVersion, WaitResource } from '../../src';
 import { crdErrors } from '../helpers/schemas';
 import { base } from '../helpers/site';
 import { synthCrs } from '../helpers/synth';
 
-function one(props: Partial<Parameters<typeof base>[0]> & object = {}, version = SchemaVersion.V1) {
+function one(props: Partial<ChartProps> = {}, version = SchemaVersion.V1) {
   const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'airship', schemaVersion: version });
   new Chart(new ChartGroup(site, 'g'), 'mariadb', { ...base('mariadb'), ...props });
   return synthCrs(site);
