@@ -76,6 +76,17 @@ describe('fixture charts', () => {
   });
 });
 
+test('the fixtures compile under the strictest flags too, readonly and open', () => {
+  const files: Record<string, string> = {};
+  for (const chart of ['mariadb', 'keystone', 'memcached']) {
+    const schema = loadValuesSchema(chartDir(chart));
+    files[`${chart}.ts`] = generateValuesTypes(schema, { typeName: 'Values' });
+    files[`${chart}-readonly-open.ts`] = generateValuesTypes(schema, { typeName: 'Values', readonly: true, additionalPropertiesByDefault: true });
+  }
+  const diagnostics = typeCheck(files, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noPropertyAccessFromIndexSignature: true });
+  expect(Object.values(diagnostics).flat()).toEqual([]);
+});
+
 describe('every supported construct', () => {
   const schema: JsonSchema = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
