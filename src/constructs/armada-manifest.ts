@@ -131,6 +131,10 @@ export class ArmadaManifest extends Construct {
     const d = new Diagnostics();
     const spec = this.toSpec(d);
     d.addAll(validateManifest(spec, options).all);
+    // Loaded on demand: ajv is only needed when a local chart has a values.schema.json.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { checkLocalChartValues } = require('../values-schema/check-charts') as typeof import('../values-schema/check-charts');
+    d.addAll(checkLocalChartValues(spec));
     const result: ResolvedManifest = { spec, diagnostics: d.all, plan: buildPlan(spec) };
     this.cache = { version, opaque: options.opaqueValues, result };
     return result;
