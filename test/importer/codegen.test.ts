@@ -30,7 +30,9 @@ function typeErrors(files: Record<string, string>): string[] {
     moduleResolution: ts.ModuleResolutionKind.Node10,
     esModuleInterop: true,
     skipLibCheck: true,
-    types: [],
+    types: ['node'],
+    typeRoots: [path.join(ROOT, 'node_modules', '@types')],
+    resolveJsonModule: true,
     baseUrl: ROOT,
     paths: { 'armada-cdk': [path.join(ROOT, 'src/index.ts')] },
   });
