@@ -1,0 +1,59 @@
+import { applySets, applyValuesFiles, OverridableDocument } from '../../src/importer/overrides';
+
+function docs(): OverridableDocument[] {
+  return [
+    { schema: 'armada/Chart/v1', name: 'blog-1', data: { release: 'blog-1', values: { a: { b: 1 } }, dependencies: ['x'], wait: { timeout: 100 } } },
+    { schema: 'armada/Chart/v2', name: 'blog-1', data: { release: 'v2' } },
+    { schema: 'armada/ChartGroup/v1', name: 'g', data: { chart_group: ['blog-1'] } },
+    { schema: 'armada/Manifest/v1', name: 'm', data: { release_prefix: 'p', chart_groups: ['g'] } },
+  ];
+}
+
+describe('Armada overrides', () => {
+  test('--values: matched by schema type AND version and name; maps merge, scalars replace, a string onto a list is comma-split', () => {
+    const d = docs();
+    const diags = applyValuesFiles(d, [
+      { schema: 'armada/Chart/v1', name: 'blog-1', location: 'o.yaml:1:1', data: { values: { a: { c: 2 } }, dependencies: 'helm-toolkit, other ', wait: { timeout: 600 } } },
+      { schema: 'armada/Chart/v1', name: 'nope', location: 'o.yaml:9:1', data: { release: 'x' } },
+      { schema: 'deckhand/Passphrase/v1', name: 'blog-1', location: 'o.yaml:12:1', data: 'secret' },
+    ]);
+    expect(d[0].data).toEqual({ release: 'blog-1', values: { a: { b: 1, c: 2 } }, dependencies: ['helm-toolkit', 'other'], wait: { timeout: 600 } });
+    expect(d[1].data).toEqual({ release: 'v2' });
+    expect(diags).toEqual([
+      { severity: 'warning', location: 'o.yaml:9:1', document: 'armada/Chart/v1 nope', code: 'override', message: 'this override document matches no document of the same schema and name; Armada ignores it' },
+    ]);
+  });
+
+  test('--set: values are always strings (so wait.timeout=600 becomes "600"), lists are comma-split, any version, first match', () => {
+    const d = docs();
+    expect(applySets(d, ['chart:blog-1:wait.timeout=600', 'chart:blog-1:values.new.deep=x', 'manifest:m:chart_groups=a,b', 'chart:blog-1:values.a.b=true'])).toEqual([]);
+    expect(d[0].data.wait).toEqual({ timeout: '600' });
+    expect(d[0].data.values).toEqual({ a: { b: 'true' }, new: { deep: 'x' } });
+    expect(d[3].data.chart_groups).toEqual(['a', 'b']);
+    expect(d[1].data).toEqual({ release: 'v2' });
+  });
+
+  test('--set mistakes are diagnostics, not crashes', () => {
+    const d = docs();
+    expect(applySets(d, ['chart:blog-1:values.a', 'chart:blog-1=1', 'pod:x:a=1', 'chart:nope:a=1', 'chart:blog-1:a=', 'chart:blog-1:a="q"', 'chart:blog-1:values.a.b.c=1']).map((x) => x.message)).toEqual([
+      '"chart:blog-1:values.a": expected TYPE:NAME:PATH=VALUE (no "=" found)',
+      '"chart:blog-1=1": expected TYPE:NAME:PATH=VALUE (TYPE is chart, chart_group or manifest)',
+      '"pod:x:a=1": unknown document type "pod"; Armada knows chart, chart_group and manifest',
+      '"chart:nope:a=1": no chart document named "nope" (Armada: UnknownDocumentOverrideException)',
+      '"chart:blog-1:a=": the value is empty (Armada fails on an empty --set value)',
+      '"chart:blog-1:a=\\"q\\"": the value contains a double quote or a backslash, which breaks Armada\'s JSON round trip of --set values',
+      '"chart:blog-1:values.a.b.c=1": data.values.a.b: the override is a mapping but the document has a number there (Armada fails on this)',
+    ]);
+  });
+
+  test("--set reproduces Armada's repeated-segment behaviour, with a warning", () => {
+    const d = docs();
+    const diags = applySets(d, ['chart:blog-1:values.x.values=1']);
+    // Armada builds {values: "1", x: {values: "1"}}: the whole of data.values is replaced.
+    expect(d[0].data.values).toBe('1');
+    expect(d[0].data.x).toEqual({ values: '1' });
+    expect(diags.map((x) => [x.severity, x.message])).toEqual([
+      ['warning', '"chart:blog-1:values.x.values=1": the path repeats its last segment "values"; Armada then also sets it at the first place it appears'],
+    ]);
+  });
+});
