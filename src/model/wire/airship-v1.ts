@@ -16,6 +16,7 @@ import { SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
 import { V2_DEFAULT_WAIT_RESOURCES } from '../wait';
 import { labelsOut, ordered, valuesOut } from './emit';
+import type { AirshipArmadaChartData, AirshipChartDeleteResource, AirshipChartSource, AirshipChartUpgrade, AirshipChartWait, AirshipChartWaitResource } from './types';
 
 export const AIRSHIP_API_VERSION = 'armada.airshipit.org/v1';
 /** The label armada-go puts on every ArmadaChart and waits on. */
@@ -102,7 +103,7 @@ class ChartWriter {
     this.d.warn(this.chart.origin, field, 'not-expressible', `cannot be expressed for the airship operator (armada.airshipit.org/v1): ${message}`);
   }
 
-  public data(group: Parameters<typeof effectiveTest>[1]): Record<string, unknown> {
+  public data(group: Parameters<typeof effectiveTest>[1]): AirshipArmadaChartData {
     const c = this.chart;
     this.reportUnsupported();
     return ordered([
@@ -115,10 +116,10 @@ class ChartWriter {
       ['test', { enabled: effectiveTest(c, group).enabled }],
       ['upgrade', this.upgrade()],
       ['values', valuesOut(c.values)],
-    ]);
+    ]) as unknown as AirshipArmadaChartData;
   }
 
-  private source(): Record<string, unknown> {
+  private source(): AirshipChartSource {
     const s = this.chart.source;
     if (s.type !== SourceType.TAR) {
       // One finding for the whole source: its reference, proxy and auth go with it.
@@ -131,13 +132,13 @@ class ChartWriter {
       }
       if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)} (the CRD has no source.proxy_server)`);
     }
-    return ordered([['type', s.type], ['location', s.location], ['subpath', s.subpath]]);
+    return ordered([['type', s.type], ['location', s.location], ['subpath', s.subpath]]) as unknown as AirshipChartSource;
   }
 
-  private wait(): Record<string, unknown> {
+  private wait(): AirshipChartWait {
     const c = this.chart;
     const w = c.wait;
-    let resources: unknown[] | undefined;
+    let resources: AirshipChartWaitResource[] | undefined;
     if (w?.resources !== undefined) {
       resources = w.resources.map((r, i) => {
         if (r.options.required === true) {
@@ -151,7 +152,7 @@ class ChartWriter {
           ['labels', labelsOut(r.options.labels)],
           // The CRD types min_ready as a string: `1` must be written "1".
           ['min_ready', r.options.minReady === undefined ? undefined : String(r.options.minReady)],
-        ]);
+        ]) as unknown as AirshipChartWaitResource;
       });
     } else if (this.spec.schemaVersion === SchemaVersion.V2) {
       // The operator's default is v1's (jobs, pods); a v2 definition waits on every type.
@@ -164,16 +165,16 @@ class ChartWriter {
       ['resources', resources],
       // The operator's native wait is off unless enabled; Armada v1's is on unless disabled.
       ['native', { enabled: effectiveNativeWait(c, this.spec.schemaVersion) }],
-    ]);
+    ]) as unknown as AirshipChartWait;
   }
 
-  private upgrade(): Record<string, unknown> | undefined {
+  private upgrade(): AirshipChartUpgrade | undefined {
     const u = this.chart.upgrade;
     const del = u?.pre?.delete;
     if (del === undefined) return undefined;
     return {
       pre: {
-        delete: del.map((h) => ordered([['type', h.type], ['labels', labelsOut(h.labels)]])),
+        delete: del.map((h) => ordered([['type', h.type], ['labels', labelsOut(h.labels)]]) as unknown as AirshipChartDeleteResource),
       },
     };
   }

@@ -16,6 +16,16 @@ import { parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';
 import { labelsOut, ordered, valuesOut } from './emit';
 import { checkStructural, StructuralSchema } from './structural';
+import type {
+  KeleustesArmadaChartGroupSpec,
+  KeleustesArmadaChartSpec,
+  KeleustesArmadaManifestSpec,
+  KeleustesChartTest,
+  KeleustesChartUpgrade,
+  KeleustesChartWait,
+  KeleustesChartWaitResource,
+  KeleustesHookAction,
+} from './types';
 
 export const KELEUSTES_API_VERSION = 'armada.airshipit.org/v1alpha1';
 
@@ -95,7 +105,7 @@ export function toKeleustesObjects(spec: ManifestSpec, plan: Plan, options: Kele
         ['chart_group', [...g.charts]],
         // The manifest flips it to deployed when the previous group is done.
         ['target_state', 'uninitialized'],
-      ]),
+      ]) as unknown as KeleustesArmadaChartGroupSpec,
     });
   }
   objects.push({
@@ -106,7 +116,7 @@ export function toKeleustesObjects(spec: ManifestSpec, plan: Plan, options: Kele
       ['release_prefix', spec.releasePrefix],
       ['chart_groups', [...spec.chartGroups]],
       ['target_state', 'deployed'],
-    ]),
+    ]) as unknown as KeleustesArmadaManifestSpec,
   });
   for (const c of deployed) {
     if (c.dependsOn.some((t) => plan.firstStepOf(t) === plan.firstStepOf(c.name))) {
@@ -142,33 +152,33 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
     }
     if (r.options.required !== undefined) lost(['wait', 'resources', i, 'required'], 'required (the CRD has no wait.resources[].required)');
     if (r.options.allowAsyncUpdates !== undefined) lost(['wait', 'resources', i, 'allowAsyncUpdates'], 'allowAsyncUpdates (the CRD has no allow_async_updates)');
-    return ordered([['type', r.type], ['labels', labelsOut(r.options.labels)], ['min_ready', minReady]]);
+    return ordered([['type', r.type], ['labels', labelsOut(r.options.labels)], ['min_ready', minReady]]) as unknown as KeleustesChartWaitResource;
   });
   const w = c.wait;
-  const wait = w === undefined ? undefined : ordered([
+  const wait: KeleustesChartWait | undefined = w === undefined ? undefined : ordered([
     ['timeout', w.timeout?.toSeconds()],
     ['labels', labelsOut(w.labels)],
     ['resources', resources],
     ['native', w.native === undefined ? undefined : ordered([['enabled', w.native.enabled]])],
-  ]);
+  ]) as unknown as KeleustesChartWait;
 
   const t = c.test;
-  const test = t === undefined ? undefined : typeof t === 'boolean' ? { enabled: t } : ordered([
+  const test: KeleustesChartTest | undefined = t === undefined ? undefined : typeof t === 'boolean' ? { enabled: t } : ordered([
     ['enabled', (t as TestOptions).enabled],
     ['timeout', t.timeout?.toSeconds()],
     ['options', t.cleanup === undefined ? undefined : { cleanup: t.cleanup }],
-  ]);
+  ]) as unknown as KeleustesChartTest;
 
   const u = c.upgrade;
   const hooks = (list: readonly { type: string; labels?: Record<string, string> | Readonly<Record<string, string>>; name?: string }[] | undefined) =>
-    list?.map((h) => ordered([['name', h.name], ['type', h.type], ['labels', labelsOut(h.labels)]]));
-  const upgrade = u === undefined ? undefined : ordered([
+    list?.map((h) => ordered([['name', h.name], ['type', h.type], ['labels', labelsOut(h.labels)]]) as unknown as KeleustesHookAction);
+  const upgrade: KeleustesChartUpgrade | undefined = u === undefined ? undefined : ordered([
     // The CRD requires no_hooks whenever upgrade is present.
     ['no_hooks', u.noHooks ?? false],
     ['options', u.options === undefined ? undefined : ordered([['force', u.options.force]])],
     ['pre', u.pre === undefined ? undefined : ordered([['delete', hooks(u.pre.delete)], ['update', hooks(u.pre.update)], ['create', hooks(u.pre.create)]])],
     ['post', u.post === undefined ? undefined : ordered([['create', hooks(u.post.create)]])],
-  ]);
+  ]) as unknown as KeleustesChartUpgrade;
 
   return {
     apiVersion: KELEUSTES_API_VERSION,
@@ -198,6 +208,6 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
       ['values', valuesOut(c.values)],
       // The chart's group flips it to deployed when its turn comes.
       ['target_state', 'uninitialized'],
-    ]),
+    ]) as unknown as KeleustesArmadaChartSpec,
   };
 }
