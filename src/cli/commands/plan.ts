@@ -1,0 +1,39 @@
+import { buildPlan, Plan } from '../../model/plan';
+import { parse, str } from '../args';
+import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
+import { CliIo, EXIT } from '../io';
+
+export const HELP = `Usage: armada-cdk plan FILE... [options]
+
+Prints the deployment steps armada apply would run: groups in manifest order; a sequenced group
+is one step per chart, an unsequenced group one step with all its charts. Each step starts once
+every release of the previous step is ready.
+
+Options:
+  --format text|json|mermaid|dot   output format (default: text)
+${INPUT_HELP}
+
+The JSON form: {"manifest", "releasePrefix", "steps": [{"index", "group", "sequenced",
+"releases": [{"name", "namespace", "chart", "waitTimeout"}]}]}, steps in deployment order.
+
+Examples:
+  armada-cdk plan site.yaml
+  armada-cdk plan site.yaml --format mermaid > plan.mmd
+  armada-cdk plan site.yaml --format dot | dot -Tsvg > plan.svg
+`;
+
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const args = parse('plan', argv, { ...INPUT_OPTIONS, format: { type: 'string', choices: ['text', 'json', 'mermaid', 'dot'] } });
+  if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
+  const r = await readManifest(args, io, 'plan');
+  if (!reportToStderr(io, r)) return EXIT.INVALID;
+  const plan = buildPlan(r.spec!);
+  const format = str(args, 'format') ?? 'text';
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const render = require('../plan-formats') as typeof import('../plan-formats');
+  const text = format === 'json' ? JSON.stringify(plan.toJSON(), null, 2) + '\n' : format === 'mermaid' ? render.mermaid(plan) : format === 'dot' ? render.dot(plan) : render.text(plan);
+  io.stdout.write(text);
+  return EXIT.OK;
+}
+
+export type { Plan };

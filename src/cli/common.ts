@@ -1,0 +1,40 @@
+import { ResolvedInputs, resolveInputs } from '../importer/resolve';
+import { list, OptionSpec, ParsedArgs, str } from './args';
+import { CliIo, UsageError } from './io';
+import { printLines } from './report';
+
+/** Options every command that reads manifests accepts, as in `armada apply`. */
+export const INPUT_OPTIONS: Record<string, OptionSpec> = {
+  'target-manifest': { type: 'string' },
+  values: { type: 'string', short: 'f', multiple: true },
+  set: { type: 'string', multiple: true },
+};
+
+export const INPUT_HELP = `Input options (as armada apply):
+  --target-manifest NAME   build this armada/Manifest (required when the files have several)
+  -f, --values FILE        override documents, deep-merged by schema and name (repeatable)
+  --set TYPE:NAME:PATH=V   set one value; TYPE is chart, chart_group or manifest (repeatable).
+                           As in Armada, V is always a string and is comma-split onto a list:
+                           --set chart:x:wait.timeout=600 gives "600", which the schema rejects.`;
+
+/** Loads, overrides and validates the positional files (`-` is stdin). */
+export async function readManifest(args: ParsedArgs, io: CliIo, command: string): Promise<ResolvedInputs> {
+  if (args.positionals.length === 0) throw new UsageError('no input files (use - for stdin)', command);
+  const progress = io.stderr.isTTY && args.positionals.length > 20 ? (msg: string) => io.stderr.write(`\r${msg}\x1b[K`) : undefined;
+  progress?.(`reading ${args.positionals.length} files...`);
+  const result = await resolveInputs(args.positionals, {
+    targetManifest: str(args, 'target-manifest'),
+    valuesFiles: list(args, 'values'),
+    sets: list(args, 'set'),
+    stdin: io.stdin,
+  });
+  progress?.('');
+  if (progress) io.stderr.write('\r\x1b[K');
+  return result;
+}
+
+/** Prints the diagnostics of a command that produces output: on stderr, so stdout stays clean. */
+export function reportToStderr(io: CliIo, r: ResolvedInputs): boolean {
+  printLines(io, r.diagnostics, 'stderr');
+  return !r.diagnostics.some((d) => d.severity === 'error') && r.spec !== undefined;
+}

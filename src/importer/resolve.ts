@@ -1,0 +1,127 @@
+/**
+ * Existing Armada YAML to a validated ManifestSpec, the way `armada apply` reads it: load the
+ * streams (PyYAML semantics), apply `--values` files then `--set` overrides, refuse unrendered
+ * Deckhand fragments, validate with Armada's own schemas, resolve references (first match wins),
+ * then run every semantic rule of the model.
+ */
+import { Diagnostic } from '../model/diagnostics';
+import { ManifestSpec } from '../model/spec';
+import { validateManifest } from '../model/validate';
+import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
+import { checkLocalChartValues } from '../values-schema/check-charts';
+import { ArmadaDocument, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocuments } from './load';
+import { DocumentOrigin } from './origin';
+import { applySets, applyValuesFiles, OverridableDocument } from './overrides';
+import { cloneJson } from '../model/values';
+import { formatWirePath } from '../model/wire/fields';
+
+/** Options of {@link resolveInputs}. */
+export interface ResolveInputsOptions {
+  /**
+   * `--target-manifest`: the manifest to build.
+   * @default - the only manifest of the documents
+   */
+  readonly targetManifest?: string;
+  /**
+   * `--values` files, applied in order.
+   * @default - none
+   */
+  readonly valuesFiles?: readonly string[];
+  /**
+   * `--set` expressions, applied after the values files.
+   * @default - none
+   */
+  readonly sets?: readonly string[];
+  /**
+   * The stream `-` reads.
+   * @default process.stdin
+   */
+  readonly stdin?: NodeJS.ReadableStream;
+  /**
+   * Skip the values.schema.json check of local charts.
+   * @default false
+   */
+  readonly skipChartSchemas?: boolean;
+}
+
+/** The result: a spec when the documents could be resolved, and every diagnostic found. */
+export interface ResolvedInputs {
+  readonly spec?: ManifestSpec;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Every loaded document (Armada or not), in input order. */
+  readonly documents: readonly LoadedDocument[];
+}
+
+const hasErrors = (ds: readonly Diagnostic[]) => ds.some((d) => d.severity === 'error');
+
+export async function resolveInputs(paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
+  const diagnostics: Diagnostic[] = [];
+  const loaded = await loadInputs(paths, options.stdin);
+  diagnostics.push(...loaded.diagnostics);
+
+  // Overrides work on copies; the loaded documents keep their positions for diagnostics.
+  const copies = new Map<ArmadaDocument, OverridableDocument>();
+  const overridable = loaded.armada.map((doc) => {
+    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data: cloneJson((doc.data ?? {}) as Record<string, unknown>) };
+    copies.set(doc, o);
+    return o;
+  });
+  const before = new Map(overridable.map((o) => [o, JSON.stringify(o.data)]));
+  if (options.valuesFiles?.length) {
+    const ovr = await loadInputs(options.valuesFiles, options.stdin);
+    diagnostics.push(...ovr.diagnostics);
+    diagnostics.push(...applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
+  }
+  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets));
+
+  // A document changed by an override is validated with its new data, at its original place.
+  const effective = loaded.armada.map((doc) => {
+    const o = copies.get(doc)!;
+    return before.get(o) === JSON.stringify(o.data) ? doc : withData(doc, o.data);
+  });
+
+  const fragments = new Set<LoadedDocument>();
+  for (const doc of effective) {
+    const reasons = unrenderedReasons(doc);
+    if (reasons.length === 0) continue;
+    fragments.add(doc);
+    diagnostics.push({
+      severity: 'error',
+      location: doc.location(reasons[0].path),
+      document: doc.label,
+      field: formatWirePath(reasons[0].path),
+      code: 'unrendered',
+      message: `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only: render the site (layering and substitution) first`,
+    });
+  }
+  diagnostics.push(...validateArmadaDocuments(effective.filter((d) => !fragments.has(d))));
+  if (hasErrors(diagnostics)) return { diagnostics, documents: loaded.documents };
+
+  const inputs: InputDocument[] = effective.map((doc) => {
+    const info = armadaSchema(doc.schema)!;
+    return { schema: doc.schema, name: doc.name, data: doc.data as Record<string, unknown>, origin: new DocumentOrigin(doc, info.kind, info.version) };
+  });
+  const { spec, diagnostics: conversion } = documentsToSpec(inputs, { targetManifest: options.targetManifest });
+  diagnostics.push(...conversion.all);
+  if (!spec) return { diagnostics, documents: loaded.documents };
+  diagnostics.push(...validateManifest(spec).all);
+  if (!options.skipChartSchemas) diagnostics.push(...checkLocalChartValues(spec));
+  return { spec, diagnostics, documents: loaded.documents };
+}
+
+/** The same document (file, positions, label) with overridden data. */
+function withData(doc: ArmadaDocument, data: Record<string, unknown>): ArmadaDocument {
+  const raw = { ...(doc.raw as Record<string, unknown>), data };
+  return {
+    file: doc.file,
+    index: doc.index,
+    startLine: doc.startLine,
+    schema: doc.schema,
+    name: doc.name,
+    data,
+    raw,
+    label: doc.label,
+    locate: (p) => doc.locate(p),
+    location: (p) => doc.location(p),
+  };
+}
