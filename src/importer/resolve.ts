@@ -9,7 +9,7 @@ import { ManifestSpec } from '../model/spec';
 import { validateManifest } from '../model/validate';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
 import { checkLocalChartValues } from '../values-schema/check-charts';
-import { ArmadaDocument, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocuments } from './load';
+import { ArmadaDocument, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
 import { applySets, applyValuesFiles, OverridableDocument } from './overrides';
 import { cloneJson } from '../model/values';
@@ -54,6 +54,9 @@ export interface ResolvedInputs {
 
 const hasErrors = (ds: readonly Diagnostic[]) => ds.some((d) => d.severity === 'error');
 
+/** Signs of Deckhand that rendered documents keep as well (see resolveInputs). */
+const WEAK = new Set(['metadata.substitutions', 'metadata.layeringDefinition.actions']);
+
 export async function resolveInputs(paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
   const diagnostics: Diagnostic[] = [];
   const loaded = await loadInputs(paths, options.stdin);
@@ -80,21 +83,45 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     return before.get(o) === JSON.stringify(o.data) ? doc : withData(doc, o.data);
   });
 
-  const fragments = new Set<LoadedDocument>();
+  // Armada needs a whole site: at least one Chart, one ChartGroup and a Manifest.
+  const kinds = new Set(effective.map((d) => armadaSchema(d.schema)!.kind));
+  const missing = (['Manifest', 'ChartGroup', 'Chart'] as const).filter((k) => !kinds.has(k));
+  if (missing.length > 0) {
+    const first = effective[0];
+    diagnostics.push({
+      severity: 'error',
+      location: first ? first.location() : paths[0] ?? '<input>',
+      ...(first ? { document: first.label } : {}),
+      code: 'unrendered',
+      message: `Documents must include at least one of each of [Chart, ChartGroup] and only one Manifest (no ${missing.join(', no ')} here): these look like fragments of an unrendered site; render the site (Deckhand/Pegleg layering and substitution) and pass all of its documents`,
+    });
+  }
+
+  // Deckhand keeps substitutions and layering actions in the metadata of rendered documents too,
+  // so those alone do not prove a fragment: they do when the data also fails Armada's schema.
+  // Abstract documents, layering children, replacements and charts without a source are never
+  // what Armada is given.
   for (const doc of effective) {
+    const schemaErrors = validateArmadaDocument(doc);
     const reasons = unrenderedReasons(doc);
-    if (reasons.length === 0) continue;
-    fragments.add(doc);
+    const strong = reasons.filter((r) => !WEAK.has(r.path.join('.')));
+    const fragment = strong.length > 0 || (reasons.length > 0 && schemaErrors.some((d) => d.severity === 'error'));
+    if (!fragment) {
+      diagnostics.push(...schemaErrors);
+      continue;
+    }
+    const deckhand = reasons.some((r) => r.path[0] === 'metadata');
     diagnostics.push({
       severity: 'error',
       location: doc.location(reasons[0].path),
       document: doc.label,
       field: formatWirePath(reasons[0].path),
       code: 'unrendered',
-      message: `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only: render the site (layering and substitution) first`,
+      message: deckhand
+        ? `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only: render the site (layering and substitution) first`
+        : `this document looks unrendered (${reasons.map((r) => r.message).join('; ')}): render the site first, or pass it with --values if it is an override document`,
     });
   }
-  diagnostics.push(...validateArmadaDocuments(effective.filter((d) => !fragments.has(d))));
   if (hasErrors(diagnostics)) return { diagnostics, documents: loaded.documents };
 
   const inputs: InputDocument[] = effective.map((doc) => {

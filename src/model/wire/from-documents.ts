@@ -79,6 +79,17 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
     });
     return { diagnostics: d };
   }
+  if (!armada.some((x) => x.info!.kind === 'Chart') || !armada.some((x) => x.info!.kind === 'ChartGroup')) {
+    // Armada's own check and words (`Manifest.__init__`).
+    d.add({
+      severity: 'error',
+      location: manifests[0].doc.origin.locate().location,
+      document: `${manifests[0].doc.schema} ${manifests[0].doc.name}`,
+      message: 'Documents must include at least one of each of [Chart, ChartGroup] and only one Manifest (a fragment of a site: pass every document of the rendered site)',
+      code: 'ARM001',
+    });
+    return { diagnostics: d };
+  }
   const m = manifests[0];
   const version = m.info!.version;
   const charts: ChartSpec[] = [];
