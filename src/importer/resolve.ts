@@ -86,11 +86,12 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   // Armada needs a whole site: at least one Chart, one ChartGroup and a Manifest.
   const kinds = new Set(effective.map((d) => armadaSchema(d.schema)!.kind));
   const missing = (['Manifest', 'ChartGroup', 'Chart'] as const).filter((k) => !kinds.has(k));
-  if (missing.length > 0) {
+  // Not worth saying when the files could not even be read or parsed.
+  if (missing.length > 0 && !hasErrors(diagnostics)) {
     const first = effective[0];
     diagnostics.push({
       severity: 'error',
-      location: first ? first.location() : paths[0] ?? '<input>',
+      location: first ? first.location() : `${loaded.documents[0]?.file ?? paths[0] ?? '<input>'}:1:1`,
       ...(first ? { document: first.label } : {}),
       code: 'unrendered',
       message: `Documents must include at least one of each of [Chart, ChartGroup] and only one Manifest (no ${missing.join(', no ')} here): these look like fragments of an unrendered site; render the site (Deckhand/Pegleg layering and substitution) and pass all of its documents`,

@@ -81,6 +81,9 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<st
   const where = new Map<string, string[]>();
   const foreign = (name: string) => (spec.foreignDefinitions?.[name] ? ` (${spec.foreignDefinitions[name]})` : '');
 
+  // A typo'd name most likely meant a chart that no group lists yet.
+  const listedCharts = new Set(spec.groups.flatMap((g) => g.charts));
+  const unlisted = [...charts.keys()].filter((c) => !listedCharts.has(c));
   const listedGroups = new Set<string>();
   spec.chartGroups.forEach((name, i) => {
     if (listedGroups.has(name)) {
@@ -104,7 +107,7 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<st
       }
       inGroup.add(c);
       if (!charts.has(c)) {
-        const hint = closest(c, charts.keys());
+        const hint = closest(c, unlisted) ?? closest(c, charts.keys());
         d.error(group.origin, ['charts', j], 'ARM001', `chart ${show(c)} is not in the manifest${foreign(c)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
         return;
       }

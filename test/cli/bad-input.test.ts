@@ -1,0 +1,152 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { cli, tmpdir, write } from '../helpers/cli';
+import { readShared, sharedPath } from '../helpers/shared';
+
+const SIMPLE = readShared('corpus', 'armada__examples__simple.yaml');
+
+function lines(out: string): string[] {
+  return out.split('\n').filter((l) => /: (error|warning): /.test(l));
+}
+
+describe('bad input: diagnostics and exit 1, never a crash, never partial output', () => {
+  const dir = tmpdir();
+
+  test('malformed YAML is located', async () => {
+    const f = write(dir, 'broken.yaml', 'schema: armada/Chart/v1\nmetadata:\n  name: x\ndata:\n  release: [unclosed\n');
+    const r = await cli(['validate', f]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout)[0]).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: `));
+  });
+
+  test('a document that is not a mapping', async () => {
+    const f = write(dir, 'scalar.yaml', SIMPLE + '---\n- just\n- a list\n');
+    const r = await cli(['validate', f]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('is a sequence');
+  });
+
+  test('wrong types, with Armada\'s wording and the field path', async () => {
+    const f = write(dir, 'types.yaml', SIMPLE.replace('sequenced: False', 'sequenced: "no"').replace('release: blog-1', 'release: 12'));
+    const r = await cli(['validate', f, '--format', 'json']);
+    expect(r.code).toBe(1);
+    const ds = JSON.parse(r.stdout).diagnostics.map((d: any) => [d.document, d.field, d.message]);
+    expect(ds).toEqual(expect.arrayContaining([
+      ['armada/Chart/v1 blog-1', 'data.release', "12 is not of type 'string'"],
+      ['armada/ChartGroup/v1 blog-group', 'data.sequenced', "'no' is not of type 'boolean'"],
+    ]));
+  });
+
+  test('unknown keys suggest the closest known key', async () => {
+    const f = write(dir, 'typo.yaml', SIMPLE.replace('sequenced: False', 'sequnced: False'));
+    const r = await cli(['validate', f]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/data\.sequnced: Additional properties are not allowed \('sequnced' was unexpected\).*did you mean 'sequenced'\?/);
+  });
+
+  test('missing references, with a suggestion', async () => {
+    const f = write(dir, 'ref.yaml', SIMPLE.replace('    - blog-2\n', '    - blog-3\n'));
+    const r = await cli(['validate', f]);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout)).toEqual(expect.arrayContaining([expect.stringMatching(/error: armada\/ChartGroup\/v1 blog-group: data\.chart_group\[1\]: chart "blog-3" is not in the manifest; did you mean "blog-2"\?$/)]));
+  });
+
+  test('duplicate names: the first wins in Armada, so the second is an error', async () => {
+    const dup = SIMPLE.split('---\n')[2];
+    const f = write(dir, 'dup.yaml', SIMPLE + '---\n' + dup.replace('release: blog-2', 'release: blog-2b'));
+    const r = await cli(['validate', f]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/data|metadata\.name: another chart is already named "blog-2"/);
+  });
+
+  test('dependency cycles print the whole loop', async () => {
+    const f = write(dir, 'cycle.yaml', SIMPLE.replace('  release: blog-1\n', '  release: blog-1\n  dependencies: [blog-2]\n').replace('  release: blog-2\n', '  release: blog-2\n  dependencies: [blog-1]\n'));
+    const r = await cli(['validate', f]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('subchart dependencies form a cycle: blog-1 -> blog-2 -> blog-1');
+  });
+
+  test('empty files, binary garbage, invalid UTF-8 and missing files', async () => {
+    const empty = write(dir, 'empty.yaml', '');
+    const garbage = write(dir, 'garbage.bin', Buffer.from([0x00, 0xff, 0x13, 0x37, 0x00, 0x42]));
+    const latin1 = write(dir, 'latin1.yaml', Buffer.from('schema: armada/Chart/v1\nname: caf\xe9\n', 'latin1'));
+    for (const f of [empty, garbage, latin1, path.join(dir, 'missing.yaml'), dir]) {
+      const r = await cli(['validate', f]);
+      expect([f, r.code]).toEqual([f, 1]);
+      expect(lines(r.stdout).length).toBeGreaterThan(0);
+      expect(r.stderr).not.toContain('internal error');
+    }
+  });
+
+  test('a 50 MB file gives diagnostics, not a crash', async () => {
+    const big = path.join(dir, 'big.yaml');
+    const fd = fs.openSync(big, 'w');
+    const chunk = `---\nschema: deckhand/Passphrase/v1\nmetadata: {name: p, schema: metadata/Document/v1}\ndata: ${'x'.repeat(1000)}\n`;
+    for (let written = 0; written < 50 * 1024 * 1024; written += chunk.length) fs.writeSync(fd, chunk);
+    fs.closeSync(fd);
+    const r = await cli(['validate', big]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/no Manifest|no armada\/Manifest|fragments/);
+  }, 120_000);
+
+  test('convert writes nothing when the input is invalid', async () => {
+    const out = tmpdir();
+    const r = await cli(['convert', path.join(dir, 'typo.yaml'), '--to', 'documents-v1', '-o', out]);
+    expect(r.code).toBe(1);
+    expect(fs.readdirSync(out)).toEqual([]);
+    const s = await cli(['convert', path.join(dir, 'typo.yaml'), '--to', 'documents-v1']);
+    expect(s.stdout).toBe('');
+  });
+
+  test('several manifests need --target-manifest, as in Armada', async () => {
+    const two = SIMPLE + SIMPLE.split('---\n').slice(-1)[0].replace('name: simple-armada', 'name: other').replace(/^/, '---\n');
+    const f = write(dir, 'two.yaml', two);
+    const r = await cli(['validate', f]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('choose one with --target-manifest');
+    expect((await cli(['validate', f, '--target-manifest', 'other'])).code).toBe(0);
+  });
+
+  test('stdin', async () => {
+    const r = await cli(['plan', '-', '--format', 'json'], { stdin: SIMPLE });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).steps[0].releases.map((x: any) => x.name)).toEqual(['armada-blog-1', 'armada-blog-2']);
+  });
+
+  test('--values and --set, with Armada\'s string semantics', async () => {
+    const ovr = write(dir, 'ovr.yaml', readShared('corpus', 'armada__examples__simple-ovr-values.yaml'));
+    const ok = await cli(['convert', sharedPath('corpus', 'armada__examples__simple.yaml'), '-f', ovr, '--set', 'chart:blog-1:values.x=1', '--to', 'documents-v1']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('x: "1"');
+    const bad = await cli(['validate', sharedPath('corpus', 'armada__examples__simple.yaml'), '--set', 'chart:blog-1:wait.timeout=600']);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain("data.wait.timeout: '600' is not of type 'integer'");
+  });
+});
+
+describe('usage errors: exit 2 with a hint, never a stack trace', () => {
+  test.each([
+    [['validate'], 'no input files'],
+    [['validate', 'x.yaml', '--formt', 'json'], 'unknown option --formt (did you mean --format?)'],
+    [['plan', 'x.yaml', '--format', 'svg'], '--format must be one of text, json, mermaid, dot; received "svg"'],
+    [['convert', 'x.yaml'], '--to is required'],
+    [['convert', 'x.yaml', '--to', 'airship'], '--to must be one of airship-v1, keleustes-v1alpha1, documents-v1, documents-v2; received "airship"'],
+    [['valdate', 'x.yaml'], 'unknown command "valdate" (did you mean validate?)'],
+  ])('%j', async (args, message) => {
+    const r = await cli(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('--help on every command, with examples; --version', async () => {
+    for (const c of ['validate', 'plan', 'convert', 'import', 'values-types']) {
+      const r = await cli([c, '--help']);
+      expect([c, r.code]).toEqual([c, 0]);
+      expect(r.stdout).toContain(`Usage: armada-cdk ${c}`);
+      expect(r.stdout).toContain('Examples:');
+    }
+    expect((await cli(['--help'])).stdout).toContain('Commands:');
+    expect((await cli(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
