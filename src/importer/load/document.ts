@@ -1,5 +1,13 @@
+import { BlockOutline } from './outline';
 import { ChunkAst, conflictingMerges, SourcePosition, WirePath } from './positions';
 import { Chunk } from './source';
+
+/**
+ * Past this size a document's positions come from {@link BlockOutline} instead of the `yaml`
+ * package's AST, whose parse costs about half a second per megabyte and twenty-odd bytes of
+ * memory per byte of text.
+ */
+const AST_MAX_CHARS = 1024 * 1024;
 
 /** One document of a YAML stream, as PyYAML's `safe_load_all` would give it to Armada. */
 export interface LoadedDocument {
@@ -55,13 +63,31 @@ export function pathKey(path: WirePath): string {
 /** The text and chunk shared by the documents cut from one piece of a stream. */
 export class ChunkSource {
   private astCache: ChunkAst | undefined;
+  private outlineCache: BlockOutline | undefined;
   constructor(
     private readonly text: string,
     public readonly chunk: Chunk,
   ) {}
+
+  /** Too big for an AST: positions come from the line outline, merges are not cross-checked. */
+  public get large(): boolean {
+    return this.chunk.end - this.chunk.start > AST_MAX_CHARS;
+  }
+
   public ast(): ChunkAst {
     if (!this.astCache) this.astCache = new ChunkAst(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line);
     return this.astCache;
+  }
+
+  public outline(): BlockOutline {
+    if (!this.outlineCache) this.outlineCache = new BlockOutline(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line);
+    return this.outlineCache;
+  }
+
+  public locateMany(index: number, paths: readonly WirePath[]): (SourcePosition | undefined)[] {
+    if (this.large) return this.outline().locateMany(paths);
+    const ast = this.ast();
+    return paths.map((p) => ast.locate(index, p));
   }
 }
 
@@ -93,7 +119,12 @@ export class YamlDocument implements LoadedDocument {
   }
 
   public locate(path: WirePath = []): SourcePosition {
-    return this.source.ast().locate(this.indexInChunk, path) ?? { line: this.startLine, column: 1 };
+    return this.locateMany([path])[0];
+  }
+
+  /** {@link locate} for several paths at once: one pass over a large document instead of one each. */
+  public locateMany(paths: readonly WirePath[]): SourcePosition[] {
+    return this.source.locateMany(this.indexInChunk, paths).map((p) => p ?? { line: this.startLine, column: 1 });
   }
 
   public location(path: WirePath = []): string {
@@ -103,12 +134,12 @@ export class YamlDocument implements LoadedDocument {
 
   /** Keys written twice, for the duplicate-key warnings. */
   public duplicateKeys() {
-    return this.source.ast().duplicateKeys(this.indexInChunk);
+    return this.source.large ? this.source.outline().duplicateKeys() : this.source.ast().duplicateKeys(this.indexInChunk);
   }
 
-  /** Keys that several `<<` of one mapping supply, where PyYAML and js-yaml disagree. */
+  /** Keys that several `<<` of one mapping supply, where PyYAML and js-yaml disagree (not looked for in large documents). */
   public conflictingMerges() {
-    return conflictingMerges(this.source.ast(), this.indexInChunk);
+    return this.source.large ? [] : conflictingMerges(this.source.ast(), this.indexInChunk);
   }
 }
 

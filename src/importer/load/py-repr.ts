@@ -22,9 +22,15 @@ export interface PyReprOptions {
 // What Python's str.isprintable() refuses: other, separator (but the space), unassigned.
 const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 
-/** Python's `repr(str)`. */
-export function pyStrRepr(s: string): string {
+/**
+ * Python's `repr(str)`.
+ * @param limit stop after about this many characters of `s` (the closing quote is then left out).
+ * @default limit - the whole string
+ */
+export function pyStrRepr(s: string, limit = Infinity): string {
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  const cut = s.length > limit;
+  if (cut) s = s.slice(0, limit);
   let out = quote;
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
@@ -39,7 +45,7 @@ export function pyStrRepr(s: string): string {
     else if (cp < 0x10000) out += `\\u${hex(cp, 4)}`;
     else out += `\\U${hex(cp, 8)}`;
   }
-  return out + quote;
+  return cut ? out : out + quote;
 }
 
 function hex(n: number, width: number): string {
@@ -62,7 +68,7 @@ export function pyRepr(value: unknown, options: PyReprOptions = {}): string {
     if (v === null || v === undefined) return emit('None');
     if (v === true) return emit('True');
     if (v === false) return emit('False');
-    if (typeof v === 'string') return emit(pyStrRepr(v));
+    if (typeof v === 'string') return emit(pyStrRepr(v, max + 1));
     if (typeof v === 'number') {
       if (!Number.isInteger(v) || (isFloat && isFloat(path))) return emit(pyFloatRepr(v));
       return emit(Math.abs(v) >= 1e21 ? BigInt(v).toString() : String(v === 0 ? 0 : v));

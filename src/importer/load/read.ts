@@ -86,7 +86,8 @@ export async function readInputs(paths: readonly string[], stdin?: NodeJS.Readab
     }
     const nul = bytes.indexOf(0);
     if (nul >= 0) {
-      const at = bytePosition(bytes, nul);
+      // binary data has no characters to count: the column is in bytes
+      const at = bytePosition(bytes, nul, true);
       fail(LoadCodes.NOT_TEXT, `${file} is not a UTF-8 text file (NUL byte at line ${at.line}, column ${at.column}: binary data?)`, `${file}:${at.line}:${at.column}`);
       continue;
     }
@@ -143,14 +144,15 @@ function formatSize(n: number): string {
   return n >= MiB ? `${Math.round((n / MiB) * 10) / 10} MiB` : `${n} bytes`;
 }
 
-/** 1-based line and column (in characters) of a byte offset. */
-function bytePosition(bytes: Buffer, offset: number): { line: number; column: number } {
+/** 1-based line and column (in characters, or in bytes) of a byte offset. */
+function bytePosition(bytes: Buffer, offset: number, byteColumn = false): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let nl = bytes.indexOf(10); nl >= 0 && nl < offset; nl = bytes.indexOf(10, nl + 1)) {
     line++;
     lineStart = nl + 1;
   }
+  if (byteColumn) return { line, column: offset - lineStart + 1 };
   let column = 1;
   for (let i = lineStart; i < offset; i++) if ((bytes[i] & 0xc0) !== 0x80) column++;
   return { line, column };

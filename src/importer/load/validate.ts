@@ -7,6 +7,7 @@ import type { ErrorObject } from 'ajv-draft-04';
 import { Diagnostic, formatFieldPath } from '../../model/diagnostics';
 import { LoadCodes } from './codes';
 import { documentInternals, isPlainObject, LoadedDocument, pathKey, SpecialValue } from './document';
+import type { SourcePosition, WirePath } from './positions';
 import { pyRepr, pyStrRepr } from './py-repr';
 import { compiledSchema, isArmadaSchema } from './schemas';
 import { closestKey } from './suggest';
@@ -58,21 +59,28 @@ export function validateArmadaDocument(doc: LoadedDocument): Diagnostic[] {
       },
     ];
   }
-  const found: { d: Diagnostic; line: number; column: number; order: number }[] = [];
-  dropBranchErrors(errors).forEach((err, order) => {
-    const path = instancePath(doc.data, err.instancePath);
-    const { field, message } = describe(err, path, doc.data, specials, schema);
-    const wire = ['data', ...field];
-    const pos = doc.locate(wire);
-    found.push({
-      d: { severity: 'error', location: `${doc.file}:${pos.line}:${pos.column}`, document: doc.label, field: formatFieldPath(wire), code: LoadCodes.SCHEMA, message },
+  const described = dropBranchErrors(errors).map((err) => {
+    const { field, message } = describe(err, instancePath(doc.data, err.instancePath), doc.data, specials, schema);
+    return { wire: ['data', ...field], message };
+  });
+  const positions = locateAll(doc, described.map((d) => d.wire));
+  const found = described.map(({ wire, message }, order) => {
+    const pos = positions[order];
+    return {
+      d: { severity: 'error', location: `${doc.file}:${pos.line}:${pos.column}`, document: doc.label, field: formatFieldPath(wire), code: LoadCodes.SCHEMA, message } as Diagnostic,
       line: pos.line,
       column: pos.column,
       order,
-    });
+    };
   });
   found.sort((a, b) => a.line - b.line || a.column - b.column || a.order - b.order);
   return found.map((f) => f.d);
+}
+
+/** Positions of several paths, in one pass when the document can (a large one would be rescanned per path). */
+function locateAll(doc: LoadedDocument, paths: (string | number)[][]): SourcePosition[] {
+  const many = (doc as { locateMany?: (p: readonly WirePath[]) => SourcePosition[] }).locateMany;
+  return typeof many === 'function' ? many.call(doc, paths) : paths.map((p) => doc.locate(p));
 }
 
 /** Specials under `data`, keyed by their path relative to `data`. */

@@ -1,0 +1,255 @@
+/**
+ * A line-by-line reading of block-style YAML that finds where keys and sequence items are written,
+ * for documents too big for the `yaml` package's AST (its parse of a 50 MB document takes over
+ * twenty seconds and more than a gigabyte). It understands block mappings and sequences (compact
+ * `- key: v` items included) and skips block scalars, multi-line flow collections and quoted
+ * scalars; it does not follow aliases or merge keys, where a path then stops at the deepest part
+ * it found. Manifests are written in block style, so this is exact where it matters.
+ */
+import { pathKey } from './document';
+import type { SourcePosition, WirePath } from './positions';
+import { plainKeyString } from './pyyaml-schema';
+
+interface Container {
+  readonly indent: number;
+  readonly kind: 'map' | 'seq';
+  readonly path: (string | number)[];
+  count: number;
+  lastPath: (string | number)[];
+  readonly keys?: Map<string, number>;
+}
+
+/** Called for each key and item; return `false` to stop the walk. */
+type Visitor = (path: (string | number)[], line: number, column: number) => boolean | void;
+type DuplicateVisitor = (key: string, path: (string | number)[], firstLine: number, line: number, column: number) => void;
+
+export class BlockOutline {
+  constructor(
+    private readonly text: string,
+    /** 1-based line of the text's first character in its file. */
+    private readonly firstLine: number,
+  ) {}
+
+  /** The position of each path, or of its deepest part that was found (`undefined`: none). */
+  public locateMany(paths: readonly WirePath[]): (SourcePosition | undefined)[] {
+    const wanted = new Set<string>();
+    const full = new Set<string>();
+    for (const p of paths) {
+      full.add(pathKey(p));
+      for (let i = 1; i <= p.length; i++) wanted.add(pathKey(p.slice(0, i)));
+    }
+    const found = new Map<string, SourcePosition>();
+    let missing = full.size;
+    this.walk((path, line, column) => {
+      const k = pathKey(path);
+      if (!wanted.has(k) || found.has(k)) return true;
+      found.set(k, { line, column });
+      if (full.has(k)) missing--;
+      return missing > 0;
+    });
+    return paths.map((p) => {
+      for (let i = p.length; i > 0; i--) {
+        const at = found.get(pathKey(p.slice(0, i)));
+        if (at) return at;
+      }
+      return undefined;
+    });
+  }
+
+  /** Keys written twice in one block mapping (merge keys aside). */
+  public duplicateKeys(): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
+    const out: { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] = [];
+    this.walk(undefined, (key, path, firstLine, line, column) => out.push({ key, path, first: { line: firstLine, column: 1 }, again: { line, column } }));
+    return out;
+  }
+
+  private walk(visit?: Visitor, onDuplicate?: DuplicateVisitor): void {
+    const text = this.text;
+    const stack: Container[] = [];
+    let lineNo = this.firstLine - 1;
+    let scalarIndent = -1; // inside a block scalar whose parent is at this column
+    let flowDepth = 0; // inside a multi-line flow collection
+    let quote: string | undefined; // inside a multi-line quoted scalar
+
+    const enter = (col: number, kind: 'map' | 'seq'): Container => {
+      while (stack.length > 0 && stack[stack.length - 1].indent > col) stack.pop();
+      let top = stack[stack.length - 1];
+      if (top && top.indent === col && top.kind !== kind) {
+        // `key:` followed by `- item` lines at the key's own indentation
+        if (kind === 'seq') top = push(col, kind, top.lastPath);
+        else {
+          stack.pop();
+          top = stack[stack.length - 1];
+        }
+      }
+      if (!top || top.indent < col) top = push(col, kind, top ? top.lastPath : []);
+      return top;
+    };
+    const push = (indent: number, kind: 'map' | 'seq', path: (string | number)[]): Container => {
+      const c: Container = { indent, kind, path, count: 0, lastPath: path, ...(kind === 'map' ? { keys: new Map<string, number>() } : {}) };
+      stack.push(c);
+      return c;
+    };
+
+    for (let pos = 0; pos < text.length; ) {
+      const nl = text.indexOf('\n', pos);
+      const end = nl < 0 ? text.length : nl;
+      const lineStart = pos;
+      pos = end + 1;
+      lineNo++;
+      let col = 0;
+      while (lineStart + col < end && text.charCodeAt(lineStart + col) === 32) col++;
+      const first = lineStart + col < end ? text.charCodeAt(lineStart + col) : -1;
+      const blank = first === -1 || first === 13;
+
+      if (quote !== undefined) {
+        if (closesQuote(text, lineStart, end, quote) >= 0) quote = undefined;
+        continue;
+      }
+      if (flowDepth > 0) {
+        flowDepth += bracketBalance(text, lineStart, end);
+        continue;
+      }
+      if (scalarIndent >= 0) {
+        if (blank || col > scalarIndent) continue;
+        scalarIndent = -1;
+      }
+      if (blank || first === 35 /* # */ || (col === 0 && (first === 37 /* % */ || isMarker(text, lineStart, end)))) continue;
+
+      // one line may hold several nested entries: `- - key: value`
+      for (let c = col; ; ) {
+        const at = lineStart + c;
+        const ch = text.charCodeAt(at);
+        if (ch === 45 /* - */ && (at + 1 >= end || isBlank(text.charCodeAt(at + 1)))) {
+          const seq = enter(c, 'seq');
+          const path = [...seq.path, seq.count++];
+          seq.lastPath = path;
+          let next = c + 1;
+          while (lineStart + next < end && isBlank(text.charCodeAt(lineStart + next))) next++;
+          const inline = lineStart + next < end && text.charCodeAt(lineStart + next) !== 35;
+          // like the AST: an item is where its content starts
+          if (visit && visit(path, lineNo, (inline ? next : c) + 1) === false) return;
+          if (!inline) break;
+          const rest = this.afterValueStart(text, lineStart + next, end);
+          if (rest.kind === 'block') scalarIndent = c;
+          else if (rest.kind === 'flow') flowDepth = rest.depth;
+          else if (rest.kind === 'quote') quote = rest.quote;
+          if (rest.kind !== 'content') break;
+          c = next;
+          continue;
+        }
+        const key = readKey(text, at, end);
+        if (!key) break;
+        const map = enter(c, 'map');
+        const path = [...map.path, key.name];
+        map.lastPath = path;
+        if (key.name !== '<<' || key.quoted) {
+          const prev = map.keys!.get(key.name);
+          if (prev !== undefined) onDuplicate?.(key.name, path, prev, lineNo, c + 1);
+          else map.keys!.set(key.name, lineNo);
+        }
+        if (visit && visit(path, lineNo, c + 1) === false) return;
+        let v = key.end;
+        while (v < end && isBlank(text.charCodeAt(v))) v++;
+        if (v >= end || text.charCodeAt(v) === 35) break;
+        const rest = this.afterValueStart(text, v, end);
+        if (rest.kind === 'block') scalarIndent = c;
+        else if (rest.kind === 'flow') flowDepth = rest.depth;
+        else if (rest.kind === 'quote') quote = rest.quote;
+        break;
+      }
+    }
+  }
+
+  /** What a value that starts at `at` is, as far as the following lines are concerned. */
+  private afterValueStart(text: string, at: number, end: number): { kind: 'content' } | { kind: 'leaf' } | { kind: 'block' } | { kind: 'flow'; depth: number } | { kind: 'quote'; quote: string } {
+    // anchors and tags before the value: `&a`, `!!map`
+    while (at < end && (text[at] === '&' || text[at] === '!')) {
+      while (at < end && !isBlank(text.charCodeAt(at))) at++;
+      while (at < end && isBlank(text.charCodeAt(at))) at++;
+    }
+    if (at >= end || text.charCodeAt(at) === 35) return { kind: 'leaf' };
+    const ch = text[at];
+    if (ch === '|' || ch === '>') return { kind: 'block' };
+    if (ch === '{' || ch === '[') {
+      const depth = bracketBalance(text, at, end);
+      return depth > 0 ? { kind: 'flow', depth } : { kind: 'leaf' };
+    }
+    if (ch === '"' || ch === "'") return closesQuote(text, at + 1, end, ch) >= 0 ? { kind: 'leaf' } : { kind: 'quote', quote: ch };
+    // a compact nested entry after `- `: `- key: v` or `- - x`
+    if (ch === '-' && (at + 1 >= end || isBlank(text.charCodeAt(at + 1)))) return { kind: 'content' };
+    return readKey(text, at, end) ? { kind: 'content' } : { kind: 'leaf' };
+  }
+}
+
+function isBlank(c: number): boolean {
+  return c === 32 || c === 9 || c === 13;
+}
+
+function isMarker(text: string, at: number, end: number): boolean {
+  const m = text.slice(at, at + 3);
+  return (m === '---' || m === '...') && (at + 3 >= end || isBlank(text.charCodeAt(at + 3)));
+}
+
+/** A mapping key written at `at` (`name: `, `'quoted': `, `"quoted":`), with where its value starts. */
+function readKey(text: string, at: number, end: number): { name: string; quoted: boolean; end: number } | undefined {
+  const ch = text[at];
+  if (ch === '"' || ch === "'") {
+    const close = closesQuote(text, at + 1, end, ch);
+    if (close < 0) return undefined;
+    let colon = close + 1;
+    while (colon < end && isBlank(text.charCodeAt(colon))) colon++;
+    if (text[colon] !== ':' || (colon + 1 < end && !isBlank(text.charCodeAt(colon + 1)))) return undefined;
+    const raw = text.slice(at + 1, close);
+    let name = raw;
+    if (ch === "'") name = raw.replace(/''/g, "'");
+    else {
+      try {
+        name = JSON.parse(`"${raw}"`);
+      } catch {
+        name = raw;
+      }
+    }
+    return { name, quoted: true, end: colon + 1 };
+  }
+  if ('{[]},#&*!|>%@`?'.includes(ch)) return undefined;
+  for (let i = at; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 58 /* : */ && (i + 1 >= end || isBlank(text.charCodeAt(i + 1)))) {
+      const name = text.slice(at, i).trimEnd();
+      if (name === '') return undefined;
+      return { name: plainKeyString(name), quoted: false, end: i + 1 };
+    }
+    if (c === 35 /* # */ && isBlank(text.charCodeAt(i - 1))) return undefined;
+  }
+  return undefined;
+}
+
+/** Offset of the quote that closes a scalar opened before `from`, or -1 when the line has none. */
+function closesQuote(text: string, from: number, end: number, quote: string): number {
+  for (let i = from; i < end; i++) {
+    const c = text[i];
+    if (quote === '"' && c === '\\') i++;
+    else if (c === quote) {
+      if (quote === "'" && text[i + 1] === "'") i++;
+      else return i;
+    }
+  }
+  return -1;
+}
+
+/** Opening minus closing brackets on a line, quoted text and comments aside. */
+function bracketBalance(text: string, from: number, end: number): number {
+  let depth = 0;
+  for (let i = from; i < end; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      const close = closesQuote(text, i + 1, end, c);
+      if (close < 0) return depth;
+      i = close;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === '#' && (i === from || isBlank(text.charCodeAt(i - 1)))) break;
+  }
+  return depth;
+}
