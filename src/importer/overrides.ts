@@ -93,7 +93,9 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[]):
   const out: Diagnostic[] = [];
   sets.forEach((expr, i) => {
     const location = `--set[${i}]`;
-    const err = (message: string, severity: 'error' | 'warning' = 'error') => out.push({ severity, location, code: 'override', message: `${JSON.stringify(expr)}: ${message}` });
+    const err = (message: string, severity: 'error' | 'warning' = 'error'): void => {
+      out.push({ severity, location, code: 'override', message: `${JSON.stringify(expr)}: ${message}` });
+    };
     const eq = expr.indexOf('=');
     if (eq < 0) return err('expected TYPE:NAME:PATH=VALUE (no "=" found)');
     const value = expr.slice(eq + 1);
