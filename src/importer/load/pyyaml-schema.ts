@@ -204,7 +204,12 @@ const binaryType = new jsyaml.Type(`${TAG}binary`, {
   construct: (s: string) => special(builtin.binary.construct(s) as Uint8Array),
 });
 
-/** The schema to pass to js-yaml's `load`/`loadAll` for PyYAML `SafeLoader` semantics. */
+/**
+ * The schema to pass to js-yaml's `load`/`loadAll` for PyYAML `SafeLoader` semantics. Used
+ * directly, it leaves its markers in the result: a {@link FloatMarker} for each whole-number
+ * float and a {@link ConstructFailure} for each value PyYAML refuses; {@link parseYamlStream}
+ * turns those into plain values and diagnostics.
+ */
 export const PYYAML_SAFE_SCHEMA: jsyaml.Schema = jsyaml.FAILSAFE_SCHEMA.extend({
   implicit: [nullType, boolType, intType, floatType, timestampType, mergeType, valueType],
   explicit: [explicitInt, explicitFloat, explicitBool, explicitNull, binaryType, builtin.omap, builtin.pairs, builtin.set],

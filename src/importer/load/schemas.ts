@@ -40,7 +40,11 @@ let sources: Map<string, Record<string, unknown>> | undefined;
 const compiled = new Map<string, CompiledSchema>();
 let ajv: Ajv | undefined;
 
-/** The raw `data` of each bundled schema document, by `metadata.name`. */
+/**
+ * The raw `data` of each schema document in `dir`, by `metadata.name`; the bundled ones are read
+ * once and kept.
+ * @default dir - the bundled schemas ({@link armadaSchemaDir})
+ */
 export function armadaSchemaSources(dir: string = armadaSchemaDir()): Map<string, Record<string, unknown>> {
   if (sources && dir === armadaSchemaDir()) return sources;
   const out = new Map<string, Record<string, unknown>>();

@@ -2,8 +2,8 @@
  * A local timing check, not a test: parse + classify + validate of a generated site against the
  * baseline (js-yaml's default load + ajv-draft-04 on the same data).
  *
- *   node ../shared/tools/gen-manifest.mjs 2000 > /tmp/site-2000.yaml
- *   TS_NODE_TRANSPILE_ONLY=1 npx ts-node test/importer/load/timing.script.ts /tmp/site-2000.yaml
+ *   node ../shared/tools/gen-manifest.mjs 2000 > site-2000.yaml
+ *   TS_NODE_TRANSPILE_ONLY=1 npx ts-node test/importer/load/timing.script.ts site-2000.yaml [ROUNDS]
  */
 import * as fs from 'fs';
 import * as path from 'path';
