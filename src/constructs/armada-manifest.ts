@@ -59,6 +59,8 @@ export class ArmadaManifest extends Construct {
   public readonly releasePrefix: string;
   public readonly schemaVersion: SchemaVersion;
   private readonly groupOrder: ChartGroup[] = [];
+  /** Groups that joined by being created inside the manifest, not yet placed explicitly. */
+  private readonly joined = new Set<ChartGroup>();
   private readonly outputs: IConstruct[] = [];
   private readonly automaticOutputs: IConstruct[] = [];
   private cache?: { version: number; opaque: ValidateOptions['opaqueValues']; result: ResolvedManifest };
@@ -89,10 +91,30 @@ export class ArmadaManifest extends Construct {
     return this.node.findAll().filter((c): c is Chart<any> => Chart.isChart(c));
   }
 
-  /** Appends groups (defined anywhere in the manifest) to the deployment order. */
+  /**
+   * Per-site value overrides for a shared definition: merges `overrides[chartName]` over each
+   * named chart's values with Helm's semantics (maps merge, lists replace, `null` removes a key),
+   * as `chart.overrideValues` does. Throws at once for a name that is no chart of the manifest.
+   */
+  public overrideValues(overrides: Readonly<Record<string, Record<string, unknown>>>): this {
+    const charts = new Map(this.charts.map((c) => [c.name, c]));
+    const unknown = Object.keys(overrides).filter((n) => !charts.has(n));
+    if (unknown.length > 0) {
+      throw new Error(`ArmadaManifest ${this.node.path}: overrideValues: no chart named ${unknown.map((n) => JSON.stringify(n)).join(', ')}; the charts are ${[...charts.keys()].join(', ')}`);
+    }
+    for (const [name, values] of Object.entries(overrides)) charts.get(name)!.overrideValues(values);
+    return this;
+  }
+
+  /**
+   * Appends groups to the deployment order. A group created inside the manifest has already
+   * joined it where it was created: adding it moves it here instead (add it once more to deploy
+   * it twice, as Armada would).
+   */
   public addChartGroup(...groups: ChartGroup[]): void {
     for (const g of groups) {
       if (!ChartGroup.isChartGroup(g)) throw new Error(`ArmadaManifest ${this.node.path}: addChartGroup expects ChartGroup constructs; received ${typeof g}`);
+      if (this.joined.delete(g)) this.groupOrder.splice(this.groupOrder.indexOf(g), 1);
       this.groupOrder.push(g);
     }
     touch(this);
@@ -102,6 +124,7 @@ export class ArmadaManifest extends Construct {
   public _adopt(child: IConstruct): void {
     if (ChartGroup.isChartGroup(child)) {
       this.groupOrder.push(child);
+      this.joined.add(child);
       touch(this);
     }
   }

@@ -53,6 +53,8 @@ export class ChartGroup extends Construct {
   public readonly name: string;
   private readonly props: ChartGroupProps;
   private readonly members: Chart<any>[] = [];
+  /** Charts that joined by being created inside the group, not yet placed explicitly. */
+  private readonly joined = new Set<Chart<any>>();
 
   constructor(scope: Construct, id: string, props: ChartGroupProps = {}) {
     super(scope, id);
@@ -74,10 +76,15 @@ export class ChartGroup extends Construct {
     return [...this.members];
   }
 
-  /** Appends charts (defined anywhere in the manifest) to the group's deployment order. */
+  /**
+   * Appends charts (defined anywhere in the manifest) to the group's deployment order. A chart
+   * created inside this group has already joined it where it was created: adding it moves it here
+   * instead (add it once more to deploy it twice, as Armada would).
+   */
   public addChart(...charts: Chart<any>[]): void {
     for (const c of charts) {
       if (!Chart.isChart(c)) throw new Error(`ChartGroup ${this.node.path}: addChart expects Chart constructs; received ${typeof c}`);
+      if (this.joined.delete(c)) this.members.splice(this.members.indexOf(c), 1);
       this.members.push(c);
     }
     touch(this);
@@ -87,6 +94,7 @@ export class ChartGroup extends Construct {
   public _adopt(child: IConstruct): void {
     if (Chart.isChart(child)) {
       this.members.push(child);
+      this.joined.add(child);
       touch(this);
     }
   }

@@ -136,7 +136,7 @@ export class Chart<V extends object = Values> extends Construct {
    * Merges values over this chart's own, with Helm's semantics (maps merge, lists replace, `null`
    * removes a key), for per-site overrides of a shared definition. Later calls win.
    */
-  public overrideValues(values: DeepPartial<V> | Values): this {
+  public overrideValues(values: DeepPartial<V>): this {
     this.valueLayers = [...this.valueLayers, cloneJson(values) as Values];
     touch(this);
     return this;
