@@ -1,5 +1,5 @@
 import { BlockOutline } from './outline';
-import { ChunkAst, conflictingMerges, SourcePosition, WirePath } from './positions';
+import { ChunkAst, collectionKeys, conflictingMerges, SourcePosition, WirePath } from './positions';
 import { Chunk } from './source';
 
 /**
@@ -135,6 +135,11 @@ export class YamlDocument implements LoadedDocument {
   /** Keys written twice, for the duplicate-key warnings. */
   public duplicateKeys() {
     return this.source.large ? this.source.outline().duplicateKeys() : this.source.ast().duplicateKeys(this.indexInChunk);
+  }
+
+  /** Keys that are mappings or sequences, which PyYAML refuses (not looked for in large documents). */
+  public collectionKeys() {
+    return this.source.large ? [] : collectionKeys(this.source.ast(), this.indexInChunk);
   }
 
   /** Keys that several `<<` of one mapping supply, where PyYAML and js-yaml disagree (not looked for in large documents). */

@@ -21,6 +21,10 @@ export interface ParseResult {
   readonly diagnostics: Diagnostic[];
 }
 
+// Where a key may be a mapping or a sequence: a flow collection opening with another (`{{ x }}`),
+// an explicit `? ` key, a flow collection before a block `:`. Only then is the AST consulted.
+const MAYBE_COLLECTION_KEY = /[[{][ \t]*[[{]|^[ \t-]*\?(?:[ \t]|$)|^[ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)/m;
+
 // PyYAML's Reader accepts only these characters anywhere in the stream, comments included.
 // Surrogates are let through: decoded UTF-8 only has them in valid pairs.
 const NON_PRINTABLE_RE = /[^\t\n\r\x20-\x7E\x85\xA0-\uFFFD]/;
@@ -104,6 +108,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   }
   const hasSpecials = constructStats.specials !== before;
   const hasMerges = constructStats.merges !== mergesBefore;
+  const maybeCollectionKeys = MAYBE_COLLECTION_KEY.test(chunkText);
   const source = new ChunkSource(text, chunk);
   values.forEach((value, i) => {
     let raw = value;
@@ -121,6 +126,18 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
         code: LoadCodes.YAML_CONSTRUCT,
         message: f.failure.message + (f.failure.text === '=' ? ` (a plain '=' is YAML 1.1's "value" key; quote it: '=')` : ''),
       });
+    }
+    if (maybeCollectionKeys) {
+      for (const k of doc.collectionKeys()) {
+        const template = k.template ? ": is this an unrendered template? Quote '{{ ... }}' or render it first" : ': a mapping or a sequence cannot be a key';
+        diagnostics.push({
+          severity: 'error',
+          location: `${file}:${k.at.line}:${k.at.column}`,
+          ...(doc.label ? { document: doc.label } : {}),
+          code: LoadCodes.YAML_CONSTRUCT,
+          message: `found unhashable key${template}`,
+        });
+      }
     }
     if (hasMerges) {
       for (const m of doc.conflictingMerges()) {

@@ -42,6 +42,13 @@ export class ChunkAst {
     return this.docs;
   }
 
+  /** The last non-blank character before `offset`. */
+  public precedingChar(offset: number): string {
+    let i = offset - 1;
+    while (i >= 0 && (this.text[i] === ' ' || this.text[i] === '\t')) i--;
+    return i >= 0 ? this.text[i] : '';
+  }
+
   /** The file position of an offset in this chunk's text. */
   public position(offset: number): SourcePosition {
     this.documents();
@@ -106,6 +113,33 @@ export class ChunkAst {
     walk(doc.contents, []);
     return out;
   }
+}
+
+/**
+ * Keys that are mappings or sequences (`{{ .Values.x }}: ...`, `? [a, b]`): PyYAML refuses them
+ * ("found unhashable key"), where js-yaml turns them into strings.
+ */
+export function collectionKeys(ast: ChunkAst, index: number): { at: SourcePosition; template: boolean }[] {
+  const doc = ast.documents()[index];
+  const out: { at: SourcePosition; template: boolean }[] = [];
+  if (!doc) return out;
+  const seen = new Set<unknown>();
+  const walk = (node: unknown): void => {
+    if (seen.has(node) || !(isMap(node) || isSeq(node))) return;
+    seen.add(node);
+    if (isSeq(node)) return node.items.forEach(walk);
+    for (const p of node.items) {
+      const k = deref(p.key, doc);
+      if (isMap(k) || isSeq(k)) {
+        const at = startOf(p.key) ?? 0;
+        // `{{ ... }}`: the key is a flow mapping right inside another one
+        out.push({ at: ast.position(at), template: isMap(k) && ast.precedingChar(at) === '{' });
+      }
+      walk(p.value);
+    }
+  };
+  walk(doc.contents);
+  return out;
 }
 
 /**

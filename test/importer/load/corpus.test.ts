@@ -1,5 +1,5 @@
 import { classifyDocuments, LoadedDocument, unrenderedReasons, validateArmadaDocuments } from '../../../src/importer/load';
-import { canonical, corpusFiles, havePyYaml, loadCorpusFile, pyyamlLoadAll, readCorpusIndex, CORPUS } from './helpers';
+import { canonical, corpusFiles, havePyYaml, loadCorpusFile, parseText, pyyamlLoadAll, readCorpusIndex, CORPUS, SHARED } from './helpers';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -135,6 +135,29 @@ describe('the corpus', () => {
 
   describe('cross-checked against PyYAML safe_load_all', () => {
     const run = havePyYaml() ? it : it.skip;
+    run('the operator examples and the schemas load as PyYAML loads them, and fail where it fails', () => {
+      const files: string[] = [];
+      const walk = (dir: string) => {
+        for (const f of fs.readdirSync(dir).sort()) {
+          const p = path.join(dir, f);
+          if (fs.statSync(p).isDirectory()) walk(p);
+          else if (/\.ya?ml$/.test(f)) files.push(p);
+        }
+      };
+      walk(path.join(SHARED, 'operator-examples'));
+      walk(path.join(SHARED, 'schemas'));
+      expect(files.length).toBeGreaterThan(50);
+      const texts = files.map((f) => fs.readFileSync(f, 'utf8'));
+      const expected = pyyamlLoadAll(texts);
+      files.forEach((file, i) => {
+        const r = parseText(texts[i], file);
+        const errors = r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.message);
+        const want = expected[i];
+        if ('error' in want) expect({ file, failed: errors.length > 0 }).toEqual({ file, failed: true });
+        else expect({ file, errors, docs: r.documents.map(canonical) }).toEqual({ file, errors: [], docs: want.docs });
+      });
+    });
+
     run('every corpus file gives the same documents, value for value', () => {
       const texts = files.map((f) => fs.readFileSync(path.join(CORPUS, f), 'utf8'));
       const expected = pyyamlLoadAll(texts);

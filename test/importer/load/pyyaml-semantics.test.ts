@@ -174,6 +174,18 @@ describe('PyYAML SafeLoader scalar semantics', () => {
     expect(r.diagnostics.map((d) => [d.location, d.message])).toEqual([['test.yaml:2:1', "duplicate key 'true': this value replaces the one at line 1 (PyYAML keeps the last)"]]);
   });
 
+  it.each([
+    ['image: {{ .Values.image }}\n', 'test.yaml:1:9', "found unhashable key: is this an unrendered template? Quote '{{ ... }}' or render it first"],
+    ['? [a, b]\n: 1\n', 'test.yaml:1:3', 'found unhashable key: a mapping or a sequence cannot be a key'],
+    ['- {a: 1}: 2\n', 'test.yaml:1:3', 'found unhashable key: a mapping or a sequence cannot be a key'],
+  ])('refuses a mapping or sequence as a key, as PyYAML does: %j', (text, location, message) => {
+    expect(parseText(text).diagnostics).toEqual([{ severity: 'error', location, code: 'yaml-construct', message }]);
+  });
+
+  it('does not mistake nested flow sequences or quoted braces for keys', () => {
+    expect(parseText('a: [[1, 2], [3]]\nv: "{{ ok }}"\n').diagnostics).toEqual([]);
+  });
+
   it('resolves keys with the same rules as values', () => {
     expect(parseText('0755: a\n1.0: b\n~: c\non: d\n').documents[0].raw).toEqual({ '493': 'a', '1.0': 'b', null: 'c', true: 'd' });
   });
