@@ -1,0 +1,81 @@
+/**
+ * The few Kubernetes calls the dynamic providers make besides the readiness wait (read a Helm
+ * release record, list and delete jobs and pods), over Node's http/https with the KubeConfig's
+ * TLS and auth applied per request, so a plain HTTP server can stand in for the cluster in tests.
+ */
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { KubeConfigLike } from './readiness';
+
+/** An answer of the API server: the status and the parsed JSON body (undefined when not JSON). */
+export interface KubeResponse {
+  readonly status: number;
+  readonly body: any;
+}
+
+/** One request. */
+export interface KubeRequest {
+  readonly method: 'GET' | 'DELETE';
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | undefined>>;
+  readonly body?: unknown;
+  /**
+   * Abandon the request after this long.
+   * @default 30000
+   */
+  readonly timeoutMs?: number;
+}
+
+/** Sends one request; only a broken connection or a timeout throws, any HTTP status is returned. */
+export async function kubeRequest(kubeConfig: KubeConfigLike, request: KubeRequest): Promise<KubeResponse> {
+  const cluster = kubeConfig.getCurrentCluster();
+  if (!cluster) throw new Error('The kubeconfig has no current cluster.');
+  const url = new URL(cluster.server.replace(/\/+$/, '') + request.path);
+  for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+  const options: https.RequestOptions = { headers: {} };
+  await kubeConfig.applyToHTTPSOptions(options);
+  const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
+  options.method = request.method;
+  options.headers = {
+    ...options.headers,
+    Accept: 'application/json',
+    ...(payload !== undefined ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
+  };
+  options.signal = AbortSignal.timeout(request.timeoutMs ?? 30_000);
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise<KubeResponse>((resolve, reject) => {
+    const req = transport.request(url, options, (res) => {
+      res.setEncoding('utf8');
+      let text = '';
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        let body: unknown;
+        try {
+          body = text === '' ? undefined : JSON.parse(text);
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('error', (e) => reject(new Error(`${request.method} ${request.path} failed: ${e.message}`, { cause: e })));
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+/** The API server's own message for a failed call: `HTTP 403: jobs is forbidden: ...`. */
+export function describeFailure(response: KubeResponse): string {
+  const message = typeof response.body?.message === 'string' ? `: ${response.body.message}` : '';
+  return `HTTP ${response.status}${message}`;
+}
+
+/** Collection paths of the kinds the providers read or delete, per namespace. */
+export const COLLECTIONS = {
+  pod: (ns: string) => `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`,
+  job: (ns: string) => `/apis/batch/v1/namespaces/${encodeURIComponent(ns)}/jobs`,
+  cronjob: (ns: string) => `/apis/batch/v1/namespaces/${encodeURIComponent(ns)}/cronjobs`,
+  secret: (ns: string) => `/api/v1/namespaces/${encodeURIComponent(ns)}/secrets`,
+  configmap: (ns: string) => `/api/v1/namespaces/${encodeURIComponent(ns)}/configmaps`,
+} as const;

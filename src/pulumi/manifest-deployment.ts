@@ -1,0 +1,340 @@
+/**
+ * `pulumi up` on an ArmadaManifest: the component tree `armada:index:Manifest` >
+ * `armada:index:ChartGroup` > `armada:index:Chart`, each chart a Helm Release between its
+ * pre-upgrade deletes and its readiness gate (then its tests), ordered by the plan's steps.
+ */
+import { createHash } from 'node:crypto';
+import * as pulumi from '@pulumi/pulumi';
+import * as k8s from '@pulumi/kubernetes';
+import { ArmadaManifest } from '../constructs/armada-manifest';
+import { Diagnostic, formatDiagnostic } from '../model/diagnostics';
+import type { SchemaVersion } from '../model/spec';
+import { ChartPreparationError, chartResolver, ChartResolverOptions, prepareCharts, ResolveChart } from './chart-resolver';
+import { HelmTest } from './helm-test';
+import { ChartUnit, DeploymentLayout, layoutDeployment, previousKey } from './layout';
+import { PreUpgradeDelete } from './pre-upgrade-delete';
+import { ClusterInputs, stableJson } from './provider-support';
+import { ReadinessGate } from './readiness-gate';
+import { releaseInputs, unsupportedFields } from './release-args';
+
+/** Arguments of a {@link ManifestDeployment}. */
+export interface ManifestDeploymentArgs {
+  /** The site to deploy. */
+  readonly manifest: ArmadaManifest;
+  /**
+   * Kubeconfig (contents or path) for what the Kubernetes provider does not do itself: readiness
+   * gates, pre-upgrade deletes and `helm test`. It must point at the provider's cluster: pass the
+   * provider the same value. Kept secret.
+   * @default - the default kubeconfig of the machine running `pulumi up` (`KUBECONFIG`, `~/.kube/config`, in-cluster)
+   */
+  readonly kubeconfig?: pulumi.Input<string>;
+  /**
+   * Kubeconfig context, as given to the provider.
+   * @default - the kubeconfig's current context
+   */
+  readonly context?: pulumi.Input<string>;
+  /**
+   * Turns a chart into the directory its Release installs (the chart's source fetched and its
+   * `dependencies` assembled). Replace it to resolve charts yourself, or in tests.
+   * @default - `chartResolver(spec, sources)`: local, tar and git sources through an on-disk cache
+   */
+  readonly resolveChart?: ResolveChart;
+  /**
+   * Options of the default chart resolution (cache directory, proxy and TLS settings, git).
+   * Keep `cacheDir` the same on every machine that runs `pulumi up`: chart paths are Release inputs.
+   * @default - the defaults of `resolveChartSource`
+   */
+  readonly sources?: ChartResolverOptions;
+  /**
+   * The helm executable that runs `helm test` (Helm 3).
+   * @default 'helm'
+   */
+  readonly helmCommand?: string;
+  /**
+   * `'always'` waits for every release's readiness on every `pulumi up`, as `armada apply` does
+   * even when nothing changed (each run then shows every gate as updated); `'on-change'` only when
+   * the release or its wait settings changed.
+   * @default 'on-change'
+   */
+  readonly recheckReadiness?: 'on-change' | 'always';
+  /**
+   * Uninstall a release when its chart leaves the manifest or the stack is destroyed, like
+   * Armada's `--enable-chart-cleanup`. Without it the Releases are created with `retainOnDelete`,
+   * so Pulumi forgets them but Helm keeps them, as `armada apply` does.
+   * @default false
+   */
+  readonly chartCleanup?: boolean;
+  /**
+   * Renamed constructs: new construct path (inside the manifest) -> old one, for example
+   * `{ 'databases': 'infra' }` after renaming the group `infra`, or
+   * `{ 'infra/db': 'infra/mariadb' }` after renaming a chart. A path also covers what is under it.
+   * The resources keep their URNs (Pulumi aliases), so nothing is replaced.
+   * @default - no renames
+   */
+  readonly aliases?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Deploys an ArmadaManifest as `armada apply` would: every release of a step waits for every
+ * release of the previous step to be ready (and tested, where tests are enabled), and for the
+ * charts it `addDependency`s on; nothing else serialises. Each chart is a
+ * `kubernetes:helm.sh/v3:Release` named exactly `${releasePrefix}-${release}`, followed by a
+ * readiness gate running Armada's wait, and `helm test` when enabled; `upgrade.pre.delete` runs
+ * before each upgrade.
+ *
+ * Validation errors of the manifest stop the program with one error listing all of them;
+ * warnings go to Pulumi's log. Pass the Kubernetes provider in `opts` (`provider` or
+ * `providers`); the children inherit it.
+ */
+export class ManifestDeployment extends pulumi.ComponentResource {
+  /** Helm release name -> Helm status (`deployed`, ...). */
+  public readonly releases: pulumi.Output<Record<string, string>>;
+  /** Helm release name -> its Release resource, for `dependsOn` from other resources. */
+  public readonly helmReleases: Readonly<Record<string, k8s.helm.v3.Release>>;
+  /** Helm release name -> the readiness gate of its (first) deployment. */
+  public readonly readinessGates: Readonly<Record<string, ReadinessGate>>;
+
+  constructor(name: string, args: ManifestDeploymentArgs, opts: pulumi.ComponentResourceOptions = {}) {
+    super('armada:index:Manifest', name, {}, opts);
+    if (!args || !ArmadaManifest.isArmadaManifest(args.manifest)) {
+      throw new pulumi.ResourceError(`ManifestDeployment ${name}: args.manifest must be an ArmadaManifest; received ${args ? typeof args.manifest : 'no args'}`, this, true);
+    }
+    const manifest = args.manifest;
+    const resolved = manifest.resolve({ opaqueValues: pulumi.Output.isInstance });
+    const hasErrors = resolved.diagnostics.some((d) => d.severity === 'error');
+    const layout = hasErrors ? undefined : layoutDeployment(resolved.spec, resolved.plan, manifest.node.path);
+    const installing = layout ? layout.units.filter((u) => u.installs) : [];
+    const diagnostics = [...resolved.diagnostics, ...(layout ? [...layout.diagnostics, ...unsupportedFields(installing.map((u) => u.chart))] : [])];
+    const failure = diagnosticsFailure(diagnostics, `ManifestDeployment ${name} (manifest ${manifest.node.path})`);
+    // Pulumi's log adds its own severity.
+    for (const d of diagnostics) if (d.severity === 'warning') void pulumi.log.warn(formatDiagnostic(d).replace(/^warning: /, ''), this);
+    if (failure !== undefined || !layout) throw new pulumi.ResourceError(failure ?? `ManifestDeployment ${name}: the manifest has errors`, this, true);
+
+    const resolve = args.resolveChart ?? chartResolver(resolved.spec, args.sources);
+    const prepared = prepareCharts(
+      installing.map((u) => u.chart),
+      resolve,
+    ).catch((e: unknown) => {
+      throw stableError(e instanceof ChartPreparationError ? e.message : `ManifestDeployment ${name}: ${e instanceof Error ? e.message : String(e)}`, this);
+    });
+    // Every Release waits for all of them, so the first failure is reported once and before anything is installed.
+    prepared.catch(() => undefined);
+
+    const built = buildDeployment(this, name, layout, {
+      schemaVersion: resolved.plan.schemaVersion,
+      chartPath: (chart) => prepared.then((dirs) => dirs.get(chart)!),
+      cluster: args.kubeconfig !== undefined || args.context !== undefined ? pulumi.secret(pulumi.output({ kubeconfig: args.kubeconfig, context: args.context })) : undefined,
+      helmCommand: args.helmCommand ?? 'helm',
+      runToken: args.recheckReadiness === 'always' ? new Date().toISOString() : undefined,
+      retainOnDelete: args.chartCleanup !== true,
+      aliases: args.aliases,
+    });
+    this.helmReleases = built.releases;
+    this.readinessGates = built.gates;
+    this.releases = pulumi.all(Object.fromEntries(Object.entries(built.releases).map(([n, r]) => [n, r.status.status]))) as pulumi.Output<Record<string, string>>;
+    this.registerOutputs({ releases: this.releases });
+  }
+}
+
+/** One listing of a chart group: the charts it deploys. */
+export class ChartGroupDeployment extends pulumi.ComponentResource {
+  constructor(name: string, opts: pulumi.ComponentResourceOptions) {
+    super('armada:index:ChartGroup', name, {}, opts);
+  }
+
+  /** @internal Called once the group's charts exist. */
+  public _done(): void {
+    this.registerOutputs({});
+  }
+}
+
+/** What a chart's resources need from the rest of the deployment. */
+export interface ChartDeploymentArgs {
+  readonly unit: ChartUnit;
+  readonly schemaVersion: SchemaVersion;
+  /** The chart directory (installing units only). */
+  readonly chartPath?: Promise<string>;
+  /** What must be ready before this chart deploys: gates and tests of the previous step, gates of explicit targets. */
+  readonly waitFor: readonly pulumi.Resource[];
+  /** For a repeat: the deployment that installs the release. */
+  readonly installer?: ChartDeployment;
+  readonly cluster?: pulumi.Output<ClusterInputs>;
+  readonly helmCommand: string;
+  readonly runToken?: string;
+  readonly retainOnDelete: boolean;
+}
+
+/**
+ * One chart in one step: [pre-upgrade delete] > Release > readiness gate > [helm test]. A chart
+ * deployed again in a later step only gets a gate, waiting for the Release of its first step.
+ */
+export class ChartDeployment extends pulumi.ComponentResource {
+  public readonly release: k8s.helm.v3.Release;
+  public readonly gate: ReadinessGate;
+  public readonly test?: HelmTest;
+  public readonly preUpgradeDelete?: PreUpgradeDelete;
+
+  constructor(name: string, args: ChartDeploymentArgs, opts: pulumi.ComponentResourceOptions) {
+    super('armada:index:Chart', name, {}, opts);
+    const { unit } = args;
+    const planned = unit.release;
+    const child = { parent: this };
+
+    if (unit.installs) {
+      const inputs = releaseInputs(planned, unit.chart);
+      const chartPath = args.chartPath!;
+      const actions = unit.chart.upgrade?.pre?.delete ?? [];
+      if (actions.length > 0) {
+        this.preUpgradeDelete = new PreUpgradeDelete(
+          name,
+          {
+            target: {
+              release: planned.name,
+              namespace: planned.namespace,
+              actions: actions.map((a) => (a.labels ? { type: a.type, labels: { ...a.labels } } : { type: a.type })),
+              schemaVersion: args.schemaVersion,
+              timeoutSeconds: planned.waitTimeout,
+            },
+            fingerprint: releaseFingerprint(inputs, chartPath),
+            ...(args.cluster ? { cluster: args.cluster } : {}),
+          },
+          { ...child, dependsOn: [...args.waitFor] },
+        );
+      }
+      this.release = new k8s.helm.v3.Release(
+        name,
+        { ...inputs, values: inputs.values as Record<string, unknown>, chart: chartPath },
+        { ...child, dependsOn: this.preUpgradeDelete ? [...args.waitFor, this.preUpgradeDelete] : [...args.waitFor], retainOnDelete: args.retainOnDelete },
+      );
+    } else {
+      this.release = args.installer!.release;
+    }
+
+    this.gate = new ReadinessGate(
+      name,
+      {
+        target: {
+          release: planned.name,
+          namespace: planned.namespace,
+          resources: planned.waitResources.map((r) => ({ ...r, labels: { ...r.labels } })),
+          schemaVersion: args.schemaVersion,
+          timeoutSeconds: planned.waitTimeout,
+          sharesDeadline: unit.installs,
+        },
+        revision: this.release.status.revision,
+        status: this.release.status.status,
+        ...(args.cluster ? { cluster: args.cluster } : {}),
+        ...(args.runToken !== undefined ? { runToken: args.runToken } : {}),
+      },
+      // An installing gate follows its Release through its inputs; a repeat also follows its step.
+      unit.installs ? child : { ...child, dependsOn: [...args.waitFor] },
+    );
+
+    if (unit.installs && planned.test.enabled) {
+      this.test = new HelmTest(
+        name,
+        {
+          target: {
+            release: planned.name,
+            namespace: planned.namespace,
+            timeoutSeconds: planned.test.timeoutSeconds,
+            waitLabels: { ...(unit.chart.wait?.labels ?? {}) },
+            helmCommand: args.helmCommand,
+          },
+          revision: this.release.status.revision,
+          ...(args.cluster ? { cluster: args.cluster } : {}),
+        },
+        { ...child, dependsOn: [this.gate] },
+      );
+    }
+    this.registerOutputs({});
+  }
+}
+
+interface BuildOptions {
+  readonly schemaVersion: SchemaVersion;
+  readonly chartPath: (chart: string) => Promise<string>;
+  readonly cluster?: pulumi.Output<ClusterInputs>;
+  readonly helmCommand: string;
+  readonly runToken?: string;
+  readonly retainOnDelete: boolean;
+  readonly aliases?: Readonly<Record<string, string>>;
+}
+
+/** Creates the group and chart components of a layout under `parent`. */
+function buildDeployment(parent: ManifestDeployment, name: string, layout: DeploymentLayout, o: BuildOptions) {
+  const aliasOf = (key: string): pulumi.ComponentResourceOptions => {
+    const old = previousKey(key, o.aliases);
+    return old === undefined ? {} : { aliases: [{ name: `${name}/${old}` }] };
+  };
+  const groups = layout.groups.map((g) => new ChartGroupDeployment(`${name}/${g.key}`, { parent, ...aliasOf(g.key) }));
+  const charts: ChartDeployment[] = [];
+  const releases: Record<string, k8s.helm.v3.Release> = {};
+  const gates: Record<string, ReadinessGate> = {};
+  for (const i of layout.creationOrder) {
+    const unit = layout.units[i];
+    const waitFor = new Set<pulumi.Resource>();
+    for (const a of unit.after) {
+      waitFor.add(charts[a].gate);
+      const test = charts[a].test;
+      if (test) waitFor.add(test);
+    }
+    for (const e of unit.explicit) waitFor.add(charts[e].gate);
+    const chart = new ChartDeployment(
+      `${name}/${unit.key}`,
+      {
+        unit,
+        schemaVersion: o.schemaVersion,
+        chartPath: unit.installs ? o.chartPath(unit.chart.name) : undefined,
+        waitFor: [...waitFor],
+        installer: unit.installs ? undefined : charts[unit.installer],
+        cluster: o.cluster,
+        helmCommand: o.helmCommand,
+        runToken: o.runToken,
+        retainOnDelete: o.retainOnDelete,
+      },
+      { parent: groups[unit.group], ...aliasOf(unit.key) },
+    );
+    charts[i] = chart;
+    if (unit.installs) {
+      releases[unit.release.name] = chart.release;
+      gates[unit.release.name] = chart.gate;
+    }
+  }
+  for (const g of groups) g._done();
+  return { releases, gates };
+}
+
+/**
+ * Digest of a Release's inputs (chart directory, values, flags): it changes exactly when the
+ * Release is upgraded. Secret when the values hold a secret; unknown in a preview when they do.
+ */
+export function releaseFingerprint(inputs: ReturnType<typeof releaseInputs>, chartPath: Promise<string>): pulumi.Output<string> {
+  const digest = (chart: string, values: unknown) => createHash('sha256').update(stableJson({ ...inputs, values, chart })).digest('hex');
+  if (!containsOutput(inputs.values)) return pulumi.output(chartPath).apply((chart) => digest(chart, inputs.values));
+  return pulumi.all([chartPath, pulumi.output(inputs.values)]).apply(([chart, values]) => digest(chart, values));
+}
+
+function containsOutput(v: unknown): boolean {
+  if (pulumi.Output.isInstance(v)) return true;
+  if (Array.isArray(v)) return v.some(containsOutput);
+  if (v !== null && typeof v === 'object') return Object.values(v).some(containsOutput);
+  return false;
+}
+
+/** The message listing every error, or undefined when there is none. */
+export function diagnosticsFailure(diagnostics: readonly Diagnostic[], what: string): string | undefined {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length === 0) return undefined;
+  return `${what} has ${errors.length} error${errors.length === 1 ? '' : 's'}:\n` + errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n');
+}
+
+/**
+ * A ResourceError whose message stays as written: every Release awaiting the charts rethrows the
+ * same error, and Pulumi prefixes the message of a failed input each time it passes one.
+ */
+function stableError(message: string, resource: pulumi.Resource): pulumi.ResourceError {
+  const e = new pulumi.ResourceError(message, resource, true);
+  Object.defineProperty(e, 'message', { get: () => message, set: () => undefined, configurable: true, enumerable: false });
+  return e;
+}

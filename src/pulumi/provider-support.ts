@@ -1,0 +1,52 @@
+/**
+ * What the three dynamic providers (readiness gate, pre-upgrade delete, helm test) share: the
+ * cluster inputs, logging to Pulumi from the provider process, and input comparison for `diff`.
+ */
+import { KubeConfigLike, resolveKubeConfig } from './readiness';
+
+/**
+ * The cluster a provider talks to: kubeconfig contents or path, and context, as given to
+ * `ManifestDeployment` (they must match the Kubernetes provider's). Passed as a secret.
+ */
+export interface ClusterInputs {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+}
+
+/** Where a provider's messages go: Pulumi's log by default. */
+export interface ProviderLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * Pulumi's log. In the dynamic-provider process `@pulumi/pulumi` has no engine connection and
+ * prints `info: ...` lines, which the engine passes through to the `pulumi up` output.
+ */
+export function pulumiLog(): ProviderLog {
+  const pulumi = require('@pulumi/pulumi') as typeof import('@pulumi/pulumi');
+  return {
+    info: (m) => void pulumi.log.info(m),
+    warn: (m) => void pulumi.log.warn(m),
+  };
+}
+
+/** Loads the KubeConfig of the cluster inputs (the default kubeconfig when there are none). */
+export async function loadCluster(cluster: ClusterInputs | undefined): Promise<KubeConfigLike> {
+  return resolveKubeConfig(cluster?.kubeconfig || undefined, cluster?.context || undefined);
+}
+
+/** JSON with sorted keys: equal for equal data whatever the key order. */
+export function stableJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v as object).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    return sorted;
+  });
+}
+
+/** The keys whose values differ between old outputs and new inputs. */
+export function changedKeys(olds: Readonly<Record<string, unknown>>, news: Readonly<Record<string, unknown>>, keys: readonly string[]): string[] {
+  return keys.filter((k) => stableJson(olds[k] ?? null) !== stableJson(news[k] ?? null));
+}

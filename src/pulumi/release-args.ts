@@ -1,0 +1,90 @@
+/**
+ * What each Armada chart field becomes on a `kubernetes:helm.sh/v3:Release`, as plain functions:
+ * the Release inputs, and a warning (with the field path) for every field the Pulumi backend
+ * cannot honour as Armada does.
+ */
+import type { Diagnostic } from '../model/diagnostics';
+import type { PlannedRelease } from '../model/plan';
+import type { ChartSpec } from '../model/spec';
+
+/**
+ * Helm's CLI keeps 10 revisions on upgrade (`--history-max`), which is what Armada gets; the
+ * Pulumi provider keeps every revision unless told otherwise.
+ */
+export const HELM_CLI_MAX_HISTORY = 10;
+
+/** The Release inputs for one planned release, except the chart path, which is resolved at program time. */
+export interface ReleaseInputs {
+  readonly name: string;
+  readonly namespace: string;
+  readonly createNamespace: true;
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly allowNullValues: true;
+  readonly timeout: number;
+  readonly skipAwait: boolean;
+  readonly waitForJobs: boolean;
+  readonly forceUpdate: boolean;
+  readonly disableCRDHooks: boolean;
+  readonly disableOpenapiValidation: true;
+  readonly maxHistory: number;
+}
+
+/**
+ * Armada's `helm install/upgrade` command line (`armada/handlers/helm.py`) as Release inputs:
+ *
+ * - `name`/`namespace`: the planned release; `createNamespace` as `--create-namespace`.
+ * - `values`: the chart's values, Pulumi outputs and secrets included. `allowNullValues`, because
+ *   a `null` in a values file removes the chart's default in Helm, and the provider would drop it.
+ * - `timeout`: `wait.timeout`, the budget the readiness gate then shares (see the gate).
+ * - `skipAwait`: off exactly when native wait is on (`--wait`); `waitForJobs` when that wait
+ *   covers a chart that waits on jobs.
+ * - `forceUpdate`: `upgrade.options.force` (the provider passes it to upgrades only, as Armada).
+ * - `disableCRDHooks`: `upgrade.noHooks`. The provider hands this flag to `helm upgrade` as its
+ *   `--no-hooks` and leaves installs alone, which is Armada's behaviour; `disableWebhooks` would
+ *   instead skip the hooks of the first install.
+ * - `disableOpenapiValidation`: Armada always passes `--disable-openapi-validation`.
+ */
+export function releaseInputs(release: PlannedRelease, chart: ChartSpec): ReleaseInputs {
+  return {
+    name: release.name,
+    namespace: release.namespace,
+    createNamespace: true,
+    values: chart.values ?? {},
+    allowNullValues: true,
+    timeout: release.waitTimeout,
+    skipAwait: !release.nativeWait,
+    waitForJobs: release.nativeWait && release.waitResources.some((r) => r.type === 'job'),
+    forceUpdate: chart.upgrade?.options?.force === true,
+    disableCRDHooks: chart.upgrade?.noHooks === true,
+    disableOpenapiValidation: true,
+    maxHistory: HELM_CLI_MAX_HISTORY,
+  };
+}
+
+/** The fields of deployed charts that the Pulumi backend cannot express faithfully, as warnings. */
+export function unsupportedFields(deployed: readonly ChartSpec[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const warn = (chart: ChartSpec, field: string, message: string) => {
+    const where = chart.origin.locate(field.split('.'));
+    out.push({
+      severity: 'warning',
+      location: where.location,
+      ...(where.document ? { document: where.document } : {}),
+      field: where.field ?? field,
+      message,
+      code: 'pulumi-unsupported',
+    });
+  };
+  for (const chart of deployed) {
+    if (chart.protected?.continueProcessing === true) {
+      warn(chart, 'protected.continueProcessing', 'Pulumi cannot skip a failed release and carry on: a failed release or readiness gate fails `pulumi up`, and the later steps, which depend on it, do not run. A failed release is never uninstalled, so `protected` itself holds');
+    }
+    if (chart.delete?.timeout !== undefined) {
+      warn(chart, 'delete.timeout', 'has no effect: Armada uses it to uninstall a failed release before reinstalling it, and the Pulumi backend upgrades a failed release in place instead');
+    }
+    if ((chart.upgrade?.pre?.update?.length ?? 0) > 0) {
+      warn(chart, 'upgrade.pre.update', 'is not performed by the Pulumi backend (Armada itself has not been able to since its move to Helm 3)');
+    }
+  }
+  return out;
+}
