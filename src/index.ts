@@ -40,6 +40,7 @@ export type {
   UpgradeFlags,
   UpgradeOptions,
   DeleteOptions,
+  ChartOptions,
   ChartSpec,
   ChartGroupSpec,
   ManifestSpec,

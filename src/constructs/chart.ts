@@ -1,15 +1,7 @@
 import { Construct, IConstruct } from 'constructs';
 import { ConstructOrigin } from '../model/diagnostics';
-import { Duration } from '../model/duration';
 import { ChartSource } from '../model/source';
-import {
-  ChartSpec,
-  DeleteOptions,
-  ProtectedOptions,
-  TestOptions,
-  UpgradeOptions,
-  WaitOptions,
-} from '../model/spec';
+import { ChartOptions, ChartSpec } from '../model/spec';
 import { cloneJson, mergeValues, Values } from '../model/values';
 import { brand } from '../model/brand';
 import { nearest, touch } from './tree';
@@ -20,7 +12,7 @@ const CHART = Symbol.for('armada-cdk.Chart');
 export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { -readonly [K in keyof T]?: DeepPartial<T[K]> | null } : T;
 
 /** Props of a {@link Chart}: the fields of an `armada/Chart` document, in camelCase. */
-export interface ChartProps<V extends object = Values> {
+export interface ChartProps<V extends object = Values> extends ChartOptions {
   /** Namespace of the Helm release (also of its waits, pre-upgrade deletes and tests). */
   readonly namespace: string;
   /** Where the chart comes from: `ChartSource.git(...)`, `.tar(...)` or `.local(...)`. */
@@ -36,11 +28,6 @@ export interface ChartProps<V extends object = Values> {
    */
   readonly release?: string;
   /**
-   * v1 `chart_name` (Armada does not read it; kept for round trips).
-   * @default - the chart name
-   */
-  readonly chartName?: string;
-  /**
    * Helm values, typed per chart by `Chart<V>`.
    * @default - none (the chart's own values.yaml)
    */
@@ -51,41 +38,6 @@ export interface ChartProps<V extends object = Values> {
    * @default - the chart's own `charts/` directory is used as is
    */
   readonly dependencies?: readonly Chart<any>[];
-  /**
-   * What to do when Armada finds this release failed or stuck.
-   * @default - not protected: Armada uninstalls and reinstalls it
-   */
-  readonly protected?: ProtectedOptions;
-  /**
-   * `helm test` after the wait. A boolean is the deprecated v1 form.
-   * @default - enabled, 300 s
-   */
-  readonly test?: TestOptions | boolean;
-  /**
-   * What "ready" means.
-   * @default - 900 s; v1: optional jobs then required pods, native wait on; v2: every type optional, native wait off
-   */
-  readonly wait?: WaitOptions;
-  /**
-   * Options applied only when Armada upgrades an existing release.
-   * @default - no pre-upgrade actions, hooks run, no --force
-   */
-  readonly upgrade?: UpgradeOptions;
-  /**
-   * Uninstall of a failed release before reinstalling it.
-   * @default - 300 s
-   */
-  readonly delete?: DeleteOptions;
-  /**
-   * v1 `install` block. Armada never reads it; accepted so that imported documents round trip.
-   * @default - not written
-   */
-  readonly install?: Readonly<Record<string, unknown>>;
-  /**
-   * Deprecated v1 chart timeout, used only when `wait.timeout` is not set.
-   * @default - not written
-   */
-  readonly timeout?: Duration;
 }
 
 /**

@@ -173,12 +173,57 @@ export interface DeleteOptions {
   readonly timeout?: Duration;
 }
 
-/** One `armada/Chart` document, resolved. */
-export interface ChartSpec {
+/**
+ * The fields of an `armada/Chart` document that a definition states as they are: shared by the
+ * construct props (`ChartProps`) and the resolved spec (`ChartSpec`).
+ */
+export interface ChartOptions {
+  /**
+   * v1 `chart_name` (Armada does not read it; kept for round trips).
+   * @default - the chart name
+   */
+  readonly chartName?: string;
+  /**
+   * What to do when Armada finds this release failed or stuck.
+   * @default - not protected: Armada uninstalls and reinstalls it
+   */
+  readonly protected?: ProtectedOptions;
+  /**
+   * `helm test` after the wait. A boolean is the deprecated v1 form.
+   * @default - enabled, 300 s
+   */
+  readonly test?: TestOptions | boolean;
+  /**
+   * What "ready" means.
+   * @default - 900 s; v1: optional jobs then required pods, native wait on; v2: every type optional, native wait off
+   */
+  readonly wait?: WaitOptions;
+  /**
+   * Options applied only when Armada upgrades an existing release.
+   * @default - no pre-upgrade actions, hooks run, no --force
+   */
+  readonly upgrade?: UpgradeOptions;
+  /**
+   * Uninstall of a failed release before reinstalling it.
+   * @default - 300 s
+   */
+  readonly delete?: DeleteOptions;
+  /**
+   * v1 `install` block. Armada never reads it; accepted so that imported documents round trip.
+   * @default - not written
+   */
+  readonly install?: Readonly<Record<string, unknown>>;
+  /**
+   * Deprecated v1 chart timeout, used only when `wait.timeout` is not set.
+   * @default - not written
+   */
+  readonly timeout?: Duration;
+}
+
+/** One `armada/Chart` document, resolved: references are chart names. */
+export interface ChartSpec extends ChartOptions {
   /** `metadata.name`: the name other documents refer to. */
   readonly name: string;
-  /** `chart_name` (v1): written as given, or `name` when not given. */
-  readonly chartName?: string;
   /** `release`, before the manifest's prefix. */
   readonly release: string;
   readonly namespace: string;
@@ -186,16 +231,6 @@ export interface ChartSpec {
   readonly values?: Readonly<Record<string, unknown>>;
   /** Subcharts by chart name; undefined keeps the chart's own `charts/`. */
   readonly dependencies?: readonly string[];
-  readonly protected?: ProtectedOptions;
-  /** The object form, or the deprecated v1 boolean form. */
-  readonly test?: TestOptions | boolean;
-  readonly wait?: WaitOptions;
-  readonly upgrade?: UpgradeOptions;
-  readonly delete?: DeleteOptions;
-  /** v1 `install`: accepted, never read by Armada. */
-  readonly install?: Readonly<Record<string, unknown>>;
-  /** v1 deprecated chart `timeout`. */
-  readonly timeout?: Duration;
   /** Beyond Armada: charts (by name) whose readiness this chart's deployment waits for. */
   readonly dependsOn: readonly string[];
   readonly origin: Origin;
