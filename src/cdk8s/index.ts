@@ -14,6 +14,13 @@ export { ArmadaChartOutput, ArmadaDocuments, OperatorApi } from './outputs';
 export type { ArmadaChartOutputProps, ArmadaDocumentsProps, OutputProps, WarningHandler } from './outputs';
 export { KeleustesReleaseNaming } from '../model/wire/keleustes-v1alpha1';
 export { RenderedObject } from './rendered-object';
+export { ArmadaOperator } from './operator/armada-operator';
+export type { ArmadaOperatorProps, OperatorRbac } from './operator/armada-operator';
+export { ResourceKinds } from './operator/resource-kinds';
+export type { ResourceKind } from './operator/resource-kinds';
+export { operatorCrds } from './operator/crds';
+export type { CustomResourceDefinitionJson } from './operator/crds';
+export type { OperatorPermissions, RbacRule } from './operator/rbac';
 export type { RenderedIdentity } from './rendered-object';
 
 onManifestCreated((manifest) => {

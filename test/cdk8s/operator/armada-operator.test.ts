@@ -1,0 +1,263 @@
+import * as cdk8s from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
+import * as fs from 'fs';
+import * as yaml from 'js-yaml';
+import * as os from 'os';
+import * as path from 'path';
+import { defineSite } from '../../../examples/site';
+import { ArmadaManifest, Chart, ChartGroup } from '../../../src';
+import { ArmadaOperator, OperatorApi, operatorCrds } from '../../../src/cdk8s';
+import { base } from '../../helpers/site';
+import { bundleErrors } from './bundle-checks';
+import { crdDefinitionErrors } from './crd-checks';
+import { ids, keleustesSite, synthOperator } from './helpers';
+import { kubernetesSchemaErrors } from './k8s-schemas';
+
+const CRDS = path.resolve(__dirname, '..', '..', '..', 'src', 'cdk8s', 'operator', 'crds');
+const committed = (f: string) => JSON.parse(fs.readFileSync(path.join(CRDS, f), 'utf8'));
+const deploymentOf = (objects: any[]) => objects.find((o) => o.kind === 'Deployment');
+const containerOf = (objects: any[]) => deploymentOf(objects).spec.template.spec.containers[0];
+
+/** The acceptance checks of any bundle: Kubernetes 1.28 schemas, CRD rules, cross-object rules. */
+function expectAppliable(objects: any[]) {
+  for (const o of objects) expect([ids([o])[0], kubernetesSchemaErrors(o)]).toEqual([ids([o])[0], []]);
+  for (const o of objects.filter((x) => x.kind === 'CustomResourceDefinition')) expect(crdDefinitionErrors(o)).toEqual([]);
+  expect(bundleErrors(objects)).toEqual([]);
+}
+
+describe('ArmadaOperator bundle', () => {
+  test('airship, example site: everything kubectl apply needs, in a safe order, valid against Kubernetes 1.28', () => {
+    const { objects, warnings } = synthOperator({ manifest: defineSite() });
+    expect(ids(objects)).toEqual([
+      'CustomResourceDefinition armadacharts.armada.airshipit.org',
+      'Namespace armada-operator-system',
+      'Namespace openstack',
+      'ServiceAccount armada-operator-system/armada-operator',
+      'Role armada-operator-system/armada-operator-leader-election',
+      'RoleBinding armada-operator-system/armada-operator-leader-election',
+      'Role kube-system/armada-operator',
+      'RoleBinding kube-system/armada-operator',
+      'Role openstack/armada-operator',
+      'RoleBinding openstack/armada-operator',
+      'ClusterRole armada-operator-armada-operator-system',
+      'ClusterRoleBinding armada-operator-armada-operator-system',
+      'Deployment armada-operator-system/armada-operator',
+    ]);
+    expect(warnings).toEqual([]);
+    expectAppliable(objects);
+    // The CRD is the generated one, byte for byte.
+    expect(objects[0]).toEqual(committed('airship-v1-armadacharts.json'));
+    for (const b of objects.filter((o) => o.kind.endsWith('Binding'))) {
+      expect(b.subjects).toEqual([{ apiGroup: '', kind: 'ServiceAccount', name: 'armada-operator', namespace: 'armada-operator-system' }]);
+    }
+  });
+
+  test('airship Deployment: image, args, probes, resources and a hardened pod', () => {
+    const { objects } = synthOperator({ manifest: defineSite() });
+    const d = deploymentOf(objects);
+    expect(d.spec.replicas).toBe(1);
+    expect(d.spec.selector).toEqual({ matchLabels: { 'app.kubernetes.io/component': 'operator', 'app.kubernetes.io/name': 'armada-operator' } });
+    const pod = d.spec.template.spec;
+    expect([pod.serviceAccountName, pod.automountServiceAccountToken, pod.terminationGracePeriodSeconds]).toEqual(['armada-operator', true, 10]);
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532 });
+    expect(pod.volumes).toEqual([{ emptyDir: {}, name: 'tmp' }]);
+    const c = containerOf(objects);
+    expect(c).toMatchObject({
+      name: 'manager',
+      image: 'quay.io/airshipit/armada-operator:latest-ubuntu_jammy',
+      imagePullPolicy: 'Always',
+      command: ['/manager'],
+      args: ['--health-probe-bind-address=:8081', '--metrics-bind-address=127.0.0.1:8080', '--leader-elect'],
+      env: [{ name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
+      resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '10m', memory: '64Mi' } },
+      volumeMounts: [{ mountPath: '/tmp', name: 'tmp' }],
+    });
+    expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/healthz', port: 8081 }, initialDelaySeconds: 15, periodSeconds: 20 });
+    expect(c.readinessProbe).toMatchObject({ httpGet: { path: '/readyz', port: 8081 }, initialDelaySeconds: 5, periodSeconds: 10 });
+    expect(c.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      privileged: false,
+      readOnlyRootFilesystem: true,
+      runAsGroup: 65532,
+      runAsNonRoot: true,
+      runAsUser: 65532,
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+  });
+
+  test('keleustes: three apiextensions v1 CRDs, the manifest\'s namespace, WATCH_NAMESPACE, no cluster permissions', () => {
+    const { objects } = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), readOnlyRootFilesystem: false });
+    expect(ids(objects)).toEqual([
+      'CustomResourceDefinition armadacharts.armada.airshipit.org',
+      'CustomResourceDefinition armadachartgroups.armada.airshipit.org',
+      'CustomResourceDefinition armadamanifests.armada.airshipit.org',
+      'Namespace openstack',
+      'ServiceAccount openstack/armada-operator',
+      'Role openstack/armada-operator-leader-election',
+      'RoleBinding openstack/armada-operator-leader-election',
+      'Role openstack/armada-operator',
+      'RoleBinding openstack/armada-operator',
+      'Deployment openstack/armada-operator',
+    ]);
+    expectAppliable(objects);
+    expect(objects.slice(0, 3)).toEqual(['armadacharts', 'armadachartgroups', 'armadamanifests'].map((p) => committed(`keleustes-v1alpha1-${p}.json`)));
+    const c = containerOf(objects);
+    expect(c).toMatchObject({ name: 'armada-operator', image: 'keleustes/armada-operator-dev:v2.14.1', imagePullPolicy: 'IfNotPresent', command: ['/usr/local/bin/armada-operator'] });
+    expect(c.args).toBeUndefined();
+    expect(c.env).toEqual([
+      { name: 'WATCH_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+      { name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+      { name: 'OPERATOR_NAME', value: 'armada-operator' },
+    ]);
+    expect([c.livenessProbe, c.readinessProbe, c.securityContext.readOnlyRootFilesystem]).toEqual([undefined, undefined, false]);
+  });
+
+  test('keleustes with local charts that have dependencies and a read-only root filesystem: a warning names them', () => {
+    const { warnings } = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() });
+    expect(warnings.map((w) => [w.code, w.location, w.message])).toEqual([
+      [
+        'read-only-root',
+        'operator/armada-operator',
+        'charts "mariadb" are local with dependencies: the keleustes operator copies helm-toolkit into their directory in the image, which a read-only root filesystem (and a non-root user) forbids; set readOnlyRootFilesystem false and a user that owns /opt/armada/helm-charts, or use git or tar sources',
+      ],
+    ]);
+  });
+
+  test('image, tag, digest, pull policy, replicas, leader election, probes, user and namespace are props', () => {
+    const probe = kplus.Probe.fromTcpSocket({ port: 9000 });
+    const { objects } = synthOperator({
+      manifest: defineSite(),
+      image: 'registry.example.org/armada-operator',
+      tag: 'sha256:' + 'a'.repeat(64),
+      replicas: 2,
+      namespace: 'ucp',
+      name: 'armada',
+      liveness: probe,
+      user: 1000,
+      group: 2000,
+    });
+    const c = containerOf(objects);
+    expect([c.image, c.imagePullPolicy]).toEqual([`registry.example.org/armada-operator@sha256:${'a'.repeat(64)}`, 'IfNotPresent']);
+    expect(c.livenessProbe.tcpSocket).toEqual({ port: 9000 });
+    expect([c.securityContext.runAsUser, c.securityContext.runAsGroup]).toEqual([1000, 2000]);
+    expect(deploymentOf(objects).spec.replicas).toBe(2);
+    expect(ids(objects).filter((i) => /^(ServiceAccount|Deployment|ClusterRole) /.test(i))).toEqual(['ServiceAccount ucp/armada', 'ClusterRole armada-ucp', 'Deployment ucp/armada']);
+    expectAppliable(objects);
+
+    const noLeader = synthOperator({ manifest: defineSite(), leaderElection: false, tag: 'v1.2.3' });
+    expect(containerOf(noLeader.objects).args).toEqual(['--health-probe-bind-address=:8081', '--metrics-bind-address=127.0.0.1:8080']);
+    expect(containerOf(noLeader.objects).imagePullPolicy).toBe('IfNotPresent');
+    expect(ids(noLeader.objects).some((i) => i.includes('leader-election'))).toBe(false);
+  });
+
+  test('createNamespaces false leaves every Namespace out', () => {
+    const { objects } = synthOperator({ manifest: defineSite(), createNamespaces: false });
+    expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([]);
+    expect(objects).toHaveLength(11);
+  });
+
+  test('cluster-admin: one binding to the built-in role, and a warning that says why it is unsafe', () => {
+    const { objects, warnings } = synthOperator({ manifest: defineSite(), rbac: 'cluster-admin' });
+    expect(ids(objects)).toEqual([
+      'CustomResourceDefinition armadacharts.armada.airshipit.org',
+      'Namespace armada-operator-system',
+      'ServiceAccount armada-operator-system/armada-operator',
+      'ClusterRoleBinding armada-operator-armada-operator-system-cluster-admin',
+      'Deployment armada-operator-system/armada-operator',
+    ]);
+    expect(objects[3].roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' });
+    expect(warnings.map((w) => [w.severity, w.code, w.message])).toEqual([
+      [
+        'warning',
+        'cluster-admin',
+        'rbac "cluster-admin" binds the operator to cluster-admin: anyone who can create an ArmadaChart, or reach the operator\'s pod or token, controls the whole cluster; prefer the least-privilege default (give the manifest)',
+      ],
+    ]);
+    expectAppliable(objects);
+  });
+
+  test('misuse throws at once, naming the fix', () => {
+    const app = new cdk8s.App();
+    const chart = new cdk8s.Chart(app, 'c');
+    const make = (props: object, scope: any = chart) => () => new ArmadaOperator(scope, `op-${Math.random()}`.replace('.', ''), props);
+    expect(make({})).toThrow(/no manifest, so least-privilege RBAC cannot be derived: give the manifest, or releaseNamespaces, or choose rbac "cluster-wide" \(broad, no wildcard\) or "cluster-admin" \(unsafe\)/);
+    expect(make({ rbac: 'least-privilege' })).toThrow(/least-privilege RBAC needs the manifest \(or releaseNamespaces\)/);
+    expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1 })).toThrow(/the keleustes operator watches only its own namespace: give the manifest \(its namespace is used\) or namespace/);
+    expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'x', leaderElection: false })).toThrow(/leaderElection false: the keleustes operator always takes its ConfigMap lock/);
+    expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'x', rbac: 'cluster-admin' })).toThrow(/rbac "cluster-admin": the keleustes operator works in one namespace only/);
+    expect(make({ manifest: defineSite(), replicas: 2, leaderElection: false })).toThrow(/replicas 2 with leaderElection false: several operators would reconcile the same releases at once/);
+    expect(make({ manifest: defineSite(), replicas: 1.5 })).toThrow(/replicas 1.5: must be a whole number/);
+    expect(make({ rbac: 'cluster-wide', resourceKinds: {} })).toThrow(/resourceKinds apply to least-privilege RBAC derived from a manifest/);
+    expect(make({ rbac: 'cluster-wide', releaseNamespaces: ['a'] })).toThrow(/releaseNamespaces apply to least-privilege RBAC only/);
+    expect(make({ manifest: defineSite(), name: 'Armada' })).toThrow(/name "Armada": must be a DNS-1123 label/);
+    expect(make({ manifest: {} })).toThrow(/props.manifest must be an ArmadaManifest/);
+    expect(make({ manifest: defineSite() }, new cdk8s.App())).toThrow(/must be created inside a cdk8s Chart/);
+  });
+
+  test('synthesis errors: an unknown chart in resourceKinds, keleustes namespaces, an invalid manifest', () => {
+    const synthError = (props: object) => {
+      try {
+        synthOperator(props);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    expect(synthError({ manifest: defineSite(), resourceKinds: { 'mariadbb': [] } })).toContain(
+      'resourceKinds names "mariadbb", which the manifest does not deploy; its deployed charts are "ingress-kube-system", "ingress-openstack", "mariadb"',
+    );
+    expect(synthError({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: defineSite() })).toMatch(/chart group "ingress" has charts in namespaces "kube-system", "openstack"/);
+    expect(synthError({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), namespace: 'ucp' })).toContain(
+      'namespace "ucp": the keleustes operator watches only its own namespace, and the manifest\'s objects are in "openstack"; leave namespace unset or set it to "openstack"',
+    );
+    const broken = new ArmadaManifest(undefined, 'broken', { releasePrefix: 'p' });
+    new Chart(new ChartGroup(broken, 'g'), 'c', { ...base('c'), namespace: 'Not_A_Namespace' });
+    expect(synthError({ manifest: broken })).toMatch(/broken\/g\/c: namespace/);
+  });
+
+  test('the manifest is read when the app is synthesized, not when the operator is created', () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const g = new ChartGroup(site, 'g');
+    new Chart(g, 'a', base('a', 'one'));
+    const app = new cdk8s.App();
+    const chart = new cdk8s.Chart(app, 'operator');
+    new ArmadaOperator(chart, 'op', { manifest: site, onWarning: () => undefined });
+    new Chart(g, 'b', base('b', 'two'));
+    expect(ids(cdk8s.Testing.synth(chart)).filter((i) => i.startsWith('Role '))).toEqual(['Role armada-operator-system/armada-operator-leader-election', 'Role one/armada-operator', 'Role two/armada-operator']);
+  });
+
+  test('operatorCrds gives copies: a caller cannot change the bundle\'s CRDs', () => {
+    const [crd] = operatorCrds(OperatorApi.AIRSHIP_V1);
+    (crd.metadata as { name: string }).name = 'changed';
+    expect(operatorCrds(OperatorApi.AIRSHIP_V1)[0].metadata.name).toBe('armadacharts.armada.airshipit.org');
+    expect(operatorCrds(OperatorApi.KELEUSTES_V1ALPHA1).map((c) => c.metadata.name)).toEqual([
+      'armadacharts.armada.airshipit.org',
+      'armadachartgroups.armada.airshipit.org',
+      'armadamanifests.armada.airshipit.org',
+    ]);
+  });
+});
+
+describe('the example app', () => {
+  test('writes the operator bundle to its own file, operator.k8s.yaml, which applies cleanly', () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-example-'));
+    const previous = process.env.CDK8S_OUTDIR;
+    process.env.CDK8S_OUTDIR = outdir;
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      jest.isolateModules(() => require('../../../examples/cdk8s/main'));
+    } finally {
+      stderr.mockRestore();
+      if (previous === undefined) delete process.env.CDK8S_OUTDIR;
+      else process.env.CDK8S_OUTDIR = previous;
+    }
+    expect(fs.readdirSync(outdir).sort()).toEqual(['armada-documents.k8s.yaml', 'operator.k8s.yaml', 'site.k8s.yaml']);
+    const objects = yaml.loadAll(fs.readFileSync(path.join(outdir, 'operator.k8s.yaml'), 'utf8')) as any[];
+    expect(objects[0].metadata.name).toBe('armadacharts.armada.airshipit.org');
+    expect(deploymentOf(objects).metadata).toMatchObject({ name: 'armada-operator', namespace: 'armada-operator-system' });
+    expectAppliable(objects);
+    // The ingress charts declare a cluster-scoped kind: the only chart kind in the ClusterRole.
+    expect(objects.find((o) => o.kind === 'ClusterRole').rules).toContainEqual({ apiGroups: ['networking.k8s.io'], resources: ['ingressclasses'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] });
+  });
+});
