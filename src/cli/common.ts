@@ -20,15 +20,15 @@ export const INPUT_HELP = `Input options (as armada apply):
 /** Loads, overrides and validates the positional files (`-` is stdin). */
 export async function readManifest(args: ParsedArgs, io: CliIo, command: string): Promise<ResolvedInputs> {
   if (args.positionals.length === 0) throw new UsageError('no input files (use - for stdin)', command);
-  const progress = io.stderr.isTTY && args.positionals.length > 20 ? (msg: string) => io.stderr.write(`\r${msg}\x1b[K`) : undefined;
-  progress?.(`reading ${args.positionals.length} files...`);
+  // Progress only where a person watches (a TTY) and a run can be long (many files).
+  const progress = io.stderr.isTTY && args.positionals.length > 10 ? (msg: string) => io.stderr.write(`\r${msg.slice(0, 100)}\x1b[K`) : undefined;
   const result = await resolveInputs(args.positionals, {
     targetManifest: str(args, 'target-manifest'),
     valuesFiles: list(args, 'values'),
     sets: list(args, 'set'),
     stdin: io.stdin,
+    onProgress: progress,
   });
-  progress?.('');
   if (progress) io.stderr.write('\r\x1b[K');
   return result;
 }

@@ -42,6 +42,11 @@ export interface ResolveInputsOptions {
    * @default false
    */
   readonly skipChartSchemas?: boolean;
+  /**
+   * Told what is going on during a long run (files read so far, then each phase).
+   * @default - silent
+   */
+  readonly onProgress?: (message: string) => void;
 }
 
 /** The result: a spec when the documents could be resolved, and every diagnostic found. */
@@ -59,7 +64,8 @@ const WEAK = new Set(['metadata.substitutions', 'metadata.layeringDefinition.act
 
 export async function resolveInputs(paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
   const diagnostics: Diagnostic[] = [];
-  const loaded = await loadInputs(paths, options.stdin);
+  const progress = options.onProgress ?? (() => undefined);
+  const loaded = await loadEach(paths, options.stdin, progress);
   diagnostics.push(...loaded.diagnostics);
 
   // Overrides work on copies; the loaded documents keep their positions for diagnostics.
@@ -132,9 +138,24 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   const { spec, diagnostics: conversion } = documentsToSpec(inputs, { targetManifest: options.targetManifest });
   diagnostics.push(...conversion.all);
   if (!spec) return { diagnostics, documents: loaded.documents };
+  progress(`checking manifest ${spec.name} (${spec.charts.length} charts)`);
   diagnostics.push(...validateManifest(spec).all);
   if (!options.skipChartSchemas) diagnostics.push(...checkLocalChartValues(spec));
   return { spec, diagnostics, documents: loaded.documents };
+}
+
+/** Loads the inputs one file at a time, so that a long run can say how far it got. */
+async function loadEach(paths: readonly string[], stdin: NodeJS.ReadableStream | undefined, progress: (m: string) => void) {
+  if (paths.length < 2) return loadInputs(paths, stdin);
+  const all = { documents: [] as LoadedDocument[], armada: [] as ArmadaDocument[], diagnostics: [] as Diagnostic[] };
+  for (let i = 0; i < paths.length; i++) {
+    progress(`reading ${i + 1}/${paths.length}: ${paths[i]}`);
+    const r = await loadInputs([paths[i]], stdin);
+    all.documents.push(...r.documents);
+    all.armada.push(...r.armada);
+    all.diagnostics.push(...r.diagnostics);
+  }
+  return all;
 }
 
 /** The same document (file, positions, label) with overridden data. */

@@ -150,3 +150,22 @@ describe('usage errors: exit 2 with a hint, never a stack trace', () => {
     expect((await cli(['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
   });
 });
+
+test('several files: documents are read across files, with progress on a terminal', async () => {
+  const dir = tmpdir();
+  const parts = readShared('corpus', 'armada__examples__simple.yaml').split(/^---\n/m).filter(Boolean);
+  const files = parts.map((p, i) => write(dir, `part-${i}.yaml`, `---\n${p}`));
+  const many = [...files, ...Array.from({ length: 10 }, (_, i) => write(dir, `extra-${i}.yaml`, '---\nschema: deckhand/Passphrase/v1\nmetadata: {name: x, schema: metadata/Document/v1}\ndata: secret\n'))];
+  let stderr = '';
+  const { main } = await import('../../src/cli/main');
+  const { Readable } = await import('stream');
+  const code = await main(['validate', ...many], {
+    stdout: { write: () => true },
+    stderr: { write: (s: string) => (stderr += s), isTTY: true },
+    stdin: Readable.from(['']),
+    cwd: dir,
+  });
+  expect(code).toBe(0);
+  expect(stderr).toContain(`reading 14/14: ${many[13]}`);
+  expect(stderr).toContain('checking manifest simple-armada (2 charts)');
+});
