@@ -64,16 +64,16 @@ const OWN_CR = ['get', 'list', 'watch', 'update', 'patch'];
 const STATUS = ['get', 'update', 'patch'];
 const ARMADA_GROUP = 'armada.airshipit.org';
 
-/** The airship operator's `waitutil` clients, by wait type. */
+/**
+ * The airship operator's `waitutil` clients, by wait type: the Armada types, which are the only
+ * ones a definition may use (the operator also knows armadachart and the Tigera kinds).
+ */
 const AIRSHIP_WAIT_TYPES: Readonly<Record<string, ResourceKind>> = {
   job: { apiGroup: 'batch', resource: 'jobs' },
   pod: { apiGroup: '', resource: 'pods' },
   deployment: { apiGroup: 'apps', resource: 'deployments' },
   daemonset: { apiGroup: 'apps', resource: 'daemonsets' },
   statefulset: { apiGroup: 'apps', resource: 'statefulsets' },
-  armadachart: { apiGroup: ARMADA_GROUP, resource: 'armadacharts' },
-  installation: { apiGroup: 'operator.tigera.io', resource: 'installations', clusterScoped: true },
-  tigerastatus: { apiGroup: 'operator.tigera.io', resource: 'tigerastatuses', clusterScoped: true },
 };
 
 /** The airship operator's pre-upgrade delete types ("" means job). */
@@ -173,8 +173,7 @@ export function leastPrivilege(api: OperatorApi, releases: readonly ReleaseAcces
     ns(r.namespace).add('', 'secrets', HELM_STORAGE);
     for (const t of r.waitTypes) {
       const k = AIRSHIP_WAIT_TYPES[t];
-      // armadacharts are covered cluster-wide below; an unknown type fails in the operator anyway.
-      if (k && k.resource !== 'armadacharts') grant(r.namespace, k, ['list', 'watch']);
+      if (k) ns(r.namespace).add(k.apiGroup, k.resource, ['list', 'watch']);
     }
     for (const t of r.deleteTypes) {
       const k = AIRSHIP_DELETE_TYPES[t];
@@ -213,7 +212,7 @@ export function clusterWide(api: OperatorApi, kinds: readonly ResourceKind[], op
   const cluster = new Rules();
   for (const k of kinds) cluster.add(k.apiGroup, k.resource, MANAGE);
   cluster.add('', 'secrets', HELM_STORAGE).add('', 'pods', MANAGE).add('apps', 'replicasets', READ);
-  for (const k of Object.values(AIRSHIP_WAIT_TYPES)) if (k.resource !== 'armadacharts' && !k.clusterScoped) cluster.add(k.apiGroup, k.resource, ['list', 'watch']);
+  for (const k of Object.values(AIRSHIP_WAIT_TYPES)) cluster.add(k.apiGroup, k.resource, ['list', 'watch']);
   for (const k of Object.values(AIRSHIP_DELETE_TYPES)) cluster.add(k.apiGroup, k.resource, ['list', 'watch', 'deletecollection']);
   ownCustomResources(api, cluster);
   cluster.add('', 'namespaces', ['create']);
