@@ -22,6 +22,10 @@ import { ResourceKind } from './resource-kinds';
 export interface RbacRule {
   readonly apiGroups: readonly string[];
   readonly resources: readonly string[];
+  /**
+   * The objects the rule is limited to.
+   * @default - every object of the resources
+   */
   readonly resourceNames?: readonly string[];
   readonly verbs: readonly string[];
 }
