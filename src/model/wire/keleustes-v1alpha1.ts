@@ -50,7 +50,7 @@ let valuesSchema: StructuralSchema | undefined;
 function keleustesValuesSchema(): StructuralSchema {
   // Loaded on first use: only this target needs the 90 kB closed values schema.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  valuesSchema ??= require('./keleustes-values-schema.json') as StructuralSchema;
+  valuesSchema ??= (require('./keleustes-values') as typeof import('./keleustes-values')).KELEUSTES_VALUES_SCHEMA;
   return valuesSchema;
 }
 
