@@ -110,6 +110,18 @@ export interface AirshipChartWaitResource {
    * @pattern ^[0-9]+%?$
    */
   readonly min_ready?: string;
+  /**
+   * Namespace of the objects (the operator's default: `data.namespace`). Not written by
+   * armada-cdk; kept so that ArmadaCharts written by other tools keep it.
+   */
+  readonly namespace?: string;
+  /** Accepted and unused by the operator. Not written by armada-cdk. */
+  readonly condition?: string;
+  /**
+   * Seconds the operator sleeps before this wait. Not written by armada-cdk.
+   * @integer
+   */
+  readonly delay?: number;
 }
 
 /** Helm's own wait. */
@@ -134,6 +146,10 @@ export interface AirshipChartUpgrade {
 export interface AirshipChartPreUpgrade {
   /** Objects deleted (foreground) before the upgrade. */
   readonly delete?: readonly AirshipChartDeleteResource[];
+  /** Uninstall, then install, instead of upgrading. Not written by armada-cdk (Armada has no such option). */
+  readonly cleanup?: boolean;
+  /** Replace the CRDs from the chart's crds/ before the upgrade. Not written by armada-cdk. */
+  readonly update_crd?: boolean;
 }
 
 /** Objects to delete before an upgrade. */

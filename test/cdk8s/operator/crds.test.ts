@@ -153,13 +153,8 @@ describe('generated CRDs are valid apiextensions.k8s.io/v1 CRDs', () => {
       // Stricter: the operator cannot wait on a resource without a type (it builds "<type>s").
       'data.wait.resources[]: required type: ours only',
       // Pruned by ours: fields this library never writes.
-      'data.wait.resources[].condition: theirs only (ours prunes it)',
-      'data.wait.resources[].delay: theirs only (ours prunes it)',
-      'data.wait.resources[].namespace: theirs only (ours prunes it)',
       // Stricter: what the operator's strconv.Atoi accepts after dropping "%".
       'data.wait.resources[].min_ready: pattern: ours "^[0-9]+%?$", theirs unset',
-      'data.upgrade.pre.cleanup: theirs only (ours prunes it)',
-      'data.upgrade.pre.update_crd: theirs only (ours prunes it)',
       // Stricter: Helm values are a map (upstream accepts any JSON value there).
       'data.values: type: ours "object", theirs unset',
     ]);
