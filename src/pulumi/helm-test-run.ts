@@ -144,12 +144,25 @@ async function kubeconfigFile(cluster: ClusterInputs | undefined): Promise<{ arg
 /** Runs helm (no shell), collecting stdout and stderr together as a user would see them. */
 export function spawnHelm(command: string, args: readonly string[], timeoutMs: number): Promise<HelmResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    let timedOut = false;
+    // Our own timer rather than spawn's `timeout`, which outlives a helm that failed to start.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGTERM');
+    }, timeoutMs);
     child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
     child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 128 : 1), output: signal ? `${output}\n(helm was stopped by ${signal} after ${timeoutMs / 1000}s)` : output }));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const note = timedOut ? `\n(helm was stopped after ${timeoutMs / 1000}s)` : signal ? `\n(helm was stopped by ${signal})` : '';
+      resolve({ code: code ?? 128, output: output + note });
+    });
   });
 }
 

@@ -1,0 +1,98 @@
+import { promises as fs } from 'node:fs';
+import { helmTestProvider } from '../../src/pulumi/helm-test';
+import { diffTest, HelmResult, runHelmTest, spawnHelm, TestTarget } from '../../src/pulumi/helm-test-run';
+import { FakeKube, named } from './fake-kube';
+
+const PODS = '/api/v1/namespaces/ns/pods';
+const target = (o: Partial<TestTarget> = {}): TestTarget => ({
+  release: 'p-keystone',
+  namespace: 'ns',
+  timeoutSeconds: 600,
+  waitLabels: { release_group: 'p-keystone' },
+  helmCommand: 'helm',
+  ...o,
+});
+
+describe('helm test', () => {
+  let kube: FakeKube;
+  let logs: string[];
+  let calls: { command: string; args: readonly string[]; timeoutMs: number; kubeconfig?: string }[];
+  const deps = (result: HelmResult | Error = { code: 0, output: 'TEST SUITE: keystone-test\nPhase: Succeeded\n' }) => ({
+    loadCluster: async () => kube.kubeConfig(),
+    runHelm: async (command: string, args: readonly string[], timeoutMs: number) => {
+      const i = args.indexOf('--kubeconfig');
+      calls.push({ command, args, timeoutMs, kubeconfig: i >= 0 ? await fs.readFile(args[i + 1], 'utf8').catch(() => '(no file)') : undefined });
+      if (result instanceof Error) throw result;
+      return result;
+    },
+    log: { info: (m: string) => logs.push(`info ${m}`), warn: (m: string) => logs.push(`warn ${m}`) },
+    now: () => Date.parse('2026-01-01T12:00:00Z'),
+    pollMs: 5,
+  });
+  beforeEach(async () => {
+    kube = await FakeKube.start();
+    logs = [];
+    calls = [];
+    kube.add(
+      PODS,
+      named('keystone-test', { release_group: 'p-keystone' }, { annotations: { 'helm.sh/hook': 'test' } }),
+      named('keystone-api-1', { release_group: 'p-keystone' }),
+    );
+  });
+  afterEach(() => kube.close());
+
+  test('deletes the previous test pods selected by wait.labels, then runs helm test with the test timeout', async () => {
+    const state = await runHelmTest({ target: target(), revision: 4 }, deps());
+    expect(kube.deletes()).toEqual([`${PODS}/keystone-test`]);
+    expect(kube.names(PODS)).toEqual(['keystone-api-1']);
+    expect(calls).toEqual([{ command: 'helm', args: ['test', 'p-keystone', '--namespace', 'ns', '--timeout', '600s'], timeoutMs: 660_000, kubeconfig: undefined }]);
+    expect(state).toEqual({ target: target(), revision: 4, passedAt: '2026-01-01T12:00:00.000Z' });
+    expect(logs).toEqual(['info ns/p-keystone: deleting previous test pod keystone-test', 'info ns/p-keystone: running helm test with timeout=600s', 'info ns/p-keystone: tests passed']);
+  });
+
+  test('without wait.labels no pod is deleted (Armada would otherwise delete other charts\' test pods)', async () => {
+    await runHelmTest({ target: target({ waitLabels: {} }) }, deps());
+    expect(kube.requests).toEqual([]);
+  });
+
+  test('the cluster: kubeconfig contents go to a private temp file that is removed afterwards; a path and a context pass through', async () => {
+    await runHelmTest({ target: target({ waitLabels: {} }), cluster: { kubeconfig: 'apiVersion: v1\nkind: Config\n', context: 'admin' } }, deps());
+    const args = calls[0].args;
+    const file = args[args.indexOf('--kubeconfig') + 1];
+    expect(calls[0].kubeconfig).toBe('apiVersion: v1\nkind: Config\n');
+    expect(args.slice(-2)).toEqual(['--kube-context', 'admin']);
+    await expect(fs.stat(file)).rejects.toMatchObject({ code: 'ENOENT' });
+    await runHelmTest({ target: target({ waitLabels: {} }), cluster: { kubeconfig: '/etc/kube/site.yaml' } }, deps());
+    expect(calls[1].args.slice(-2)).toEqual(['--kubeconfig', '/etc/kube/site.yaml']);
+  });
+
+  test('a failing test fails with helm\'s output; a missing helm says what to do; deleting old pods may fail', async () => {
+    kube.fail(PODS, 500);
+    await expect(runHelmTest({ target: target() }, deps({ code: 1, output: 'Error: pod keystone-test failed\n' }))).rejects.toThrow('helm test of ns/p-keystone failed (exit code 1):\nError: pod keystone-test failed');
+    expect(logs[0]).toBe('warn ns/p-keystone: could not delete the previous test pods: cannot list pods in namespace ns (labels: release_group=p-keystone): HTTP 500: scripted failure of /api/v1/namespaces/ns/pods');
+    const missing = Object.assign(new Error('spawn helm ENOENT'), { code: 'ENOENT' });
+    await expect(runHelmTest({ target: target({ waitLabels: {} }) }, deps(missing))).rejects.toThrow(
+      'ns/p-keystone: test.enabled needs the helm CLI (Helm 3) on the machine running pulumi up, and "helm" was not found; install helm, set ManifestDeployment\'s helmCommand, or disable the chart\'s tests',
+    );
+  });
+
+  test('spawnHelm runs the executable without a shell and reports ENOENT', async () => {
+    expect(await spawnHelm(process.execPath, ['-e', 'console.log("out"); console.error("err"); process.exit(3)'], 10_000)).toEqual({ code: 3, output: 'out\nerr\n' });
+    await expect(spawnHelm('/nonexistent/helm', ['test'], 10_000)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  test('diff: tests run again when the revision or the test settings change, not for the cluster', () => {
+    const olds = { target: target(), revision: 4, passedAt: 'x' };
+    expect(diffTest(olds, { target: target(), revision: 4, cluster: { context: 'other' } })).toEqual({ changes: false });
+    expect(diffTest(olds, { target: target(), revision: 5 })).toEqual({ changes: true });
+    expect(diffTest(olds, { target: target({ timeoutSeconds: 60 }), revision: 4 })).toEqual({ changes: true });
+  });
+
+  test('the provider: create runs the tests (here with a helm that does not exist) and delete leaves the pods', async () => {
+    const info = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+    await expect(helmTestProvider.create({ target: target({ waitLabels: {}, helmCommand: '/nonexistent/helm' }) })).rejects.toThrow('"/nonexistent/helm" was not found');
+    await expect(helmTestProvider.delete!('ns/p-keystone', { target: target(), passedAt: 'x' })).resolves.toBeUndefined();
+    expect(await helmTestProvider.diff!('ns/p-keystone', { target: target(), revision: 1, passedAt: 'x' }, { target: target(), revision: 2 })).toEqual({ changes: true });
+    info.mockRestore();
+  });
+});

@@ -1,0 +1,337 @@
+import { capture, Captured, GATE, PRE_DELETE, registered, RELEASE, settled, TEST, valueOf } from './mocks';
+import * as pulumi from '@pulumi/pulumi';
+import * as k8s from '@pulumi/kubernetes';
+import { defineSite } from '../../examples/site';
+import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, SchemaVersion, WaitResource } from '../../src';
+import { ManifestDeployment } from '../../src/pulumi';
+
+// The deployments below log Armada's and the backend's warnings; tests that care spy on them.
+beforeEach(() => {
+  jest.spyOn(pulumi.log, 'warn').mockImplementation(async () => undefined);
+});
+afterEach(() => jest.restoreAllMocks());
+
+const charts = async (c: { name: string }) => `/charts/${c.name}`;
+
+/** Deploys a manifest under mocks and returns every resource created below the component. */
+async function deploy(manifest: ArmadaManifest, extra: Partial<ConstructorParameters<typeof ManifestDeployment>[1]> = {}, opts: pulumi.ComponentResourceOptions = {}) {
+  const seen: Captured[] = [];
+  const deployment = new ManifestDeployment('site', { manifest, resolveChart: charts, ...extra }, { ...opts, transformations: [capture(seen)] });
+  await settled(seen);
+  await valueOf(deployment.releases);
+  return { deployment, seen };
+}
+
+const byType = (seen: readonly Captured[], type: string) => seen.filter((c) => c.type === type);
+const nameOf = (seen: readonly Captured[], r: unknown) => seen.find((c) => c.resource === r)?.name;
+/** The Helm release a gate or test resource belongs to. */
+const releaseOf = (seen: readonly Captured[], r: unknown) => seen.find((c) => c.resource === r)?.props.target.release as string;
+
+describe('ManifestDeployment on the example site', () => {
+  let seen: Captured[];
+  let deployment: ManifestDeployment;
+  let registeredBefore: number;
+  beforeAll(async () => {
+    registeredBefore = registered.length;
+    ({ seen, deployment } = await deploy(defineSite()));
+  });
+
+  test('resource tree: Manifest > ChartGroup > Chart > resources, named after the construct paths', () => {
+    const parentOf = (c: Captured) => (c.opts.parent === deployment ? 'site' : nameOf(seen, c.opts.parent));
+    const tree = seen.map((c) => [c.type, c.name, parentOf(c)]);
+    expect(tree.filter(([t]) => t === 'armada:index:ChartGroup')).toEqual([
+      ['armada:index:ChartGroup', 'site/ingress', 'site'],
+      ['armada:index:ChartGroup', 'site/openstack-infra', 'site'],
+      ['armada:index:ChartGroup', 'site/openstack-keystone', 'site'],
+      ['armada:index:ChartGroup', 'site/openstack-compute', 'site'],
+    ]);
+    expect(tree.filter(([t]) => t === 'armada:index:Chart').map(([, n, p]) => [n, p])).toEqual([
+      ['site/ingress/ingress-kube-system', 'site/ingress'],
+      ['site/ingress/ingress-openstack', 'site/ingress'],
+      ['site/openstack-infra/mariadb', 'site/openstack-infra'],
+      ['site/openstack-infra/memcached', 'site/openstack-infra'],
+      ['site/openstack-infra/rabbitmq', 'site/openstack-infra'],
+      ['site/openstack-keystone/keystone', 'site/openstack-keystone'],
+      ['site/openstack-compute/glance', 'site/openstack-compute'],
+      ['site/openstack-compute/nova', 'site/openstack-compute'],
+      ['site/openstack-compute/neutron', 'site/openstack-compute'],
+      ['site/openstack-compute/openvswitch', 'site/openstack-compute'],
+      ['site/openstack-compute/libvirt', 'site/openstack-compute'],
+    ]);
+    // Each chart's resources are its children and share its name.
+    for (const type of [RELEASE, GATE, TEST, PRE_DELETE]) {
+      for (const c of byType(seen, type)) expect([type, parentOf(c)]).toEqual([type, c.name]);
+    }
+    const kinds = (chart: string) => seen.filter((c) => c.name === `site/${chart}` && c.type !== 'armada:index:Chart').map((c) => c.type).sort();
+    expect(kinds('ingress/ingress-kube-system')).toEqual([GATE, RELEASE].sort());
+    expect(kinds('openstack-infra/mariadb')).toEqual([GATE, TEST, PRE_DELETE, RELEASE].sort());
+    expect(kinds('openstack-infra/memcached')).toEqual([GATE, TEST, RELEASE].sort());
+    expect(byType(seen, RELEASE)).toHaveLength(11);
+    expect(byType(seen, GATE)).toHaveLength(11);
+    expect(byType(seen, TEST)).toHaveLength(9);
+    expect(byType(seen, PRE_DELETE)).toHaveLength(6);
+  });
+
+  test('every Release input', () => {
+    const inputs = Object.fromEntries(byType(seen, RELEASE).map((c) => [c.props.name, c.props]));
+    const common = { compat: 'true', createNamespace: true, allowNullValues: true, disableOpenapiValidation: true, forceUpdate: false, disableCRDHooks: false, maxHistory: 10 };
+    const ingressValues = { labels: { server: { node_selector_key: 'openstack-control-plane', node_selector_value: 'enabled' } } };
+    const expected: Record<string, object> = {
+      'airship-ingress-kube-system': { namespace: 'kube-system', chart: '/charts/ingress-kube-system', values: ingressValues, timeout: 300, skipAwait: false, waitForJobs: false },
+      'airship-ingress-openstack': { namespace: 'openstack', chart: '/charts/ingress-openstack', values: ingressValues, timeout: 300, skipAwait: false, waitForJobs: false },
+      'airship-mariadb': {
+        namespace: 'openstack',
+        chart: '/charts/mariadb',
+        values: { pod: { replicas: { server: 3, ingress: 1 } }, volume: { size: '10Gi', class_name: 'general' } },
+        timeout: 900,
+        skipAwait: false,
+        waitForJobs: true,
+      },
+      'airship-memcached': { namespace: 'openstack', chart: '/charts/memcached', values: {}, timeout: 300, skipAwait: false, waitForJobs: true },
+      // Native wait off: Helm does not wait, the gate does.
+      'airship-rabbitmq': { namespace: 'openstack', chart: '/charts/rabbitmq', values: { pod: { replicas: { server: 2 } } }, timeout: 600, skipAwait: true, waitForJobs: false },
+      'airship-keystone': { namespace: 'openstack', chart: '/charts/keystone', values: { bootstrap: { enabled: true }, pod: { replicas: { api: 2 } } }, timeout: 1200, skipAwait: false, waitForJobs: true },
+      'airship-glance': { namespace: 'openstack', chart: '/charts/glance', values: {}, timeout: 1800, skipAwait: false, waitForJobs: true },
+      'airship-nova': { namespace: 'openstack', chart: '/charts/nova', values: {}, timeout: 1800, skipAwait: false, waitForJobs: true },
+      'airship-neutron': { namespace: 'openstack', chart: '/charts/neutron', values: {}, timeout: 1800, skipAwait: false, waitForJobs: true },
+      'airship-openvswitch': { namespace: 'openstack', chart: '/charts/openvswitch', values: {}, timeout: 900, skipAwait: false, waitForJobs: false },
+      'airship-libvirt': { namespace: 'openstack', chart: '/charts/libvirt', values: {}, timeout: 900, skipAwait: false, waitForJobs: false },
+    };
+    expect(Object.keys(inputs)).toEqual(Object.keys(expected));
+    // What the mocks received, i.e. what the provider would get.
+    const received = Object.fromEntries(registered.slice(registeredBefore).filter((r) => r.type === RELEASE).map((r) => [r.inputs.name, r.inputs]));
+    for (const [name, e] of Object.entries(expected)) expect(received[name]).toEqual({ name, ...common, ...e });
+  });
+
+  test('dependsOn edges equal the plan: each release waits for the whole previous step (gates and tests)', () => {
+    const plan = defineSite().plan();
+    for (const step of plan.steps) {
+      const previous = step.index === 0 ? [] : plan.steps[step.index - 1].releases.map((r) => r.name);
+      for (const r of step.releases) {
+        const release = byType(seen, RELEASE).find((c) => c.props.name === r.name)!;
+        const deps = (release.opts.dependsOn as pulumi.Resource[]).map((d) => seen.find((c) => c.resource === d)!);
+        const gates = deps.filter((d) => d.type === GATE).map((d) => d.props.target.release).sort();
+        const tests = deps.filter((d) => d.type === TEST).map((d) => d.props.target.release).sort();
+        expect([r.name, gates]).toEqual([r.name, [...previous].sort()]);
+        const tested = plan.steps[step.index - 1]?.releases.filter((p) => p.test.enabled).map((p) => p.name) ?? [];
+        expect([r.name, tests]).toEqual([r.name, [...tested].sort()]);
+        // Besides those, only its own pre-upgrade delete.
+        expect(deps.filter((d) => d.type !== GATE && d.type !== TEST).map((d) => [d.type, d.name])).toEqual(
+          r.chart === 'mariadb' || r.chart === 'rabbitmq' || r.chart === 'keystone' || ['glance', 'nova', 'neutron'].includes(r.chart) ? [[PRE_DELETE, release.name]] : [],
+        );
+      }
+    }
+  });
+
+  test('gates follow their release and wait on the planned resources; tests follow their gate', () => {
+    const gate = byType(seen, GATE).find((c) => c.props.target.release === 'airship-mariadb')!;
+    expect(gate.props.target).toEqual({
+      release: 'airship-mariadb',
+      namespace: 'openstack',
+      resources: [
+        { type: 'statefulset', labels: { release_group: 'airship-mariadb' }, minReady: '50%', required: true, allowAsyncUpdates: false },
+        { type: 'job', labels: { release_group: 'airship-mariadb' }, minReady: '100%', required: false, allowAsyncUpdates: false },
+      ],
+      schemaVersion: SchemaVersion.V1,
+      timeoutSeconds: 900,
+      sharesDeadline: true,
+    });
+    const release = byType(seen, RELEASE).find((c) => c.props.name === 'airship-mariadb')!.resource as k8s.helm.v3.Release;
+    // The revision is the release's output, so the gate re-checks when the release changes.
+    expect(pulumi.Output.isInstance(gate.props.revision)).toBe(true);
+    expect(gate.props.revision.resources()).toContain(release);
+    expect(gate.props.runToken).toBeUndefined();
+    expect(gate.props.cluster).toBeUndefined();
+
+    const test = byType(seen, TEST).find((c) => c.props.target.release === 'airship-rabbitmq')!;
+    expect(test.props.target).toEqual({ release: 'airship-rabbitmq', namespace: 'openstack', timeoutSeconds: 600, waitLabels: { release_group: 'airship-rabbitmq' }, helmCommand: 'helm' });
+    expect((test.opts.dependsOn as unknown[]).map((d) => releaseOf(seen, d))).toEqual(['airship-rabbitmq']);
+    expect(byType(seen, TEST).find((c) => c.props.target.release === 'airship-keystone')!.props.target.timeoutSeconds).toBe(600);
+    expect(byType(seen, TEST).find((c) => c.props.target.release === 'airship-glance')!.props.target.timeoutSeconds).toBe(300);
+  });
+
+  test('pre-upgrade deletes: the chart actions, before the release, with a fingerprint of its inputs', async () => {
+    const pre = byType(seen, PRE_DELETE).find((c) => c.props.target.release === 'airship-keystone')!;
+    expect(pre.props.target).toEqual({
+      release: 'airship-keystone',
+      namespace: 'openstack',
+      actions: [
+        { type: 'job', labels: { release_group: 'airship-keystone' } },
+        { type: 'cronjob', labels: { release_group: 'airship-keystone', component: 'fernet-rotate' } },
+      ],
+      schemaVersion: SchemaVersion.V1,
+      timeoutSeconds: 1200,
+    });
+    expect(await valueOf(pre.props.fingerprint)).toMatch(/^[0-9a-f]{64}$/);
+    // It runs after the previous step, like the release.
+    expect((pre.opts.dependsOn as unknown[]).map((d) => releaseOf(seen, d)).sort()).toEqual(['airship-rabbitmq', 'airship-rabbitmq']);
+  });
+
+  test('outputs: releases maps every Helm release name; the resources are exposed by name', async () => {
+    expect(Object.keys(await valueOf(deployment.releases))).toEqual(defineSite().plan().releases.map((r) => r.name));
+    expect(Object.keys(deployment.helmReleases)).toHaveLength(11);
+    expect(nameOf(seen, deployment.readinessGates['airship-nova'])).toBe('site/openstack-compute/nova');
+  });
+});
+
+describe('ManifestDeployment options and edge cases', () => {
+  test('the provider is passed down to every Release; children get only { parent } and their own options', async () => {
+    const provider = new k8s.Provider('cluster', { kubeconfig: 'apiVersion: v1\nkind: Config\n' });
+    const before = registered.length;
+    const { seen } = await deploy(defineSite(), {}, { provider });
+    const providerUrn = await valueOf(provider.urn);
+    const releases = registered.slice(before).filter((x) => x.type === RELEASE);
+    expect(releases).toHaveLength(11);
+    for (const r of releases) expect(r.provider).toMatch(new RegExp(`^${providerUrn.replace(/[$]/g, '\\$')}::`));
+    expect(seen[0].type).toBe('armada:index:Manifest');
+    for (const c of seen.slice(1).filter((x) => x.type.startsWith('armada:index:'))) {
+      expect([c.name, Object.keys(c.opts).filter((k) => (c.opts as Record<string, unknown>)[k] !== undefined)]).toEqual([c.name, ['parent']]);
+    }
+  });
+
+  test('a pulumi.secret in values stays secret: Release values, and the pre-upgrade fingerprint', async () => {
+    const site = defineSite();
+    const mariadb = site.node.findChild('openstack-infra').node.findChild('mariadb') as Chart<any>;
+    mariadb.overrideValues({ conf: { database: { password: pulumi.secret('s3cr3t') } } });
+    const { seen } = await deploy(site);
+    const release = byType(seen, RELEASE).find((c) => c.props.name === 'airship-mariadb')!;
+    expect(await pulumi.isSecret(pulumi.output(release.props.values))).toBe(true);
+    expect(await pulumi.isSecret((release.resource as k8s.helm.v3.Release).values)).toBe(true);
+    expect(await valueOf(release.props.values)).toMatchObject({ conf: { database: { password: 's3cr3t' } } });
+    const pre = byType(seen, PRE_DELETE).find((c) => c.props.target.release === 'airship-mariadb')!;
+    expect(await pulumi.isSecret(pre.props.fingerprint)).toBe(true);
+    const other = byType(seen, RELEASE).find((c) => c.props.name === 'airship-memcached')!;
+    expect(await pulumi.isSecret(pulumi.output(other.props.values))).toBe(false);
+  });
+
+  test('kubeconfig and context reach the dynamic resources as one secret; recheckReadiness always sets a run token', async () => {
+    const { seen } = await deploy(defineSite(), { kubeconfig: 'apiVersion: v1\nkind: Config\n', context: 'admin@site', recheckReadiness: 'always', helmCommand: '/usr/local/bin/helm3' });
+    for (const c of [...byType(seen, GATE), ...byType(seen, TEST), ...byType(seen, PRE_DELETE)]) {
+      expect(await pulumi.isSecret(c.props.cluster)).toBe(true);
+      expect(await valueOf(c.props.cluster)).toEqual({ kubeconfig: 'apiVersion: v1\nkind: Config\n', context: 'admin@site' });
+    }
+    const tokens = new Set(byType(seen, GATE).map((c) => c.props.runToken));
+    expect(tokens.size).toBe(1);
+    expect([...tokens][0]).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(byType(seen, TEST).every((c) => c.props.target.helmCommand === '/usr/local/bin/helm3')).toBe(true);
+  });
+
+  test('releases are retained on delete unless chartCleanup, as Armada leaves releases that leave the manifest', async () => {
+    const retained = await deploy(defineSite());
+    expect(byType(retained.seen, RELEASE).every((c) => c.opts.retainOnDelete === true)).toBe(true);
+    const cleaned = await deploy(defineSite(), { chartCleanup: true });
+    expect(byType(cleaned.seen, RELEASE).every((c) => c.opts.retainOnDelete === false)).toBe(true);
+  });
+
+  test('aliases keep URNs across renames: a renamed group and a renamed chart get their old names as aliases', async () => {
+    const { seen } = await deploy(defineSite(), { aliases: { 'openstack-compute': 'compute', 'openstack-infra/mariadb': 'openstack-infra/db' } });
+    const aliasesOf = (type: string, name: string) => (seen.find((c) => c.type === type && c.name === name)!.opts.aliases ?? []).map((a: any) => a.name);
+    expect(aliasesOf('armada:index:ChartGroup', 'site/openstack-compute')).toEqual(['site/compute']);
+    expect(aliasesOf('armada:index:Chart', 'site/openstack-compute/nova')).toEqual(['site/compute/nova']);
+    expect(aliasesOf('armada:index:Chart', 'site/openstack-infra/mariadb')).toEqual(['site/openstack-infra/db']);
+    expect(aliasesOf('armada:index:Chart', 'site/openstack-infra/memcached')).toEqual([]);
+    expect(aliasesOf('armada:index:ChartGroup', 'site/openstack-infra')).toEqual([]);
+  });
+
+  test('explicit addDependency edges and a chart in two groups: installed once, waited for again', async () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const src = ChartSource.local('/charts');
+    const wait = (n: string) => ({ labels: { app: n } });
+    const a = new ChartGroup(site, 'a');
+    const db = new Chart(a, 'db', { namespace: 'ns', source: src, wait: wait('db'), test: { enabled: false } });
+    const cache = new Chart(a, 'cache', { namespace: 'ns', source: src, wait: wait('cache'), test: { enabled: false } });
+    const api = new Chart(a, 'api', { namespace: 'ns', source: src, wait: wait('api') });
+    api.addDependency(db, cache);
+    const b = new ChartGroup(site, 'b', { sequenced: true });
+    b.addChart(db);
+    new Chart(b, 'web', { namespace: 'ns', source: src, wait: wait('web'), test: { enabled: false } });
+    const warn = pulumi.log.warn as jest.Mock;
+    const { seen } = await deploy(site);
+    const deps = (name: string) => {
+      const r = byType(seen, RELEASE).find((c) => c.props.name === name)!;
+      return (r.opts.dependsOn as unknown[]).map((d) => `${seen.find((c) => c.resource === d)!.type.split(':').pop()} ${releaseOf(seen, d)}`).sort();
+    };
+    expect(deps('p-db')).toEqual([]);
+    expect(deps('p-api')).toEqual(['ReadinessGate p-cache', 'ReadinessGate p-db']);
+    // db is one Release; step 1 (group b, db again) is a second gate on it.
+    expect(byType(seen, RELEASE).map((c) => c.props.name)).toEqual(['p-db', 'p-cache', 'p-api', 'p-web']);
+    const dbGates = byType(seen, GATE).filter((c) => c.props.target.release === 'p-db');
+    expect(dbGates.map((c) => [c.name, c.props.target.sharesDeadline])).toEqual([
+      ['site/a/db', true],
+      ['site/a/db@b', false],
+    ]);
+    const again = dbGates[1];
+    expect((again.opts.dependsOn as unknown[]).map((d) => `${seen.find((c) => c.resource === d)!.type.split(':').pop()} ${releaseOf(seen, d)}`).sort()).toEqual([
+      'HelmTest p-api',
+      'ReadinessGate p-api',
+      'ReadinessGate p-cache',
+      'ReadinessGate p-db',
+    ]);
+    expect(again.props.revision.resources()).toContain(byType(seen, RELEASE)[0].resource);
+    // web (step 2) waits for the second db gate (step 1).
+    expect(deps('p-web').filter((d) => d.startsWith('ReadinessGate'))).toEqual(['ReadinessGate p-db']);
+    expect((byType(seen, RELEASE).find((c) => c.props.name === 'p-web')!.opts.dependsOn as unknown[])).toContain(again.resource);
+    expect(warn.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('deployed again'))).toEqual([
+      'site/a/db: chart "db" is deployed again in step 1 (group "b"); Pulumi holds one Release per name, so Helm release "p-db" is installed or upgraded in step 0 (group "a") and step 1 only waits for its readiness again',
+    ]);
+  });
+
+  test('v2 manifests: native wait off by default, so Helm does not wait; noHooks and force map to the upgrade flags', async () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p', schemaVersion: SchemaVersion.V2 });
+    const g = new ChartGroup(site, 'g');
+    new Chart(g, 'x', {
+      namespace: 'ns',
+      source: ChartSource.local('/charts'),
+      wait: { labels: { app: 'x' }, timeout: Duration.minutes(2), resources: [WaitResource.job()] },
+      upgrade: { noHooks: true, options: { force: true }, pre: { delete: [{ type: 'job' }] } },
+    });
+    const { seen } = await deploy(site);
+    expect(byType(seen, RELEASE)[0].props).toMatchObject({ skipAwait: true, waitForJobs: false, timeout: 120, disableCRDHooks: true, forceUpdate: true });
+    expect(byType(seen, PRE_DELETE)[0].props.target).toMatchObject({ schemaVersion: SchemaVersion.V2, actions: [{ type: 'job' }] });
+  });
+});
+
+describe('ManifestDeployment diagnostics', () => {
+  test('errors stop the program with one ResourceError listing all of them, without a stack', () => {
+    const site = new ArmadaManifest(undefined, 'broken', { releasePrefix: 'p' });
+    const g = new ChartGroup(site, 'g');
+    new Chart(g, 'Bad_Name', { namespace: 'ns', source: ChartSource.local('/c'), wait: { labels: { a: 'b' } } });
+    new Chart(g, 'ok', { namespace: 'NS!', source: ChartSource.local('/c'), wait: { labels: { a: 'b' }, timeout: Duration.seconds(-1) } });
+    let error: unknown;
+    try {
+      new ManifestDeployment('broken', { manifest: site, resolveChart: charts });
+    } catch (e) {
+      error = e;
+    }
+    expect(pulumi.ResourceError.isInstance(error)).toBe(true);
+    const e = error as pulumi.ResourceError;
+    expect(e.hideStack).toBe(true);
+    const lines = e.message.split('\n');
+    expect(lines[0]).toMatch(/^ManifestDeployment broken \(manifest broken\) has [3-9] errors:$/);
+    expect(lines.slice(1).every((l) => l.startsWith('  error: broken/g/'))).toBe(true);
+    expect(e.message).toContain('broken/g/Bad_Name: name: chart name "Bad_Name"');
+    expect(e.message).toContain('broken/g/ok: namespace: namespace "NS!"');
+    expect(e.message).toContain('broken/g/ok: wait.timeout:');
+  });
+
+  test('warnings go to pulumi.log.warn, with the field path, and do not stop the program', async () => {
+    const warn = pulumi.log.warn as jest.Mock;
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const g = new ChartGroup(site, 'g');
+    new Chart(g, 'x', { namespace: 'ns', source: ChartSource.local('/c'), delete: { timeout: Duration.seconds(60) }, protected: { continueProcessing: true } });
+    const { seen } = await deploy(site);
+    const messages = warn.mock.calls.map((c) => String(c[0]));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^site\/g\/x: wait\.labels: no wait labels select the job, pod waited on/),
+        expect.stringMatching(/^site\/g\/x: protected\.continueProcessing: Pulumi cannot skip a failed release/),
+        expect.stringMatching(/^site\/g\/x: delete\.timeout: has no effect/),
+      ]),
+    );
+    expect(byType(seen, RELEASE)).toHaveLength(1);
+  });
+
+  test('args.manifest must be an ArmadaManifest', () => {
+    expect(() => new ManifestDeployment('x', { manifest: {} as ArmadaManifest })).toThrow('ManifestDeployment x: args.manifest must be an ArmadaManifest; received object');
+  });
+});
