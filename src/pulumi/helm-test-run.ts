@@ -11,7 +11,7 @@ import { COLLECTIONS, describeFailure, kubeRequest, KubeRequest, KubeResponse } 
 import { deleteAndWait } from './pre-upgrade-delete-run';
 import type { KubeConfigLike } from './readiness';
 import { isHelmTestPod, labelSelector } from './readiness';
-import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog } from './provider-support';
+import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, stableJson } from './provider-support';
 
 /** What is tested: fixed at program time. */
 export interface TestTarget {
@@ -28,15 +28,15 @@ export interface TestTarget {
 /** The resource's inputs. */
 export interface TestInputs {
   readonly target: TestTarget;
-  /** The release's revision: tests run again when it changes, as Armada tests after every install or upgrade. */
-  readonly revision?: number;
+  /** The Release's `status` output: tests run again when its revision changes, as Armada tests after every install or upgrade. */
+  readonly release?: ReleaseState;
   readonly cluster?: ClusterInputs;
 }
 
 /** The resource's state. */
 export interface TestState {
   readonly target: TestTarget;
-  readonly revision?: number;
+  readonly release?: ReleaseState;
   /** When the tests last passed (ISO 8601). */
   readonly passedAt: string;
 }
@@ -92,7 +92,7 @@ export async function runHelmTest(inputs: TestInputs, dependencies: Partial<Test
     }
     if (result.code !== 0) throw new Error(`helm test of ${id} failed (exit code ${result.code}):\n${result.output.trim()}`);
     deps.log.info(`${id}: tests passed`);
-    return { target, ...(inputs.revision !== undefined ? { revision: inputs.revision } : {}), passedAt: new Date(deps.now()).toISOString() };
+    return { target, ...(inputs.release !== undefined ? { release: inputs.release } : {}), passedAt: new Date(deps.now()).toISOString() };
   } finally {
     await kubeconfig.cleanup();
   }
@@ -100,7 +100,8 @@ export async function runHelmTest(inputs: TestInputs, dependencies: Partial<Test
 
 /** The resource's `diff`: test again when the release changed or the test settings did. */
 export function diffTest(olds: Readonly<Record<string, unknown>>, news: Readonly<Record<string, unknown>>): { changes: boolean } {
-  return { changes: changedKeys(olds, news, ['target', 'revision']).length > 0 };
+  const revision = (state: unknown) => (state !== null && typeof state === 'object' ? ((state as ReleaseState).revision ?? null) : (state ?? null));
+  return { changes: changedKeys(olds, news, ['target']).length > 0 || stableJson(revision(olds.release)) !== stableJson(revision(news.release)) };
 }
 
 /** Deletes the pods that are Helm test pods among those matching `wait.labels` (Armada's `delete_test_pods`). */

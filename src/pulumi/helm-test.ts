@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import type { ClusterInputs } from './provider-support';
+import type { ClusterInputs, ReleaseState } from './provider-support';
 import type { TestInputs, TestState, TestTarget } from './helm-test-run';
 
 // Serialized into the state and run in another process: only `require` and plain values.
@@ -30,8 +30,8 @@ export const helmTestProvider: pulumi.dynamic.ResourceProvider<TestInputs, TestS
 /** Arguments of a {@link HelmTest}. */
 export interface HelmTestArgs {
   readonly target: TestTarget;
-  /** The release's revision; a new one runs the tests again. */
-  readonly revision?: pulumi.Input<number>;
+  /** The Release's `status` output; a new revision runs the tests again. */
+  readonly release?: pulumi.Input<ReleaseState>;
   /**
    * The cluster, as a secret.
    * @default - the default kubeconfig of the machine running `pulumi up`
@@ -44,7 +44,7 @@ export class HelmTest extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: HelmTestArgs, opts: pulumi.CustomResourceOptions) {
     const props: Record<string, unknown> = { target: args.target };
-    if (args.revision !== undefined) props.revision = args.revision;
+    if (args.release !== undefined) props.release = args.release;
     if (args.cluster !== undefined) props.cluster = args.cluster;
     super(helmTestProvider, name, props, opts, 'armada', 'HelmTest');
   }

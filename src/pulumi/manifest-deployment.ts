@@ -131,7 +131,8 @@ export class ManifestDeployment extends pulumi.ComponentResource {
     });
     this.helmReleases = built.releases;
     this.readinessGates = built.gates;
-    this.releases = pulumi.all(Object.fromEntries(Object.entries(built.releases).map(([n, r]) => [n, r.status.status]))) as pulumi.Output<Record<string, string>>;
+    const names = Object.keys(built.releases);
+    this.releases = pulumi.all(names.map((n) => built.releases[n].status)).apply((statuses) => Object.fromEntries(names.map((n, i) => [n, statuses[i]?.status])));
     this.registerOutputs({ releases: this.releases });
   }
 }
@@ -221,8 +222,7 @@ export class ChartDeployment extends pulumi.ComponentResource {
           timeoutSeconds: planned.waitTimeout,
           sharesDeadline: unit.installs,
         },
-        revision: this.release.status.revision,
-        status: this.release.status.status,
+        release: this.release.status,
         ...(args.cluster ? { cluster: args.cluster } : {}),
         ...(args.runToken !== undefined ? { runToken: args.runToken } : {}),
       },
@@ -241,7 +241,7 @@ export class ChartDeployment extends pulumi.ComponentResource {
             waitLabels: { ...(unit.chart.wait?.labels ?? {}) },
             helmCommand: args.helmCommand,
           },
-          revision: this.release.status.revision,
+          release: this.release.status,
           ...(args.cluster ? { cluster: args.cluster } : {}),
         },
         { ...child, dependsOn: [this.gate] },
@@ -309,9 +309,10 @@ function buildDeployment(parent: ManifestDeployment, name: string, layout: Deplo
  * Digest of a Release's inputs (chart directory, values, flags): it changes exactly when the
  * Release is upgraded. Secret when the values hold a secret; unknown in a preview when they do.
  */
-export function releaseFingerprint(inputs: ReturnType<typeof releaseInputs>, chartPath: Promise<string>): pulumi.Output<string> {
+export function releaseFingerprint(inputs: ReturnType<typeof releaseInputs>, chartPath: Promise<string>): pulumi.Input<string> {
   const digest = (chart: string, values: unknown) => createHash('sha256').update(stableJson({ ...inputs, values, chart })).digest('hex');
-  if (!containsOutput(inputs.values)) return pulumi.output(chartPath).apply((chart) => digest(chart, inputs.values));
+  // A plain promise when nothing is an output: an Output per chart costs, and is not needed.
+  if (!containsOutput(inputs.values)) return chartPath.then((chart) => digest(chart, inputs.values));
   return pulumi.all([chartPath, pulumi.output(inputs.values)]).apply(([chart, values]) => digest(chart, values));
 }
 

@@ -13,6 +13,22 @@ export interface ClusterInputs {
   readonly context?: string;
 }
 
+/**
+ * The part of a Release's `status` output the providers read. The whole output is passed, not
+ * its fields one by one: each lifted field would be one more output per chart.
+ */
+export interface ReleaseState {
+  readonly revision?: number;
+  readonly status?: string;
+}
+
+/** `revision` and `status` of a release state, or the value itself when it is not one (an unknown in a preview). */
+export function releaseVersion(state: unknown): unknown {
+  if (state === null || typeof state !== 'object') return state ?? null;
+  const s = state as ReleaseState;
+  return [s.revision ?? null, s.status ?? null];
+}
+
 /** Where a provider's messages go: Pulumi's log by default. */
 export interface ProviderLog {
   info(message: string): void;

@@ -7,7 +7,7 @@ import type { SchemaVersion } from '../model/spec';
 import type { EffectiveWaitResource } from '../model/wait';
 import { readDeployStart } from './helm-record';
 import { KubeConfigLike, ResourceWaitResult, waitForResources, WaitForResourcesOptions } from './readiness';
-import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog } from './provider-support';
+import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, releaseVersion, stableJson } from './provider-support';
 
 /** What the gate waits on: fixed at program time. */
 export interface GateTarget {
@@ -30,10 +30,8 @@ export interface GateTarget {
 /** The gate's inputs. */
 export interface GateInputs {
   readonly target: GateTarget;
-  /** The release's revision (`status.revision`): a new one means the release changed. */
-  readonly revision?: number;
-  /** The release's status (`status.status`). */
-  readonly status?: string;
+  /** The Release's `status` output: a new revision (or status) means the release changed. */
+  readonly release?: ReleaseState;
   readonly cluster?: ClusterInputs;
   /** Set to a new value on every run when readiness is re-checked on every `pulumi up`. */
   readonly runToken?: string;
@@ -50,8 +48,7 @@ export interface WaitSummary {
 /** The gate's outputs (its state). The cluster inputs are left out: they are secret and not compared. */
 export interface GateState {
   readonly target: GateTarget;
-  readonly revision?: number;
-  readonly status?: string;
+  readonly release?: ReleaseState;
   readonly runToken?: string;
   /** When the resources were last found ready (ISO 8601). */
   readonly checkedAt: string;
@@ -93,8 +90,7 @@ export async function checkReadiness(inputs: GateInputs, dependencies: Partial<G
   const id = `${target.namespace}/${target.release}`;
   const state = (waited: readonly WaitSummary[]): GateState => ({
     target,
-    ...(inputs.revision !== undefined ? { revision: inputs.revision } : {}),
-    ...(inputs.status !== undefined ? { status: inputs.status } : {}),
+    ...(inputs.release !== undefined ? { release: inputs.release } : {}),
     ...(inputs.runToken !== undefined ? { runToken: inputs.runToken } : {}),
     checkedAt: new Date(deps.now()).toISOString(),
     waited,
@@ -106,11 +102,12 @@ export async function checkReadiness(inputs: GateInputs, dependencies: Partial<G
 
   const kubeConfig = await deps.loadCluster(inputs.cluster);
   let deployStart: number | undefined;
-  if (target.sharesDeadline && typeof inputs.revision === 'number') {
+  const revision = inputs.release?.revision;
+  if (target.sharesDeadline && typeof revision === 'number') {
     try {
-      deployStart = await deps.readDeployStart(kubeConfig, target.namespace, target.release, inputs.revision);
+      deployStart = await deps.readDeployStart(kubeConfig, target.namespace, target.release, revision);
     } catch (e) {
-      deps.log.warn(`${id}: cannot read when revision ${inputs.revision} was deployed (${messageOf(e)}); the readiness wait gets its whole ${target.timeoutSeconds}s from now instead of sharing the deadline with the release`);
+      deps.log.warn(`${id}: cannot read when revision ${revision} was deployed (${messageOf(e)}); the readiness wait gets its whole ${target.timeoutSeconds}s from now instead of sharing the deadline with the release`);
     }
   }
   const now = deps.now();
@@ -130,12 +127,13 @@ export async function checkReadiness(inputs: GateInputs, dependencies: Partial<G
   }
 }
 
-/** The inputs whose change means "wait again". The cluster is not one: moving it is not a change of the release. */
-const COMPARED = ['target', 'revision', 'status', 'runToken'] as const;
-
-/** The gate's `diff`: wait again when the release (its revision or status) or what is waited on changed. */
+/**
+ * The gate's `diff`: wait again when the release (its revision or status), what is waited on, or
+ * the run token changed. The cluster does not count: moving it is not a change of the release.
+ */
 export function diffGate(olds: Readonly<Record<string, unknown>>, news: Readonly<Record<string, unknown>>): { changes: boolean } {
-  return { changes: changedKeys(olds, news, COMPARED).length > 0 };
+  const changed = changedKeys(olds, news, ['target', 'runToken']).length > 0 || stableJson(releaseVersion(olds.release)) !== stableJson(releaseVersion(news.release));
+  return { changes: changed };
 }
 
 function withDefaults(d: Partial<GateDependencies>): GateDependencies {

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import type { ClusterInputs } from './provider-support';
+import type { ClusterInputs, ReleaseState } from './provider-support';
 import type { GateInputs, GateState, GateTarget } from './readiness-gate-run';
 
 // The provider is serialized into the state and run by Pulumi in another process: it may only use
@@ -32,10 +32,8 @@ export const readinessGateProvider: pulumi.dynamic.ResourceProvider<GateInputs, 
 export interface ReadinessGateArgs {
   /** What to wait on. */
   readonly target: GateTarget;
-  /** The release's revision; a new one makes the gate wait again. */
-  readonly revision?: pulumi.Input<number>;
-  /** The release's Helm status. */
-  readonly status?: pulumi.Input<string>;
+  /** The Release's `status` output; a new revision makes the gate wait again. */
+  readonly release?: pulumi.Input<ReleaseState>;
   /**
    * The cluster (the Kubernetes provider's kubeconfig and context), as a secret.
    * @default - the default kubeconfig of the machine running `pulumi up`
@@ -51,13 +49,12 @@ export interface ReadinessGateArgs {
 /** Waits, as Armada does after a release, until the release's resources are ready. */
 export class ReadinessGate extends pulumi.dynamic.Resource {
   declare public readonly target: pulumi.Output<GateTarget>;
-  declare public readonly revision: pulumi.Output<number | undefined>;
+  declare public readonly release: pulumi.Output<ReleaseState | undefined>;
 
   constructor(name: string, args: ReadinessGateArgs, opts: pulumi.CustomResourceOptions) {
     // Only the keys that are set: each one costs an output.
     const props: Record<string, unknown> = { target: args.target };
-    if (args.revision !== undefined) props.revision = args.revision;
-    if (args.status !== undefined) props.status = args.status;
+    if (args.release !== undefined) props.release = args.release;
     if (args.cluster !== undefined) props.cluster = args.cluster;
     if (args.runToken !== undefined) props.runToken = args.runToken;
     super(readinessGateProvider, name, props, opts, 'armada', 'ReadinessGate');

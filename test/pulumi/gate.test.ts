@@ -59,15 +59,14 @@ describe('gateDeadline', () => {
 describe('checkReadiness', () => {
   test('waits with the shared deadline read from the Helm release record, reporting progress to the log', async () => {
     const h = harness();
-    const state = await checkReadiness({ target: target(), revision: 3, status: 'deployed', cluster: { kubeconfig: 'kc', context: 'ctx' } }, h.deps);
+    const state = await checkReadiness({ target: target(), release: { revision: 3, status: 'deployed' }, cluster: { kubeconfig: 'kc', context: 'ctx' } }, h.deps);
     expect(h.deps.loadCluster).toHaveBeenCalledWith({ kubeconfig: 'kc', context: 'ctx' });
     expect(h.reads).toEqual([[kubeConfig, 'ns', 'p-db', 3]]);
     expect(h.waits.map((w) => [w.namespace, w.resources, w.schemaVersion, w.deadline, w.kubeconfig])).toEqual([['ns', [pods], SchemaVersion.V1, NOW + 500_000, kubeConfig]]);
     expect(h.logs).toEqual(['info ns/p-db: Waiting for pods (namespace=ns, labels=app=db, required=true) for 600s']);
     expect(state).toEqual({
       target: target(),
-      revision: 3,
-      status: 'deployed',
+      release: { revision: 3, status: 'deployed' },
       checkedAt: '2026-01-01T12:00:00.000Z',
       waited: [{ type: 'pod', labelSelector: 'app=db', outcome: 'ready', count: 2 }],
     });
@@ -75,14 +74,14 @@ describe('checkReadiness', () => {
 
   test('an unreadable release record falls back to now + timeout, with a warning', async () => {
     const h = harness({ deployStart: new Error('no Helm release record ns/sh.helm.release.v1.p-db.v3') });
-    await checkReadiness({ target: target(), revision: 3 }, h.deps);
+    await checkReadiness({ target: target(), release: { revision: 3 } }, h.deps);
     expect(h.waits[0].deadline).toBe(NOW + 600_000);
     expect(h.logs[0]).toBe('warn ns/p-db: cannot read when revision 3 was deployed (no Helm release record ns/sh.helm.release.v1.p-db.v3); the readiness wait gets its whole 600s from now instead of sharing the deadline with the release');
   });
 
   test('a repeat gate does not read the record', async () => {
     const h = harness();
-    await checkReadiness({ target: target({ sharesDeadline: false }), revision: 3 }, h.deps);
+    await checkReadiness({ target: target({ sharesDeadline: false }), release: { revision: 3 } }, h.deps);
     expect(h.reads).toEqual([]);
     expect(h.waits[0].deadline).toBe(NOW + 600_000);
   });
@@ -98,7 +97,7 @@ describe('checkReadiness', () => {
       notStarted: [],
     });
     const h = harness({ wait: async () => Promise.reject(timeout) });
-    const failure = checkReadiness({ target: target(), revision: 1 }, h.deps);
+    const failure = checkReadiness({ target: target(), release: { revision: 1 } }, h.deps);
     await expect(failure).rejects.toThrow(
       "Helm release ns/p-db is not ready: Timed out waiting for pods (namespace=ns, labels=(app=db)). These pods were not ready=['db-0']\n  pod db-0: Waiting for pod db-0 to be ready...",
     );
@@ -107,7 +106,7 @@ describe('checkReadiness', () => {
 
   test('wait.resources: [] needs no cluster', async () => {
     const h = harness();
-    const state = await checkReadiness({ target: target({ resources: [] }), revision: 1 }, h.deps);
+    const state = await checkReadiness({ target: target({ resources: [] }), release: { revision: 1 } }, h.deps);
     expect(h.deps.loadCluster).not.toHaveBeenCalled();
     expect(state.waited).toEqual([]);
     expect(h.logs).toEqual(['info ns/p-db: wait.resources is empty, nothing to wait on']);
@@ -115,31 +114,32 @@ describe('checkReadiness', () => {
 });
 
 describe('diffGate', () => {
-  const olds = { target: target(), revision: 2, status: 'deployed', checkedAt: 'x', waited: [] };
+  const rel = (revision: number, status = 'deployed') => ({ revision, status, name: 'p-db', namespace: 'ns', chart: 'db', version: '0.1.0', appVersion: '1' });
+  const olds = { target: target(), release: rel(2), checkedAt: 'x', waited: [] };
   test('waits again when the revision, the status, the target or the run token changes', () => {
-    expect(diffGate(olds, { target: target(), revision: 2, status: 'deployed' })).toEqual({ changes: false });
-    expect(diffGate(olds, { target: target(), revision: 3, status: 'deployed' })).toEqual({ changes: true });
-    expect(diffGate(olds, { target: target(), revision: 2, status: 'failed' })).toEqual({ changes: true });
-    expect(diffGate(olds, { target: target({ timeoutSeconds: 60 }), revision: 2, status: 'deployed' })).toEqual({ changes: true });
-    expect(diffGate(olds, { target: target(), revision: 2, status: 'deployed', runToken: 'now' })).toEqual({ changes: true });
+    expect(diffGate(olds, { target: target(), release: rel(2) })).toEqual({ changes: false });
+    expect(diffGate(olds, { target: target(), release: rel(3) })).toEqual({ changes: true });
+    expect(diffGate(olds, { target: target(), release: rel(2, 'failed') })).toEqual({ changes: true });
+    expect(diffGate(olds, { target: target({ timeoutSeconds: 60 }), release: rel(2) })).toEqual({ changes: true });
+    expect(diffGate(olds, { target: target(), release: rel(2), runToken: 'now' })).toEqual({ changes: true });
   });
   test('a preview with the revision unknown shows a change; the cluster never counts', () => {
-    expect(diffGate(olds, { target: target(), revision: '04da6b54-80e4-46f7-96ec-b56ff0331ba9', status: 'deployed' })).toEqual({ changes: true });
-    expect(diffGate(olds, { target: target(), revision: 2, status: 'deployed', cluster: { kubeconfig: 'other' } })).toEqual({ changes: false });
+    expect(diffGate(olds, { target: target(), release: '04da6b54-80e4-46f7-96ec-b56ff0331ba9' })).toEqual({ changes: true });
+    expect(diffGate(olds, { target: target(), release: rel(2), cluster: { kubeconfig: 'other' } })).toEqual({ changes: false });
   });
 });
 
 describe('the gate provider, called as Pulumi calls it', () => {
   test('create and update run the wait (nothing to wait on here, so no cluster); diff and delete', async () => {
     const info = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-    const inputs: GateInputs = { target: target({ resources: [] }), revision: 1, status: 'deployed' };
+    const inputs: GateInputs = { target: target({ resources: [] }), release: { revision: 1, status: 'deployed' } };
     const created = await readinessGateProvider.create(inputs);
     const outs = created.outs!;
     expect(created.id).toBe('ns/p-db');
-    expect(created.outs).toMatchObject({ target: inputs.target, revision: 1, status: 'deployed', waited: [] });
-    const updated = await readinessGateProvider.update!(created.id, outs, { ...inputs, revision: 2 });
-    expect(updated.outs).toMatchObject({ revision: 2 });
-    expect(await readinessGateProvider.diff!(created.id, outs, { ...inputs, revision: 2 })).toEqual({ changes: true });
+    expect(created.outs).toMatchObject({ target: inputs.target, release: { revision: 1, status: 'deployed' }, waited: [] });
+    const updated = await readinessGateProvider.update!(created.id, outs, { ...inputs, release: { revision: 2, status: 'deployed' } });
+    expect(updated.outs).toMatchObject({ release: { revision: 2 } });
+    expect(await readinessGateProvider.diff!(created.id, outs, { ...inputs, release: { revision: 2, status: 'deployed' } })).toEqual({ changes: true });
     await expect(readinessGateProvider.delete!(created.id, outs)).resolves.toBeUndefined();
     info.mockRestore();
   });
@@ -188,7 +188,7 @@ describe('Helm release records', () => {
       });
       const logs: string[] = [];
       const state = await checkReadiness(
-        { target: target(), revision: 1 },
+        { target: target(), release: { revision: 1 } },
         { loadCluster: async () => kube.kubeConfig(), log: { info: (m) => logs.push(m), warn: (m) => logs.push(`warn ${m}`) } },
       );
       expect(state.waited).toEqual([{ type: 'pod', labelSelector: 'app=db', outcome: 'ready', count: 1 }]);

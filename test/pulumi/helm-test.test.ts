@@ -42,11 +42,11 @@ describe('helm test', () => {
   afterEach(() => kube.close());
 
   test('deletes the previous test pods selected by wait.labels, then runs helm test with the test timeout', async () => {
-    const state = await runHelmTest({ target: target(), revision: 4 }, deps());
+    const state = await runHelmTest({ target: target(), release: { revision: 4, status: 'deployed' } }, deps());
     expect(kube.deletes()).toEqual([`${PODS}/keystone-test`]);
     expect(kube.names(PODS)).toEqual(['keystone-api-1']);
     expect(calls).toEqual([{ command: 'helm', args: ['test', 'p-keystone', '--namespace', 'ns', '--timeout', '600s'], timeoutMs: 660_000, kubeconfig: undefined }]);
-    expect(state).toEqual({ target: target(), revision: 4, passedAt: '2026-01-01T12:00:00.000Z' });
+    expect(state).toEqual({ target: target(), release: { revision: 4, status: 'deployed' }, passedAt: '2026-01-01T12:00:00.000Z' });
     expect(logs).toEqual(['info ns/p-keystone: deleting previous test pod keystone-test', 'info ns/p-keystone: running helm test with timeout=600s', 'info ns/p-keystone: tests passed']);
   });
 
@@ -82,17 +82,20 @@ describe('helm test', () => {
   });
 
   test('diff: tests run again when the revision or the test settings change, not for the cluster', () => {
-    const olds = { target: target(), revision: 4, passedAt: 'x' };
-    expect(diffTest(olds, { target: target(), revision: 4, cluster: { context: 'other' } })).toEqual({ changes: false });
-    expect(diffTest(olds, { target: target(), revision: 5 })).toEqual({ changes: true });
-    expect(diffTest(olds, { target: target({ timeoutSeconds: 60 }), revision: 4 })).toEqual({ changes: true });
+    const olds = { target: target(), release: { revision: 4, status: 'deployed' }, passedAt: 'x' };
+    expect(diffTest(olds, { target: target(), release: { revision: 4, status: 'deployed' }, cluster: { context: 'other' } })).toEqual({ changes: false });
+    // A status change alone (no new revision) is not a new deployment to test.
+    expect(diffTest(olds, { target: target(), release: { revision: 4, status: 'superseded' } })).toEqual({ changes: false });
+    expect(diffTest(olds, { target: target(), release: { revision: 5, status: 'deployed' } })).toEqual({ changes: true });
+    expect(diffTest(olds, { target: target(), release: '04da6b54-80e4-46f7-96ec-b56ff0331ba9' })).toEqual({ changes: true });
+    expect(diffTest(olds, { target: target({ timeoutSeconds: 60 }), release: { revision: 4 } })).toEqual({ changes: true });
   });
 
   test('the provider: create runs the tests (here with a helm that does not exist) and delete leaves the pods', async () => {
     const info = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     await expect(helmTestProvider.create({ target: target({ waitLabels: {}, helmCommand: '/nonexistent/helm' }) })).rejects.toThrow('"/nonexistent/helm" was not found');
     await expect(helmTestProvider.delete!('ns/p-keystone', { target: target(), passedAt: 'x' })).resolves.toBeUndefined();
-    expect(await helmTestProvider.diff!('ns/p-keystone', { target: target(), revision: 1, passedAt: 'x' }, { target: target(), revision: 2 })).toEqual({ changes: true });
+    expect(await helmTestProvider.diff!('ns/p-keystone', { target: target(), release: { revision: 1 }, passedAt: 'x' }, { target: target(), release: { revision: 2 } })).toEqual({ changes: true });
     info.mockRestore();
   });
 });
