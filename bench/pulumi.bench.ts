@@ -1,0 +1,110 @@
+/**
+ * Issue "Pulumi backend": constructing the Pulumi program for a generated 2,000-chart manifest
+ * under Pulumi's mocks, next to a program of 2,000 bare `helm.v3.Release`s with the same inputs
+ * and the same step ordering (every release depends on every release of the previous step).
+ */
+import * as pulumi from '@pulumi/pulumi';
+import * as k8s from '@pulumi/kubernetes';
+import * as yaml from 'js-yaml';
+import { specToConstructs } from '../src/importer/to-constructs';
+import { buildPlan } from '../src/model/plan';
+import { ManifestSpec } from '../src/model/spec';
+import { documentsToSpec, InputDocument } from '../src/model/wire/from-documents';
+import { ManifestDeployment, releaseInputs } from '../src/pulumi';
+import { Benchmark } from './harness';
+import { generatedSite } from './synth.bench';
+
+const CHARTS = 2000;
+
+function specOf(text: string): ManifestSpec {
+  const docs: InputDocument[] = (yaml.loadAll(text) as any[]).map((d, i) => ({
+    schema: d.schema,
+    name: d.metadata.name,
+    data: d.data,
+    origin: { locate: () => ({ location: `site#${i}` }) },
+  }));
+  const { spec, diagnostics } = documentsToSpec(docs);
+  if (!spec || diagnostics.hasErrors) throw new Error('generated site did not convert');
+  return spec;
+}
+
+/** Fresh mocks for each run, so that neither case pays for the resources of the previous runs. */
+function mocks(): void {
+  void pulumi.runtime.setMocks(
+    { newResource: (a) => ({ id: `${a.name}-id`, state: a.inputs }), call: (a) => a.inputs },
+    'bench',
+    'bench',
+    false,
+  );
+}
+
+/**
+ * Resolves when the program is done: every registration, and every component's outputs, sent to
+ * the (mock) engine. The SDK's own wait for its RPC queue, which `pulumi up` also waits on.
+ */
+function programDone(): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('@pulumi/pulumi/runtime/settings') as { waitForRPCs: () => Promise<void> }).waitForRPCs();
+}
+
+interface BareRelease {
+  readonly step: number;
+  readonly args: k8s.helm.v3.ReleaseArgs;
+}
+
+export function benchmarks(): Benchmark[] {
+  let spec: ManifestSpec;
+  let bare: BareRelease[] = [];
+  return [
+    {
+      title: `Pulumi program for a ${CHARTS}-chart manifest under mocks`,
+      description: [
+        `Input: \`gen-manifest.mjs ${CHARTS}\` (${CHARTS} charts in groups of 10, half of them sequenced, ~2 kB of values each, pre-upgrade deletes on all, tests on 80%), parsed once in setup.`,
+        'armada-cdk: the whole program under `pulumi.runtime.setMocks`: constructs from the spec, `new ManifestDeployment` (resolution, validation, plan, layout) and every resource registered: per chart an `armada:index:Chart` component, the Release, its readiness gate, its pre-upgrade delete and its test (dynamic resources), plus the group components. Charts resolve to fixed paths (no download).',
+        'bare Releases: the same 2,000 Releases with the same inputs, created directly, each depending on every Release of the previous step.',
+      ].join('\n'),
+      setup: () => {
+        spec = specOf(generatedSite(CHARTS).text);
+        const charts = new Map(spec.charts.map((c) => [c.name, c]));
+        bare = buildPlan(spec).steps.flatMap((s) =>
+          s.releases.map((r) => ({ step: s.index, args: { ...releaseInputs(r, charts.get(r.chart)!), values: charts.get(r.chart)!.values as Record<string, unknown>, chart: `/charts/${r.chart}` } })),
+        );
+        if (bare.length !== CHARTS) throw new Error(`expected ${CHARTS} releases, got ${bare.length}`);
+      },
+      subject: {
+        name: 'armada-cdk',
+        run: async () => {
+          mocks();
+          const deployment = new ManifestDeployment('site', { manifest: specToConstructs(spec), resolveChart: async (c) => `/charts/${c.name}` });
+          await programDone();
+          const releases = await new Promise<Record<string, string>>((resolve) => deployment.releases.apply(resolve));
+          if (Object.keys(releases).length !== CHARTS) throw new Error('not every release was created');
+        },
+      },
+      baselines: [
+        {
+          name: 'bare helm.v3.Release',
+          run: async () => {
+            mocks();
+            const all: k8s.helm.v3.Release[] = [];
+            let previous: k8s.helm.v3.Release[] = [];
+            let current: k8s.helm.v3.Release[] = [];
+            let step = 0;
+            for (const b of bare) {
+              if (b.step !== step) {
+                previous = current;
+                current = [];
+                step = b.step;
+              }
+              const r = new k8s.helm.v3.Release(String(b.args.name), b.args, { dependsOn: previous });
+              current.push(r);
+              all.push(r);
+            }
+            await programDone();
+          },
+        },
+      ],
+      target: { ratio: 1.5, baseline: 0 },
+    },
+  ];
+}
