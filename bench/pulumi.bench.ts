@@ -50,6 +50,23 @@ function programDone(): Promise<void> {
 interface BareRelease {
   readonly step: number;
   readonly args: k8s.helm.v3.ReleaseArgs;
+  /** Whether the chart has `upgrade.pre.delete` actions and enabled tests. */
+  readonly preDelete: boolean;
+  readonly test: boolean;
+}
+
+/** A dynamic provider that does nothing, for the resources of the second baseline. */
+const noop: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) {
+    return { id: 'noop', outs: inputs };
+  },
+};
+
+/** A bare dynamic resource with the same number of inputs as the gate, test and pre-delete. */
+class Bare extends pulumi.dynamic.Resource {
+  constructor(name: string, props: Record<string, unknown>, opts: pulumi.CustomResourceOptions) {
+    super(noop, name, props, opts);
+  }
 }
 
 export function benchmarks(): Benchmark[] {
@@ -62,12 +79,18 @@ export function benchmarks(): Benchmark[] {
         `Input: \`gen-manifest.mjs ${CHARTS}\` (${CHARTS} charts in groups of 10, half of them sequenced, ~2 kB of values each, pre-upgrade deletes on all, tests on 80%), parsed once in setup.`,
         'armada-cdk: the whole program under `pulumi.runtime.setMocks`: constructs from the spec, `new ManifestDeployment` (resolution, validation, plan, layout) and every resource registered: per chart an `armada:index:Chart` component, the Release, its readiness gate, its pre-upgrade delete and its test (dynamic resources), plus the group components. Charts resolve to fixed paths (no download).',
         'bare Releases: the same 2,000 Releases with the same inputs, created directly, each depending on every Release of the previous step.',
+        "the same resources, bare: armada-cdk's resource graph (components, Releases, a do-nothing dynamic resource in place of each gate, test and pre-upgrade delete, the same edges) created directly: what Pulumi itself charges for that many resources.",
       ].join('\n'),
       setup: () => {
         spec = specOf(generatedSite(CHARTS).text);
         const charts = new Map(spec.charts.map((c) => [c.name, c]));
         bare = buildPlan(spec).steps.flatMap((s) =>
-          s.releases.map((r) => ({ step: s.index, args: { ...releaseInputs(r, charts.get(r.chart)!), values: charts.get(r.chart)!.values as Record<string, unknown>, chart: `/charts/${r.chart}` } })),
+          s.releases.map((r) => ({
+            step: s.index,
+            args: { ...releaseInputs(r, charts.get(r.chart)!), values: charts.get(r.chart)!.values as Record<string, unknown>, chart: `/charts/${r.chart}` },
+            preDelete: (charts.get(r.chart)!.upgrade?.pre?.delete ?? []).length > 0,
+            test: r.test.enabled,
+          })),
         );
         if (bare.length !== CHARTS) throw new Error(`expected ${CHARTS} releases, got ${bare.length}`);
       },
@@ -99,6 +122,37 @@ export function benchmarks(): Benchmark[] {
               const r = new k8s.helm.v3.Release(String(b.args.name), b.args, { dependsOn: previous });
               current.push(r);
               all.push(r);
+            }
+            await programDone();
+          },
+        },
+        {
+          name: 'the same resources, bare',
+          run: async () => {
+            mocks();
+            // armada-cdk's resource graph without armada-cdk: per chart a component, [a dynamic
+            // resource] > Release > dynamic resource > [dynamic resource], group components, the
+            // same edges. What is left between this and armada-cdk is armada-cdk's own work.
+            const root = new pulumi.ComponentResource('bench:index:Manifest', 'site', {});
+            let previous: pulumi.Resource[] = [];
+            let current: pulumi.Resource[] = [];
+            let step = 0;
+            let group: pulumi.ComponentResource | undefined;
+            for (const [i, b] of bare.entries()) {
+              if (b.step !== step) {
+                previous = current;
+                current = [];
+                step = b.step;
+              }
+              if (i % 10 === 0) group = new pulumi.ComponentResource('bench:index:ChartGroup', `site/group-${i / 10}`, {}, { parent: root });
+              const name = String(b.args.name);
+              const chart = new pulumi.ComponentResource('bench:index:Chart', `site/${name}`, {}, { parent: group });
+              const target = { release: name, namespace: b.args.namespace, timeoutSeconds: 900 };
+              const pre = b.preDelete ? new Bare(`${name}-pre`, { target, fingerprint: 'f' }, { parent: chart, dependsOn: previous }) : undefined;
+              const release = new k8s.helm.v3.Release(name, b.args, { parent: chart, dependsOn: pre ? [...previous, pre] : previous });
+              const gate = new Bare(`${name}-gate`, { target, release: release.status }, { parent: chart });
+              current.push(gate);
+              if (b.test) current.push(new Bare(`${name}-test`, { target, release: release.status }, { parent: chart, dependsOn: [gate] }));
             }
             await programDone();
           },
