@@ -5,28 +5,14 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import * as k8s from '@pulumi/kubernetes';
-import * as yaml from 'js-yaml';
 import { specToConstructs } from '../src/importer/to-constructs';
 import { buildPlan } from '../src/model/plan';
 import { ManifestSpec } from '../src/model/spec';
-import { documentsToSpec, InputDocument } from '../src/model/wire/from-documents';
 import { ManifestDeployment, releaseInputs } from '../src/pulumi';
 import { Benchmark } from './harness';
-import { generatedSite } from './synth.bench';
+import { generatedSite, specOf } from './synth.bench';
 
 const CHARTS = 2000;
-
-function specOf(text: string): ManifestSpec {
-  const docs: InputDocument[] = (yaml.loadAll(text) as any[]).map((d, i) => ({
-    schema: d.schema,
-    name: d.metadata.name,
-    data: d.data,
-    origin: { locate: () => ({ location: `site#${i}` }) },
-  }));
-  const { spec, diagnostics } = documentsToSpec(docs);
-  if (!spec || diagnostics.hasErrors) throw new Error('generated site did not convert');
-  return spec;
-}
 
 /** Fresh mocks for each run, so that neither case pays for the resources of the previous runs. */
 function mocks(): void {
@@ -49,6 +35,7 @@ function programDone(): Promise<void> {
 
 interface BareRelease {
   readonly step: number;
+  readonly group: string;
   readonly args: k8s.helm.v3.ReleaseArgs;
   /** Whether the chart has `upgrade.pre.delete` actions and enabled tests. */
   readonly preDelete: boolean;
@@ -88,6 +75,7 @@ export function benchmarks(): Benchmark[] {
         bare = buildPlan(spec).steps.flatMap((s) =>
           s.releases.map((r) => ({
             step: s.index,
+            group: s.group,
             args: { ...releaseInputs(r, charts.get(r.chart)!), values: charts.get(r.chart)!.values as Record<string, unknown>, chart: `/charts/${r.chart}` },
             preDelete: (charts.get(r.chart)!.upgrade?.pre?.delete ?? []).length > 0,
             test: r.test.enabled,
@@ -138,14 +126,15 @@ export function benchmarks(): Benchmark[] {
             let previous: pulumi.Resource[] = [];
             let current: pulumi.Resource[] = [];
             let step = 0;
-            let group: pulumi.ComponentResource | undefined;
-            for (const [i, b] of bare.entries()) {
+            const groups = new Map<string, pulumi.ComponentResource>();
+            for (const b of bare) {
               if (b.step !== step) {
                 previous = current;
                 current = [];
                 step = b.step;
               }
-              if (i % 10 === 0) group = new pulumi.ComponentResource('bench:index:ChartGroup', `site/group-${i / 10}`, {}, { parent: root });
+              let group = groups.get(b.group);
+              if (!group) groups.set(b.group, (group = new pulumi.ComponentResource('bench:index:ChartGroup', `site/${b.group}`, {}, { parent: root })));
               const name = String(b.args.name);
               const chart = new pulumi.ComponentResource('bench:index:Chart', `site/${name}`, {}, { parent: group });
               const target = { release: name, namespace: b.args.namespace, timeoutSeconds: 900 };

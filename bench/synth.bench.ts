@@ -33,7 +33,8 @@ export function generatedSite(charts = CHARTS): { file: string; text: string } {
   return { file, text: fs.readFileSync(file, 'utf8') };
 }
 
-function specOf(text: string): ManifestSpec {
+/** The spec of a generated site, read without positions (the benchmarks that start from a spec). */
+export function specOf(text: string): ManifestSpec {
   const docs: InputDocument[] = (yaml.loadAll(text) as any[]).map((d, i) => ({
     schema: d.schema,
     name: d.metadata.name,

@@ -11,7 +11,7 @@ import { COLLECTIONS, describeFailure, kubeRequest, KubeRequest, KubeResponse } 
 import { deleteAndWait } from './pre-upgrade-delete-run';
 import type { KubeConfigLike } from './readiness';
 import { isHelmTestPod, labelSelector } from './readiness';
-import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, stableJson } from './provider-support';
+import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, releaseChanged } from './provider-support';
 
 /** What is tested: fixed at program time. */
 export interface TestTarget {
@@ -100,8 +100,7 @@ export async function runHelmTest(inputs: TestInputs, dependencies: Partial<Test
 
 /** The resource's `diff`: test again when the release changed or the test settings did. */
 export function diffTest(olds: Readonly<Record<string, unknown>>, news: Readonly<Record<string, unknown>>): { changes: boolean } {
-  const revision = (state: unknown) => (state !== null && typeof state === 'object' ? ((state as ReleaseState).revision ?? null) : (state ?? null));
-  return { changes: changedKeys(olds, news, ['target']).length > 0 || stableJson(revision(olds.release)) !== stableJson(revision(news.release)) };
+  return { changes: changedKeys(olds, news, ['target']).length > 0 || releaseChanged(olds.release, news.release, ['revision']) };
 }
 
 /** Deletes the pods that are Helm test pods among those matching `wait.labels` (Armada's `delete_test_pods`). */

@@ -22,11 +22,13 @@ export interface ReleaseState {
   readonly status?: string;
 }
 
-/** `revision` and `status` of a release state, or the value itself when it is not one (an unknown in a preview). */
-export function releaseVersion(state: unknown): unknown {
-  if (state === null || typeof state !== 'object') return state ?? null;
-  const s = state as ReleaseState;
-  return [s.revision ?? null, s.status ?? null];
+/**
+ * Whether the given fields of a release state differ between two runs. A state that is not an
+ * object (an unknown in a preview) compares as itself, so it shows as a change.
+ */
+export function releaseChanged(olds: unknown, news: unknown, fields: readonly (keyof ReleaseState)[]): boolean {
+  const version = (state: unknown) => (state !== null && typeof state === 'object' ? fields.map((f) => (state as ReleaseState)[f] ?? null) : (state ?? null));
+  return stableJson(version(olds)) !== stableJson(version(news));
 }
 
 /** Where a provider's messages go: Pulumi's log by default. */

@@ -7,7 +7,7 @@ import type { SchemaVersion } from '../model/spec';
 import type { EffectiveWaitResource } from '../model/wait';
 import { readDeployStart } from './helm-record';
 import { KubeConfigLike, ResourceWaitResult, waitForResources, WaitForResourcesOptions } from './readiness';
-import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, releaseVersion, stableJson } from './provider-support';
+import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, releaseChanged } from './provider-support';
 
 /** What the gate waits on: fixed at program time. */
 export interface GateTarget {
@@ -132,8 +132,7 @@ export async function checkReadiness(inputs: GateInputs, dependencies: Partial<G
  * the run token changed. The cluster does not count: moving it is not a change of the release.
  */
 export function diffGate(olds: Readonly<Record<string, unknown>>, news: Readonly<Record<string, unknown>>): { changes: boolean } {
-  const changed = changedKeys(olds, news, ['target', 'runToken']).length > 0 || stableJson(releaseVersion(olds.release)) !== stableJson(releaseVersion(news.release));
-  return { changes: changed };
+  return { changes: changedKeys(olds, news, ['target', 'runToken']).length > 0 || releaseChanged(olds.release, news.release, ['revision', 'status']) };
 }
 
 function withDefaults(d: Partial<GateDependencies>): GateDependencies {
