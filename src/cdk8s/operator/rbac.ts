@@ -16,7 +16,8 @@
  *   `armada-operator-lock` owned by the operator's Pod.
  */
 import { OperatorApi } from '../outputs';
-import { ResourceKind } from './resource-kinds';
+import type { PolicyRule } from './rbac-covers';
+import { ChartRole, ChartRoleBinding, ResourceKind } from './resource-kinds';
 
 /** One RBAC rule. */
 export interface RbacRule {
@@ -27,8 +28,38 @@ export interface RbacRule {
    * @default - every object of the resources
    */
   readonly resourceNames?: readonly string[];
+  /**
+   * Non-resource URLs (ClusterRoles only): held because a chart's ClusterRole grants them.
+   * @default - none
+   */
+  readonly nonResourceURLs?: readonly string[];
   readonly verbs: readonly string[];
 }
+
+/**
+ * How the operator may create the Roles, ClusterRoles and bindings of its charts (Kubernetes lets
+ * a subject create them only if it holds every permission they grant, or holds `escalate` /
+ * `bind` on them).
+ * - `hold`: the operator holds every rule of those Roles itself (read from rendered charts, and
+ *   helm-toolkit's dependency-check rules for charts with the default kinds). Nothing more than
+ *   the charts grant; whoever can write ArmadaCharts can hand those permissions to any
+ *   ServiceAccount of a release namespace.
+ * - `escalate`: the operator holds `escalate` and `bind` on roles (the charts' own names where
+ *   known) in the release namespaces, and on the charts' ClusterRoles: it need not hold their
+ *   rules, but whoever can write ArmadaCharts can then grant anything within those namespaces.
+ */
+export type RoleEscalation = 'hold' | 'escalate';
+
+/**
+ * What helm-toolkit's `kubernetes_pod_rbac_roles` snippet (every OpenStack-Helm chart) grants,
+ * per pod with dependencies, for its dependency checks: the union over the dependency types
+ * (daemonsets, jobs, pods, services with endpoints, secrets).
+ */
+export const HELM_TOOLKIT_DEPENDENCY_RULE: RbacRule = {
+  apiGroups: ['', 'extensions', 'batch', 'apps'],
+  resources: ['daemonsets', 'endpoints', 'jobs', 'pods', 'secrets', 'services'],
+  verbs: ['get', 'list'],
+};
 
 /** What one release of the manifest needs from the operator. */
 export interface ReleaseAccess {
@@ -45,6 +76,38 @@ export interface ReleaseAccess {
   readonly test: boolean;
   /** airship: whether Helm's own wait runs. */
   readonly nativeWait: boolean;
+  /**
+   * Whether the chart's kinds are the default guess, whose Roles are taken to be helm-toolkit's.
+   * @default false
+   */
+  readonly helmToolkitRoles?: boolean;
+  /**
+   * The Roles and ClusterRoles the chart creates, read from it rendered.
+   * @default - none known
+   */
+  readonly roles?: readonly ChartRole[];
+  /**
+   * The RoleBindings and ClusterRoleBindings the chart creates.
+   * @default - none known
+   */
+  readonly bindings?: readonly ChartRoleBinding[];
+}
+
+/** Options of {@link leastPrivilege}. */
+export interface LeastPrivilegeOptions {
+  readonly leaderElection: boolean;
+  readonly operatorNamespace: string;
+  /**
+   * How the charts' RBAC objects are allowed.
+   * @default 'hold'
+   */
+  readonly roleEscalation?: RoleEscalation;
+  /**
+   * airship: grant what its GlobalNetworkPolicy download fallback uses (the `armada-gnp`
+   * ConfigMap, Calico GlobalNetworkPolicies).
+   * @default false
+   */
+  readonly globalNetworkPolicyFallback?: boolean;
 }
 
 /** The operator's permissions, by where they apply. */
@@ -57,7 +120,7 @@ export interface OperatorPermissions {
   readonly leaderElection: readonly RbacRule[];
 }
 
-const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'bind', 'escalate'];
 /** What Helm does with the objects of a release: create, read back, watch hooks, upgrade, uninstall. */
 const MANAGE = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
 const READ = ['get', 'list', 'watch'];
@@ -67,6 +130,9 @@ const HELM_STORAGE = ['get', 'list', 'create', 'update', 'delete'];
 const OWN_CR = ['get', 'list', 'watch', 'update', 'patch'];
 const STATUS = ['get', 'update', 'patch'];
 const ARMADA_GROUP = 'armada.airshipit.org';
+const RBAC_GROUP = 'rbac.authorization.k8s.io';
+/** The ConfigMap of GlobalNetworkPolicy templates the airship operator reads in its namespace. */
+export const AIRSHIP_GNP_CONFIGMAP = 'armada-gnp';
 
 /**
  * The airship operator's `waitutil` clients, by wait type: the Armada types, which are the only
@@ -108,8 +174,21 @@ class Rules {
     return this;
   }
 
+  private readonly urls = new Map<string, Set<string>>();
+
+  /** Every permission of a rule (as written by a chart: several groups, resources, URLs). */
+  public addRule(rule: PolicyRule): this {
+    for (const g of rule.apiGroups ?? []) this.add(g, rule.resources ?? [], rule.verbs, (rule.resourceNames ?? []).length > 0 ? rule.resourceNames : undefined);
+    for (const u of rule.nonResourceURLs ?? []) {
+      const set = this.urls.get(u) ?? new Set<string>();
+      for (const v of rule.verbs) set.add(v);
+      this.urls.set(u, set);
+    }
+    return this;
+  }
+
   public get empty(): boolean {
-    return this.verbs.size === 0;
+    return this.verbs.size === 0 && this.urls.size === 0;
   }
 
   /** One rule per (group, verbs, names), its resources merged: the shortest equivalent list. */
@@ -117,18 +196,24 @@ class Rules {
     const merged = new Map<string, { group: string; names: string[]; verbs: string[]; resources: string[] }>();
     for (const [key, set] of this.verbs) {
       const [group, resource, names] = JSON.parse(key) as [string, string, string[]];
-      const verbs = [...set].sort((a, b) => VERB_ORDER.indexOf(a) - VERB_ORDER.indexOf(b));
+      const verbs = [...set].sort((a, b) => VERB_ORDER.indexOf(a) - VERB_ORDER.indexOf(b) || a.localeCompare(b));
       const k = JSON.stringify([group, names, verbs]);
       const m = merged.get(k) ?? { group, names, verbs, resources: [] };
       m.resources.push(resource);
       merged.set(k, m);
     }
-    return [...merged.values()]
+    const resourceRules = [...merged.values()]
       .map((m): RbacRule => {
         const rule = { apiGroups: [m.group], resources: m.resources.sort(), verbs: m.verbs };
         return m.names.length > 0 ? { ...rule, resourceNames: m.names } : rule;
       })
       .sort((a, b) => a.apiGroups[0].localeCompare(b.apiGroups[0]) || a.resources[0].localeCompare(b.resources[0]) || (a.resourceNames?.join() ?? '').localeCompare(b.resourceNames?.join() ?? ''));
+    const byVerbs = new Map<string, string[]>();
+    for (const [url, set] of [...this.urls.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      const verbs = [...set].sort((a, b) => VERB_ORDER.indexOf(a) - VERB_ORDER.indexOf(b) || a.localeCompare(b)).join(',');
+      byVerbs.set(verbs, [...(byVerbs.get(verbs) ?? []), url]);
+    }
+    return [...resourceRules, ...[...byVerbs.entries()].map(([verbs, urls]): RbacRule => ({ apiGroups: [], resources: [], nonResourceURLs: urls, verbs: verbs.split(',') }))];
   }
 }
 
@@ -161,7 +246,8 @@ function leaderElection(api: OperatorApi, enabled: boolean): RbacRule[] {
 }
 
 /** Least privilege: Roles in exactly the releases' namespaces, a ClusterRole for the rest. */
-export function leastPrivilege(api: OperatorApi, releases: readonly ReleaseAccess[], options: { readonly leaderElection: boolean; readonly operatorNamespace: string }): OperatorPermissions {
+export function leastPrivilege(api: OperatorApi, releases: readonly ReleaseAccess[], options: LeastPrivilegeOptions): OperatorPermissions {
+  const escalate = options.roleEscalation === 'escalate';
   const byNamespace = new Map<string, Rules>();
   const cluster = new Rules();
   const ns = (n: string) => {
@@ -173,6 +259,7 @@ export function leastPrivilege(api: OperatorApi, releases: readonly ReleaseAcces
 
   for (const r of releases) {
     for (const k of r.kinds) grant(r.namespace, k, MANAGE);
+    chartRbac(r, ns, cluster, escalate);
     if (api !== OperatorApi.AIRSHIP_V1) continue;
     ns(r.namespace).add('', 'secrets', HELM_STORAGE);
     for (const t of r.waitTypes) {
@@ -195,11 +282,18 @@ export function leastPrivilege(api: OperatorApi, releases: readonly ReleaseAcces
     // for create even when the namespace exists.
     ownCustomResources(api, cluster);
     if (releases.length > 0) cluster.add('', 'namespaces', ['create']);
+    if (options.globalNetworkPolicyFallback) {
+      ns(options.operatorNamespace).add('', 'configmaps', ['get'], [AIRSHIP_GNP_CONFIGMAP]);
+      // A stale policy of the same name is read, deleted, then created afresh.
+      cluster.add('projectcalico.org', 'globalnetworkpolicies', ['get', 'create', 'delete']);
+    }
   } else {
     // Everything of the keleustes operator happens in its one namespace.
     const own = ns(options.operatorNamespace);
     ownCustomResources(api, own);
     own.add('', 'events', ['create', 'patch']);
+    // Helm 2's install GETs the release namespace first and aborts on Forbidden.
+    own.add('', 'namespaces', ['get'], [options.operatorNamespace]);
   }
   return {
     namespaced: [...byNamespace.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([namespace, rules]) => ({ namespace, rules: rules.rules() })),
@@ -209,13 +303,36 @@ export function leastPrivilege(api: OperatorApi, releases: readonly ReleaseAcces
 }
 
 /**
+ * What creating the chart's RBAC objects needs: their rules held (or, with `escalate`,
+ * `escalate`/`bind` on them), and `bind` on exactly the roles a binding refers to that the chart
+ * does not contain (their rules are unknown here, so they cannot be held).
+ */
+function chartRbac(r: ReleaseAccess, ns: (n: string) => Rules, cluster: Rules, escalate: boolean): void {
+  const roles = r.roles ?? [];
+  if (r.helmToolkitRoles) {
+    if (escalate) ns(r.namespace).add(RBAC_GROUP, 'roles', ['bind', 'escalate']);
+    else ns(r.namespace).addRule(HELM_TOOLKIT_DEPENDENCY_RULE);
+  }
+  for (const role of roles) {
+    const target = role.kind === 'Role' ? ns(role.namespace ?? r.namespace) : cluster;
+    if (escalate) target.add(RBAC_GROUP, role.kind === 'Role' ? 'roles' : 'clusterroles', ['escalate'], [role.name]);
+    else for (const rule of role.rules) target.addRule(rule);
+  }
+  for (const b of r.bindings ?? []) {
+    const target = b.kind === 'RoleBinding' ? ns(b.namespace ?? r.namespace) : cluster;
+    const contained = roles.some((x) => x.kind === b.roleRef.kind && x.name === b.roleRef.name);
+    if (escalate || !contained) target.add(RBAC_GROUP, b.roleRef.kind === 'Role' ? 'roles' : 'clusterroles', ['bind'], [b.roleRef.name]);
+  }
+}
+
+/**
  * Broad but not wildcard, for an airship operator with no manifest: the default kinds and
  * everything the operator itself does, in every namespace (one ClusterRole).
  */
 export function clusterWide(api: OperatorApi, kinds: readonly ResourceKind[], options: { readonly leaderElection: boolean }): OperatorPermissions {
   const cluster = new Rules();
   for (const k of kinds) cluster.add(k.apiGroup, k.resource, MANAGE);
-  cluster.add('', 'secrets', HELM_STORAGE).add('', 'pods', MANAGE).add('apps', 'replicasets', READ);
+  cluster.add('', 'secrets', HELM_STORAGE).add('', 'pods', MANAGE).add('apps', 'replicasets', READ).addRule(HELM_TOOLKIT_DEPENDENCY_RULE);
   for (const k of Object.values(AIRSHIP_WAIT_TYPES)) cluster.add(k.apiGroup, k.resource, ['list', 'watch']);
   for (const k of Object.values(AIRSHIP_DELETE_TYPES)) cluster.add(k.apiGroup, k.resource, ['list', 'watch', 'deletecollection']);
   ownCustomResources(api, cluster);

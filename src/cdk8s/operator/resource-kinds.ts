@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as yaml from 'js-yaml';
 import * as path from 'path';
+import type { PolicyRule } from './rbac-covers';
 
 /** One kind of Kubernetes object, as RBAC names it. */
 export interface ResourceKind {
@@ -18,6 +19,50 @@ export interface ResourceKind {
    * @default false
    */
   readonly clusterScoped?: boolean;
+}
+
+/** A Role or ClusterRole a chart creates, with its rules (the operator must hold them to create it). */
+export interface ChartRole {
+  readonly kind: 'Role' | 'ClusterRole';
+  readonly name: string;
+  /**
+   * The namespace written in the object.
+   * @default - the release's namespace (Roles), none (ClusterRoles)
+   */
+  readonly namespace?: string;
+  readonly rules: readonly PolicyRule[];
+}
+
+/** A RoleBinding or ClusterRoleBinding a chart creates (the operator must hold the bound rules, or `bind`). */
+export interface ChartRoleBinding {
+  readonly kind: 'RoleBinding' | 'ClusterRoleBinding';
+  readonly name: string;
+  /**
+   * The namespace written in the object.
+   * @default - the release's namespace (RoleBindings), none (ClusterRoleBindings)
+   */
+  readonly namespace?: string;
+  readonly roleRef: { readonly kind: 'Role' | 'ClusterRole'; readonly name: string };
+}
+
+/** What a rendered chart creates: its kinds, and its RBAC objects in full. */
+export interface RenderedChart {
+  /** Where it was read from, for messages. */
+  readonly source: string;
+  readonly kinds: readonly ResourceKind[];
+  readonly roles: readonly ChartRole[];
+  readonly bindings: readonly ChartRoleBinding[];
+}
+
+/** Options of {@link ResourceKinds.fromRenderedChart}. */
+export interface RenderedChartOptions {
+  /**
+   * The chart's own directory: its `crds/` (and its unpacked subcharts' `charts/NAME/crds/`) are
+   * read too, since Helm installs them while `helm template` prints them only with
+   * `--include-crds`.
+   * @default - the rendered output only
+   */
+  readonly chartDirectory?: string;
 }
 
 const core = (resource: string): ResourceKind => ({ apiGroup: '', resource });
@@ -126,6 +171,15 @@ export class ResourceKinds {
    * @param source where the text comes from, for error messages
    */
   public static fromManifests(text: string, source = '<manifests>'): ResourceKind[] {
+    return [...ResourceKinds.readManifests(text, source).kinds];
+  }
+
+  /**
+   * Everything the operator needs to know about rendered manifests: their kinds (as
+   * {@link fromManifests}) and their Roles, ClusterRoles and bindings in full, whose rules the
+   * operator must hold to create them.
+   */
+  public static readManifests(text: string, source = '<manifests>'): RenderedChart {
     let docs: unknown[];
     try {
       docs = yaml.loadAll(text);
@@ -153,26 +207,54 @@ export class ResourceKinds {
       const known = KNOWN_KINDS[o.kind];
       return { apiGroup: group, resource: known?.plural ?? guessPlural(o.kind), clusterScoped: known?.clusterScoped ?? false };
     });
-    return normalize(kinds);
+    const rbac = objects.filter((o) => o.apiVersion.startsWith('rbac.authorization.k8s.io/') && typeof o.metadata?.name === 'string');
+    const where = (o: Record<string, any>) => (typeof o.metadata.namespace === 'string' ? { namespace: o.metadata.namespace as string } : {});
+    const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.map(String) : undefined);
+    const roles = rbac
+      .filter((o) => o.kind === 'Role' || o.kind === 'ClusterRole')
+      .map((o): ChartRole => ({
+        kind: o.kind,
+        name: o.metadata.name,
+        ...where(o),
+        rules: (Array.isArray(o.rules) ? o.rules : []).map((r: Record<string, unknown>): PolicyRule => {
+          const rule: Record<string, string[]> = { verbs: list(r.verbs) ?? [] };
+          for (const k of ['apiGroups', 'resources', 'resourceNames', 'nonResourceURLs']) if (list(r[k]) !== undefined) rule[k] = list(r[k])!;
+          return rule as unknown as PolicyRule;
+        }),
+      }));
+    const bindings = rbac
+      .filter((o) => (o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding') && typeof o.roleRef?.name === 'string')
+      .map((o): ChartRoleBinding => ({ kind: o.kind, name: o.metadata.name, ...where(o), roleRef: { kind: o.roleRef.kind === 'Role' ? 'Role' : 'ClusterRole', name: o.roleRef.name } }));
+    return { source, kinds: normalize(kinds), roles, bindings };
   }
 
   /**
-   * The kinds a rendered chart creates: a file (`helm template ... > rendered.yaml`) or a
-   * directory of rendered manifests (`helm template --output-dir`), read now, recursively for a
-   * directory (`.yaml`, `.yml` and `.json` files).
+   * What a rendered chart creates: a file (`helm template ... > rendered.yaml`) or a directory
+   * of rendered manifests (`helm template --output-dir`), read now, recursively for a directory
+   * (`.yaml`, `.yml` and `.json` files), plus the chart's `crds/` when `chartDirectory` is given.
+   * Give the result to `ArmadaOperator`'s `resourceKinds`: its kinds and the rules of its Roles
+   * and ClusterRoles become the operator's.
    */
-  public static fromRenderedChart(fileOrDirectory: string): ResourceKind[] {
+  public static fromRenderedChart(fileOrDirectory: string, options: RenderedChartOptions = {}): RenderedChart {
     if (!fs.existsSync(fileOrDirectory)) {
       throw new Error(`ResourceKinds.fromRenderedChart: ${fileOrDirectory} does not exist; pass the output of "helm template" (a file, or a directory written with --output-dir)`);
     }
     const files: string[] = [];
-    const walk = (p: string) => {
-      if (fs.statSync(p).isDirectory()) for (const e of fs.readdirSync(p).sort()) walk(path.join(p, e));
-      else if (/\.(ya?ml|json)$/.test(p) || p === fileOrDirectory) files.push(p);
+    const walk = (p: string, top: string) => {
+      if (fs.statSync(p).isDirectory()) for (const e of fs.readdirSync(p).sort()) walk(path.join(p, e), top);
+      else if (/\.(ya?ml|json)$/.test(p) || p === top) files.push(p);
     };
-    walk(fileOrDirectory);
+    walk(fileOrDirectory, fileOrDirectory);
+    const chart = options.chartDirectory;
+    if (chart !== undefined) {
+      if (!fs.existsSync(path.join(chart, 'Chart.yaml'))) throw new Error(`ResourceKinds.fromRenderedChart: chartDirectory ${chart} has no Chart.yaml; pass the chart's own directory`);
+      const crdDirs = [path.join(chart, 'crds')];
+      const sub = path.join(chart, 'charts');
+      if (fs.existsSync(sub)) for (const e of fs.readdirSync(sub).sort()) crdDirs.push(path.join(sub, e, 'crds'));
+      for (const d of crdDirs) if (fs.existsSync(d) && fs.statSync(d).isDirectory()) walk(d, d);
+    }
     // One text: a CRD in one file names the custom resources of another.
-    return ResourceKinds.fromManifests(files.map((f) => fs.readFileSync(f, 'utf8')).join('\n---\n'), fileOrDirectory);
+    return ResourceKinds.readManifests(files.map((f) => fs.readFileSync(f, 'utf8')).join('\n---\n'), fileOrDirectory);
   }
 
   /* istanbul ignore next */
