@@ -4,20 +4,33 @@
  * replaces): CRDs, Namespaces, ServiceAccount, RBAC, Deployment, in that order in the file.
  */
 import * as cdk8s from 'cdk8s';
-import * as kplus from 'cdk8s-plus-28';
 import { Construct, IConstruct } from 'constructs';
 import { ArmadaManifest } from '../../constructs/armada-manifest';
 import { Diagnostic, formatDiagnostic } from '../../model/diagnostics';
-import { firstByName } from '../../model/plan';
-import { SourceType } from '../../model/source';
-import { toAirshipCharts } from '../../model/wire/airship-v1';
 import { toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
-import type { AirshipArmadaChartData } from '../../model/wire/types';
-import { OperatorApi, WarningHandler } from '../outputs';
+import { ArmadaChartOutput, OperatorApi, WarningHandler } from '../outputs';
 import { RenderedObject } from '../rendered-object';
+import { Cdk8sPlus, loadCdk8sPlus } from './cdk8s-plus';
 import { operatorCrds } from './crds';
-import { clusterWide, leastPrivilege, OperatorPermissions, RbacRule, ReleaseAccess } from './rbac';
+import { describeFinding, escalationFindings } from './escalation';
+import { clusterWide, leastPrivilege, OperatorPermissions, RbacRule, ReleaseAccess, RoleEscalation } from './rbac';
+import { ChartContents, releasesOf } from './releases';
 import { ResourceKind, ResourceKinds } from './resource-kinds';
+
+type Kplus = Cdk8sPlus;
+/** A Pod Security Standard level (the `pod-security.kubernetes.io/*` namespace labels). */
+export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
+
+/** Container resources, as Kubernetes quantities (`"500m"`, `"1Gi"`). */
+export interface OperatorResources {
+  readonly requests?: { readonly cpu?: string; readonly memory?: string };
+  readonly limits?: { readonly cpu?: string; readonly memory?: string };
+}
+
+/** A Kubernetes Probe object (`httpGet`, `tcpSocket` or `exec`, with its timing fields). */
+export interface OperatorProbe {
+  readonly [field: string]: unknown;
+}
 
 /**
  * How the operator's permissions are granted.
@@ -56,10 +69,9 @@ export interface ArmadaOperatorProps {
    */
   readonly namespace?: string;
   /**
-   * Whether the bundle creates its Namespaces: the operator's and, for least-privilege RBAC, the
-   * releases' (a Role cannot be applied into a namespace that does not exist yet). `default`,
-   * `kube-system`, `kube-public` and `kube-node-lease` are never created. Note that
-   * `kubectl delete -f` of the bundle then deletes those namespaces with everything in them.
+   * Whether the bundle creates the operator's Namespace (release namespaces: see
+   * `releaseNamespaceOutput`). `default`, `kube-system`, `kube-public` and `kube-node-lease` are
+   * never created.
    * @default true
    */
   readonly createNamespaces?: boolean;
@@ -75,16 +87,20 @@ export interface ArmadaOperatorProps {
    */
   readonly image?: string;
   /**
-   * The image tag, or a digest (`sha256:...`). Pin it: the defaults are what the operators'
-   * own manifests use, and `latest-*` tags move.
-   * @default - airship: "latest-ubuntu_jammy" (Airship's armada chart); keleustes: "v2.14.1" (its deploy/operator.yaml, the last Helm v2 build that installs charts)
+   * The image tag, or a digest (`sha256:...`) to pin the exact image.
+   * @default - airship: "3305eeda772b96142c6844b70e44c9db83f4e265-ubuntu_noble" (the commit tag its publish job pushed for the last CVE rebuild, 2026-02-03; upstream builds ubuntu_noble images only); keleustes: "v2.14.1" (its deploy/operator.yaml, the last Helm v2 build that installs charts)
    */
   readonly tag?: string;
   /**
    * When the kubelet pulls the image.
    * @default - Always for a `latest` or `latest-*` tag, IfNotPresent otherwise
    */
-  readonly imagePullPolicy?: kplus.ImagePullPolicy;
+  readonly imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
+  /**
+   * The cdk8s-plus package to build the bundle with.
+   * @default - the newest installed of cdk8s-plus-33 ... cdk8s-plus-28
+   */
+  readonly cdk8sPlus?: string;
   /**
    * Pod replicas; more than one needs leader election.
    * @default 1
@@ -98,19 +114,79 @@ export interface ArmadaOperatorProps {
   readonly leaderElection?: boolean;
   /**
    * Container resources.
-   * @default - requests 10m CPU and 64Mi memory, limits 500m CPU and 128Mi memory (the airship operator's own manifest)
+   * @default - requests 100m CPU and 256Mi memory, limits 1 CPU and 1Gi memory: Helm holds each chart it renders in memory (an OpenStack-Helm chart with helm-toolkit and its values is tens of MB), and the airship operator reconciles up to 20 ArmadaCharts at once
    */
-  readonly resources?: kplus.ContainerResources;
+  readonly resources?: OperatorResources;
   /**
    * Liveness probe.
    * @default - airship: GET /healthz on 8081; keleustes: none (it serves no health endpoint)
    */
-  readonly liveness?: kplus.Probe;
+  readonly liveness?: OperatorProbe;
   /**
    * Readiness probe.
    * @default - airship: GET /readyz on 8081; keleustes: none
    */
-  readonly readiness?: kplus.Probe;
+  readonly readiness?: OperatorProbe;
+  /**
+   * airship: where the health probes listen. The kubelet probes the pod's IP, so that address
+   * is enough; on an IPv6 pod network write `[$(POD_IP)]:8081`. Metrics stay on 127.0.0.1:8080.
+   * @default "$(POD_IP):8081"
+   */
+  readonly probeBindAddress?: string;
+  /**
+   * Size limit of the `/tmp` emptyDir (chart downloads).
+   * @default 512 MiB
+   */
+  readonly tmpSizeLimit?: cdk8s.Size;
+  /**
+   * keleustes: the image that seeds the writable `/opt/armada/helm-charts` (where the operator
+   * clones git and unpacks tar sources, and reads the helm-toolkit it copies into charts with
+   * dependencies, and local charts) with the operator image's own content. By default a busybox
+   * copies it from an image volume of the operator image (Kubernetes 1.35, or 1.31+ with the
+   * ImageVolume feature gate); an image given here must hold that content at
+   * `/opt/armada/helm-charts` itself, and `cp` (e.g. built from the operator image and busybox).
+   * @default "docker.io/library/busybox:1.37.0" with an image volume
+   */
+  readonly chartsSeedImage?: string;
+  /**
+   * Namespaces besides `kube-system` where the operator's Secrets, ServiceAccount and Role write
+   * access is close to cluster-admin: a release there is a warning.
+   * @default - kube-system only
+   */
+  readonly sensitiveNamespaces?: readonly string[];
+  /**
+   * Pod Security level enforced on the namespaces the bundle creates (labels
+   * `pod-security.kubernetes.io/enforce`, with `warn` and `audit` at `restricted`).
+   * @default - "restricted" for the operator's namespace, "baseline" for release namespaces
+   */
+  readonly podSecurity?: Readonly<Record<string, PodSecurityLevel>>;
+  /**
+   * Where release namespaces go (the operator's own is always in the bundle):
+   * `separate`: a chart of their own beside the operator's (`<chart>-release-namespaces.k8s.yaml`),
+   * to apply before the bundle and never to delete with it; `none`: not written (created by
+   * whoever deploys, as Armada and the operators do; the bundle's Roles in them then wait for
+   * them).
+   * @default "separate"
+   */
+  readonly releaseNamespaceOutput?: 'separate' | 'none';
+  /**
+   * How the operator may create the Roles and bindings its charts contain: hold their rules
+   * (`hold`), or `escalate`/`bind` on them in the release namespaces (`escalate`).
+   * @default "hold"
+   */
+  readonly roleEscalation?: RoleEscalation;
+  /**
+   * airship: grant what the download fallback needs (read the `armada-gnp` ConfigMap in the
+   * operator's namespace; get, create and delete Calico GlobalNetworkPolicies cluster-wide).
+   * @default false
+   */
+  readonly globalNetworkPolicyFallback?: boolean;
+  /**
+   * A NetworkPolicy that admits no traffic to the operator's pod (it serves nothing anyone needs;
+   * the keleustes operator's metrics listen on every address with no flag to change it).
+   * @default true
+   */
+  readonly denyIngress?: boolean;
   /**
    * The user the container runs as (always non-root).
    * @default 65532 (the airship image's USER; the keleustes image, FROM scratch, declares none)
@@ -122,9 +198,7 @@ export interface ArmadaOperatorProps {
    */
   readonly group?: number;
   /**
-   * Whether the root filesystem is read-only (an emptyDir is mounted on /tmp for downloads and
-   * git clones either way). The keleustes operator writes helm-toolkit into the directory of a
-   * local chart that has dependencies, which needs it false (synthesis warns).
+   * Whether the root filesystem is read-only (emptyDirs are mounted where the operator writes).
    * @default true
    */
   readonly readOnlyRootFilesystem?: boolean;
@@ -136,12 +210,13 @@ export interface ArmadaOperatorProps {
   readonly rbac?: OperatorRbac;
   /**
    * What each chart creates, by chart name (the chart document's `metadata.name`), replacing
-   * `defaultResourceKinds` for that chart: list the kinds by hand, or read them from a rendered
-   * chart with `ResourceKinds.fromRenderedChart('rendered/keystone.yaml')`. What the operator
+   * `defaultResourceKinds` for that chart: list the kinds by hand, or read a rendered chart with
+   * `ResourceKinds.fromRenderedChart('rendered/keystone.yaml')` (its kinds, and the rules of its
+   * Roles and ClusterRoles, which the operator must hold to create them). What the operator
    * itself needs (Helm storage, waits, pre-upgrade deletes, tests) is added on top.
-   * @default - every chart gets `defaultResourceKinds`
+   * @default - every chart gets `defaultResourceKinds` and helm-toolkit's dependency-check rules
    */
-  readonly resourceKinds?: Readonly<Record<string, readonly ResourceKind[]>>;
+  readonly resourceKinds?: Readonly<Record<string, ChartContents>>;
   /**
    * What a chart without an entry in `resourceKinds` creates (also the kinds of `cluster-wide`).
    * @default ResourceKinds.HELM_RELEASE
@@ -154,7 +229,7 @@ export interface ArmadaOperatorProps {
    */
   readonly releaseNamespaces?: readonly string[];
   /**
-   * Where synthesis warnings go (cluster-admin, filesystem caveats).
+   * Where synthesis warnings go (broad RBAC, sensitive namespaces, the default kind guess).
    * @default - printed to stderr, one line each
    */
   readonly onWarning?: WarningHandler;
@@ -170,11 +245,15 @@ interface Defaults {
   readonly container: string;
 }
 const DEFAULTS: Readonly<Record<OperatorApi, Defaults>> = {
-  [OperatorApi.AIRSHIP_V1]: { image: 'quay.io/airshipit/armada-operator', tag: 'latest-ubuntu_jammy', container: 'manager' },
+  [OperatorApi.AIRSHIP_V1]: { image: 'quay.io/airshipit/armada-operator', tag: '3305eeda772b96142c6844b70e44c9db83f4e265-ubuntu_noble', container: 'manager' },
   [OperatorApi.KELEUSTES_V1ALPHA1]: { image: 'keleustes/armada-operator-dev', tag: 'v2.14.1', container: 'armada-operator' },
 };
-/** What Airship's operator container runs with; metrics stay on loopback, not on the pod network. */
-const AIRSHIP_ARGS = ['--health-probe-bind-address=:8081', '--metrics-bind-address=127.0.0.1:8080'];
+/** Metrics stay on loopback: nothing in the bundle scrapes them. */
+const AIRSHIP_METRICS = '--metrics-bind-address=127.0.0.1:8080';
+/** Where the keleustes operator clones, unpacks and finds its bundled charts (its HELM_CHARTS). */
+const KELEUSTES_CHARTS = '/opt/armada/helm-charts';
+const SEED_IMAGE = 'docker.io/library/busybox:1.37.0';
+const DEFAULT_RESOURCES: OperatorResources = { requests: { cpu: '100m', memory: '256Mi' }, limits: { cpu: '1', memory: '1Gi' } };
 
 /**
  * An Armada operator, installed by `kubectl apply -f` of the chart it is created in: its CRDs
@@ -189,24 +268,37 @@ export class ArmadaOperator extends Construct {
   public readonly api: OperatorApi;
   /** The operator's namespace. */
   public readonly namespace: string;
-  public readonly serviceAccount: kplus.ServiceAccount;
-  public readonly deployment: kplus.Deployment;
+  /** The operator's ServiceAccount object. */
+  public readonly serviceAccount: cdk8s.ApiObject;
+  /** The operator's Deployment object. */
+  public readonly deployment: cdk8s.ApiObject;
   /** The CRDs, first in the file. */
   public readonly crds: readonly RenderedObject[];
+  /**
+   * The chart that holds the release namespaces (`releaseNamespaceOutput: 'separate'`), beside
+   * the operator's chart.
+   * @default - none
+   */
+  public readonly releaseNamespaceChart?: cdk8s.Chart;
 
   private readonly props: ArmadaOperatorProps;
+  private readonly kplus: Kplus;
   private readonly name: string;
   private readonly rbacMode: OperatorRbac;
   private readonly namespaces: Construct;
   private readonly rbac: Construct;
+  private readonly sa: IConstruct & { readonly name: string };
+  private readonly deploymentConstruct: IConstruct;
   private readonly createdNamespaces = new Set<string>();
   private rendered = false;
 
   constructor(scope: Construct, id: string, props: ArmadaOperatorProps = {}) {
     super(scope, id);
     const where = `ArmadaOperator ${this.node.path}`;
-    if (!cdk8s.Chart.isChart(findChart(this))) throw new Error(`${where}: must be created inside a cdk8s Chart (its objects are written to that chart's file)`);
+    const chart = findChart(this);
+    if (!chart) throw new Error(`${where}: must be created inside a cdk8s Chart (its objects are written to that chart's file)`);
     if (props.manifest !== undefined && !ArmadaManifest.isArmadaManifest(props.manifest)) throw new Error(`${where}: props.manifest must be an ArmadaManifest`);
+    this.kplus = loadCdk8sPlus(where, props.cdk8sPlus).module;
     this.props = props;
     this.api = props.api ?? OperatorApi.AIRSHIP_V1;
     this.name = props.name ?? 'armada-operator';
@@ -218,6 +310,8 @@ export class ArmadaOperator extends Construct {
     if (keleustes && props.leaderElection === false) {
       throw new Error(`${where}: leaderElection false: the keleustes operator always takes its ConfigMap lock; the option applies to the airship operator only`);
     }
+    if (keleustes && props.globalNetworkPolicyFallback === true) throw new Error(`${where}: globalNetworkPolicyFallback: only the airship operator has that fallback`);
+    if (!keleustes && props.chartsSeedImage !== undefined) throw new Error(`${where}: chartsSeedImage: only the keleustes operator writes under ${KELEUSTES_CHARTS}`);
     const replicas = props.replicas ?? 1;
     if (!Number.isInteger(replicas) || replicas < 0) throw new Error(`${where}: replicas ${replicas}: must be a whole number, 0 or more`);
     if (replicas > 1 && props.leaderElection === false) {
@@ -228,25 +322,46 @@ export class ArmadaOperator extends Construct {
     }
     const name = this.name;
     if (!DNS1123_LABEL.test(name)) throw new Error(`${where}: name ${JSON.stringify(name)}: must be a DNS-1123 label`);
+    for (const [ns, level] of Object.entries(props.podSecurity ?? {})) {
+      if (!['privileged', 'baseline', 'restricted'].includes(level)) throw new Error(`${where}: podSecurity[${JSON.stringify(ns)}] ${JSON.stringify(level)}: must be "privileged", "baseline" or "restricted"`);
+    }
     // The keleustes namespace is only known once the manifest is complete; a placeholder is
     // replaced at validation.
     this.namespace = props.namespace ?? (keleustes ? this.keleustesNamespace() ?? 'default' : 'armada-operator-system');
     if (!DNS1123_LABEL.test(this.namespace)) throw new Error(`${where}: namespace ${JSON.stringify(this.namespace)}: must be a DNS-1123 label`);
 
     // Tree order is file order (cdk8s writes objects depth-first): CRDs, Namespaces,
-    // ServiceAccount, RBAC, Deployment. The namespace and RBAC scopes are filled at validation.
+    // ServiceAccount, RBAC, NetworkPolicy, Deployment. The namespace and RBAC scopes are filled at
+    // validation.
     this.crds = operatorCrds(this.api).map((crd) =>
       new RenderedObject(this, `crd-${crd.metadata.name.split('.')[0]}`, { apiVersion: crd.apiVersion, kind: crd.kind, name: crd.metadata.name }, crd as unknown as Record<string, unknown>),
     );
     this.namespaces = new Construct(this, 'namespaces');
-    if (props.createNamespaces !== false) this.createNamespace(this.namespace);
-    this.serviceAccount = new kplus.ServiceAccount(this, 'service-account', {
+    if (props.createNamespaces !== false) this.createNamespace(this.namespaces, this.namespace, 'restricted');
+    if ((props.releaseNamespaceOutput ?? 'separate') === 'separate') {
+      // Apart from the bundle, so that deleting the operator never deletes a site.
+      const app = chart.node.scope ?? chart.node.root;
+      this.releaseNamespaceChart = new cdk8s.Chart(app, `${chart.node.id}-release-namespaces`);
+    }
+    const sa = new this.kplus.ServiceAccount(this, 'service-account', {
       metadata: { name, namespace: this.namespace, labels: this.labels() },
       // The operator talks to the API server with this account's token.
       automountToken: true,
     });
+    this.sa = sa;
+    this.serviceAccount = cdk8s.ApiObject.of(sa);
     this.rbac = new Construct(this, 'rbac');
-    this.deployment = this.createDeployment(replicas);
+    if (props.denyIngress !== false) {
+      new cdk8s.ApiObject(this, 'deny-ingress', {
+        apiVersion: 'networking.k8s.io/v1',
+        kind: 'NetworkPolicy',
+        metadata: { name: `${name}-deny-ingress`, namespace: this.namespace, labels: this.labels() },
+        spec: { podSelector: { matchLabels: this.selector() }, policyTypes: ['Ingress'] },
+      });
+    }
+    const deployment = this.createDeployment(replicas);
+    this.deploymentConstruct = deployment;
+    this.deployment = cdk8s.ApiObject.of(deployment);
     this.node.addValidation({ validate: () => this.renderOnce() });
   }
 
@@ -296,25 +411,44 @@ export class ArmadaOperator extends Construct {
     return { 'app.kubernetes.io/name': this.name, 'app.kubernetes.io/component': 'operator', 'app.kubernetes.io/managed-by': 'armada-cdk' };
   }
 
-  private createNamespace(ns: string): void {
-    if (SYSTEM_NAMESPACES.has(ns) || this.createdNamespaces.has(ns)) return;
-    this.createdNamespaces.add(ns);
-    new kplus.Namespace(this.namespaces, ns, { metadata: { name: ns } });
+  private selector(): Record<string, string> {
+    return { 'app.kubernetes.io/name': this.name, 'app.kubernetes.io/component': 'operator' };
   }
 
-  private createDeployment(replicas: number): kplus.Deployment {
+  private createNamespace(scope: IConstruct, ns: string, level: PodSecurityLevel): void {
+    if (SYSTEM_NAMESPACES.has(ns) || this.createdNamespaces.has(ns)) return;
+    this.createdNamespaces.add(ns);
+    const enforce = this.props.podSecurity?.[ns] ?? level;
+    new this.kplus.Namespace(scope as Construct, ns, {
+      metadata: {
+        name: ns,
+        labels: {
+          'pod-security.kubernetes.io/enforce': enforce,
+          'pod-security.kubernetes.io/audit': 'restricted',
+          'pod-security.kubernetes.io/warn': 'restricted',
+        },
+      },
+    });
+  }
+
+  private createDeployment(replicas: number) {
+    const kplus = this.kplus;
     const p = this.props;
     const d = DEFAULTS[this.api];
     const airship = this.api === OperatorApi.AIRSHIP_V1;
     const tag = p.tag ?? d.tag;
     const image = `${p.image ?? d.image}${tag.startsWith('sha256:') ? '@' : ':'}${tag}`;
+    const pullPolicy = p.imagePullPolicy ?? (/^latest(-|$)/.test(tag) ? 'Always' : 'IfNotPresent');
     const user = p.user ?? 65532;
     const group = p.group ?? 65532;
-    const selector = { 'app.kubernetes.io/name': this.name, 'app.kubernetes.io/component': 'operator' };
-    const tmp = kplus.Volume.fromEmptyDir(this, 'tmp', 'tmp');
-    const env: Record<string, kplus.EnvValue> = airship
-      ? // The operator reads its armada-gnp ConfigMap from this namespace.
-        { NAMESPACE: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAMESPACE) }
+    const tmp = kplus.Volume.fromEmptyDir(this, 'tmp', 'tmp', { sizeLimit: p.tmpSizeLimit ?? cdk8s.Size.mebibytes(512) });
+    const env: Record<string, ReturnType<Kplus['EnvValue']['fromValue']>> = airship
+      ? {
+          // The operator reads its armada-gnp ConfigMap from this namespace.
+          NAMESPACE: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAMESPACE),
+          // The health probes listen on the pod's own address only.
+          POD_IP: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_IP),
+        }
       : {
           // The operator exits without it; one operator serves one namespace.
           WATCH_NAMESPACE: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAMESPACE),
@@ -322,13 +456,23 @@ export class ArmadaOperator extends Construct {
           POD_NAME: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAME),
           OPERATOR_NAME: kplus.EnvValue.fromValue('armada-operator'),
         };
+    const hardened = {
+      ensureNonRoot: true,
+      user,
+      group,
+      privileged: false,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: p.readOnlyRootFilesystem ?? true,
+      capabilities: { drop: [kplus.Capability.ALL] },
+      seccompProfile: { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
+    };
     const deployment = new kplus.Deployment(this, 'deployment', {
       metadata: { name: this.name, namespace: this.namespace, labels: this.labels() },
       replicas,
       // A selector is immutable: stable labels, not cdk8s's construct-path label.
       select: false,
       podMetadata: { labels: { ...this.labels() } },
-      serviceAccount: this.serviceAccount,
+      serviceAccount: this.sa as InstanceType<Kplus['ServiceAccount']>,
       automountServiceAccountToken: true,
       terminationGracePeriod: cdk8s.Duration.seconds(10),
       securityContext: { ensureNonRoot: true, user, group },
@@ -336,43 +480,80 @@ export class ArmadaOperator extends Construct {
         {
           name: d.container,
           image,
-          imagePullPolicy: p.imagePullPolicy ?? (/^latest(-|$)/.test(tag) ? kplus.ImagePullPolicy.ALWAYS : kplus.ImagePullPolicy.IF_NOT_PRESENT),
           // The keleustes image is FROM scratch: name the binary by its path (its Dockerfile's).
           command: airship ? ['/manager'] : ['/usr/local/bin/armada-operator'],
-          args: airship ? [...AIRSHIP_ARGS, ...(p.leaderElection === false ? [] : ['--leader-elect'])] : undefined,
+          args: airship ? [`--health-probe-bind-address=${p.probeBindAddress ?? '$(POD_IP):8081'}`, AIRSHIP_METRICS, ...(p.leaderElection === false ? [] : ['--leader-elect'])] : undefined,
           envVariables: env,
-          resources: p.resources ?? {
-            cpu: { request: kplus.Cpu.millis(10), limit: kplus.Cpu.millis(500) },
-            memory: { request: cdk8s.Size.mebibytes(64), limit: cdk8s.Size.mebibytes(128) },
-          },
-          liveness: p.liveness ?? (airship ? kplus.Probe.fromHttpGet('/healthz', { port: 8081, initialDelaySeconds: cdk8s.Duration.seconds(15), periodSeconds: cdk8s.Duration.seconds(20) }) : undefined),
-          readiness: p.readiness ?? (airship ? kplus.Probe.fromHttpGet('/readyz', { port: 8081, initialDelaySeconds: cdk8s.Duration.seconds(5), periodSeconds: cdk8s.Duration.seconds(10) }) : undefined),
-          securityContext: {
-            ensureNonRoot: true,
-            user,
-            group,
-            privileged: false,
-            allowPrivilegeEscalation: false,
-            readOnlyRootFilesystem: p.readOnlyRootFilesystem ?? true,
-            capabilities: { drop: [kplus.Capability.ALL] },
-            seccompProfile: { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
-          },
-          // Chart downloads (airship) and git clones (keleustes) go to the temp directory.
+          securityContext: hardened,
+          // Chart downloads go to the temp directory.
           volumeMounts: [{ path: '/tmp', volume: tmp }],
         },
       ],
     });
-    deployment.select(kplus.LabelSelector.of({ labels: selector }));
+    deployment.select(kplus.LabelSelector.of({ labels: this.selector() }));
+    const container = '/spec/template/spec/containers/0';
+    const patches: cdk8s.JsonPatch[] = [
+      cdk8s.JsonPatch.add(`${container}/imagePullPolicy`, pullPolicy),
+      cdk8s.JsonPatch.add(`${container}/resources`, p.resources ?? DEFAULT_RESOURCES),
+    ];
+    const liveness = p.liveness ?? (airship ? { httpGet: { path: '/healthz', port: 8081 }, initialDelaySeconds: 15, periodSeconds: 20 } : undefined);
+    const readiness = p.readiness ?? (airship ? { httpGet: { path: '/readyz', port: 8081 }, initialDelaySeconds: 5, periodSeconds: 10 } : undefined);
+    if (liveness) patches.push(cdk8s.JsonPatch.add(`${container}/livenessProbe`, liveness));
+    if (readiness) patches.push(cdk8s.JsonPatch.add(`${container}/readinessProbe`, readiness));
+    if (!airship) patches.push(...this.keleustesChartsDirectory(image, pullPolicy, hardened));
+    cdk8s.ApiObject.of(deployment).addJsonPatch(...patches);
     return deployment;
   }
 
+  /**
+   * The keleustes operator creates its git and tar caches directly in its charts directory and
+   * copies helm-toolkit from there: a writable emptyDir seeded with the image's own content.
+   */
+  private keleustesChartsDirectory(image: string, pullPolicy: string, hardened: { user: number; group: number; readOnlyRootFilesystem: boolean }): cdk8s.JsonPatch[] {
+    const seed = this.props.chartsSeedImage;
+    const pod = '/spec/template/spec';
+    const sc = {
+      runAsNonRoot: true,
+      runAsUser: hardened.user,
+      runAsGroup: hardened.group,
+      privileged: false,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: hardened.readOnlyRootFilesystem,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
+    };
+    const charts = { name: 'helm-charts', mountPath: KELEUSTES_CHARTS };
+    const init = seed === undefined
+      ? {
+          name: 'seed-helm-charts',
+          image: SEED_IMAGE,
+          imagePullPolicy: 'IfNotPresent',
+          command: ['cp', '-R', '/image/.', `${KELEUSTES_CHARTS}/`],
+          securityContext: sc,
+          volumeMounts: [{ name: 'operator-image', mountPath: '/image', readOnly: true, subPath: KELEUSTES_CHARTS.slice(1) }, { name: 'helm-charts', mountPath: '/seed' }].map((m) => (m.name === 'helm-charts' ? charts : m)),
+        }
+      : { name: 'seed-helm-charts', image: seed, imagePullPolicy: 'IfNotPresent', command: ['cp', '-R', `${KELEUSTES_CHARTS}/.`, '/seed/'], securityContext: sc, volumeMounts: [{ name: 'helm-charts', mountPath: '/seed' }] };
+    const volumes: Record<string, unknown>[] = [{ name: 'helm-charts', emptyDir: { sizeLimit: '2Gi' } }];
+    if (seed === undefined) volumes.push({ name: 'operator-image', image: { reference: image, pullPolicy } });
+    return [
+      ...volumes.map((v) => cdk8s.JsonPatch.add(`${pod}/volumes/-`, v)),
+      cdk8s.JsonPatch.add(`${pod}/initContainers`, [init]),
+      cdk8s.JsonPatch.add(`${pod}/containers/0/volumeMounts/-`, charts),
+    ];
+  }
+
   /** The permissions, or the errors that prevent deriving them. */
-  private derive(): { permissions: OperatorPermissions } | { errors: string[] } {
+  private derive(): { permissions: OperatorPermissions; releases: ReleaseAccess[] } | { errors: string[] } {
     const p = this.props;
-    const leader = { leaderElection: p.leaderElection !== false, operatorNamespace: this.namespace };
+    const options = {
+      leaderElection: p.leaderElection !== false,
+      operatorNamespace: this.namespace,
+      roleEscalation: p.roleEscalation,
+      globalNetworkPolicyFallback: p.globalNetworkPolicyFallback,
+    };
     const defaults = p.defaultResourceKinds ?? ResourceKinds.HELM_RELEASE;
-    if (this.rbacMode === 'cluster-admin') return { permissions: { namespaced: [], cluster: [], leaderElection: [] } };
-    if (this.rbacMode === 'cluster-wide') return { permissions: clusterWide(this.api, defaults, leader) };
+    if (this.rbacMode === 'cluster-admin') return { permissions: { namespaced: [], cluster: [], leaderElection: [] }, releases: [] };
+    if (this.rbacMode === 'cluster-wide') return { permissions: clusterWide(this.api, defaults, options), releases: [] };
     if (p.manifest === undefined) {
       const namespaces = this.api === OperatorApi.KELEUSTES_V1ALPHA1 ? [this.namespace] : [...new Set(p.releaseNamespaces ?? [])];
       const airship = this.api === OperatorApi.AIRSHIP_V1;
@@ -380,66 +561,40 @@ export class ArmadaOperator extends Construct {
         chart: '*',
         namespace,
         kinds: defaults,
+        helmToolkitRoles: true,
         // Without a manifest, everything the operator can be asked to do.
         waitTypes: airship ? ['job', 'pod', 'deployment', 'daemonset', 'statefulset'] : [],
         deleteTypes: airship ? ['job', 'pod', 'cronjob', 'deployment'] : [],
         test: airship,
         nativeWait: airship,
       }));
-      return { permissions: leastPrivilege(this.api, releases, leader) };
+      return { permissions: leastPrivilege(this.api, releases, options), releases };
     }
-    const releases = this.releasesOf(p.manifest, defaults);
-    return 'errors' in releases ? releases : { permissions: leastPrivilege(this.api, releases.releases, leader) };
-  }
-
-  private releasesOf(manifest: ArmadaManifest, defaults: readonly ResourceKind[]): { releases: ReleaseAccess[] } | { errors: string[] } {
-    const resolved = manifest.resolve();
+    const resolved = p.manifest.resolve();
     const modelErrors = resolved.diagnostics.filter((d) => d.severity === 'error');
     if (modelErrors.length > 0) return { errors: modelErrors.map(line) };
     const { spec, plan } = resolved;
-    const declared = this.props.resourceKinds ?? {};
+    const declared = p.resourceKinds ?? {};
     const deployed = [...new Set(plan.releases.map((r) => r.chart))];
     const unknown = Object.keys(declared).filter((c) => !deployed.includes(c));
     if (unknown.length > 0) {
       return { errors: [`resourceKinds names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which the manifest does not deploy; its deployed charts are ${deployed.map((c) => JSON.stringify(c)).join(', ')}`] };
     }
-    const kindsOf = (chart: string) => declared[chart] ?? defaults;
     if (this.api === OperatorApi.KELEUSTES_V1ALPHA1) {
       const out = toKeleustesObjects(spec, plan);
       const errors = out.diagnostics.errors.map(line);
       const ns = out.objects.find((o) => o.kind === 'ArmadaManifest')?.metadata.namespace;
       if (errors.length === 0 && ns !== undefined && ns !== this.namespace) {
         errors.push(
-          this.props.namespace === undefined
+          p.namespace === undefined
             ? `the manifest's keleustes objects moved to namespace ${JSON.stringify(ns)} after the ArmadaOperator took ${JSON.stringify(this.namespace)} from it; create the operator once the site is complete, or set namespace`
             : `namespace ${JSON.stringify(this.namespace)}: the keleustes operator watches only its own namespace, and the manifest's objects are in ${JSON.stringify(ns)}; leave namespace unset or set it to ${JSON.stringify(ns)}`,
         );
       }
       if (errors.length > 0) return { errors };
-      return { releases: deployed.map((chart) => ({ chart, namespace: this.namespace, kinds: kindsOf(chart), waitTypes: [], deleteTypes: [], test: false, nativeWait: false })) };
     }
-    // What the operator reads is the ArmadaChart it is given: derive from those, defaults included.
-    const charts = firstByName(spec.charts);
-    const byRelease = new Map(toAirshipCharts(spec, plan).objects.map((o) => [o.metadata.name, o.data as AirshipArmadaChartData]));
-    const releases: ReleaseAccess[] = [];
-    const seen = new Set<string>();
-    for (const r of plan.releases) {
-      const data = byRelease.get(r.name);
-      if (seen.has(r.chart) || !data || !charts.has(r.chart)) continue;
-      seen.add(r.chart);
-      const resources = data.wait?.resources;
-      releases.push({
-        chart: r.chart,
-        namespace: data.namespace,
-        kinds: kindsOf(r.chart),
-        // The operator's default when resources is absent.
-        waitTypes: resources === undefined ? ['job', 'pod'] : resources.map((w) => w.type),
-        deleteTypes: (data.upgrade?.pre?.delete ?? []).map((x) => x.type ?? ''),
-        test: data.test?.enabled === true,
-        nativeWait: data.wait?.native?.enabled === true && (data.wait?.timeout ?? 0) > 0,
-      });
-    }
-    return { releases };
+    const releases = releasesOf(this.api, spec, plan, declared, defaults, this.namespace);
+    return { permissions: leastPrivilege(this.api, releases, options), releases };
   }
 
   private renderOnce(): string[] {
@@ -451,12 +606,15 @@ export class ArmadaOperator extends Construct {
       const model = this.props.manifest?.resolve().diagnostics.some((d) => d.severity === 'error') ?? false;
       return sameTree && model ? [] : r.errors;
     }
+    const perms = r.permissions;
+    const errors = [...this.crdConflicts(), ...this.escalationErrors(perms, r.releases)];
+    if (errors.length > 0) return errors;
     this.rendered = true;
     const warn = this.props.onWarning ?? printWarning;
-    for (const w of this.warnings()) warn(w);
-    const perms = r.permissions;
-    if (this.props.createNamespaces !== false) for (const { namespace } of perms.namespaced) this.createNamespace(namespace);
-    const subject = this.serviceAccount;
+    for (const w of this.warnings(r.releases)) warn(w);
+    const kplus = this.kplus;
+    if (this.releaseNamespaceChart) for (const { namespace } of r.releases) this.createNamespace(this.releaseNamespaceChart, namespace, 'baseline');
+    const subject = this.sa as InstanceType<Kplus['ServiceAccount']>;
     const created: IConstruct[] = [];
     const clusterName = `${this.name}-${this.namespace}`;
     if (this.rbacMode === 'cluster-admin') {
@@ -484,44 +642,87 @@ export class ArmadaOperator extends Construct {
       created.push(cr, binding);
     }
     // Besides tree order: a pod must not start before its permissions exist.
-    for (const d of apiObjects(this.deployment)) for (const c of created) for (const o of apiObjects(c)) d.node.addDependency(o);
+    for (const d of apiObjects(this.deploymentConstruct)) for (const c of created) for (const o of apiObjects(c)) d.node.addDependency(o);
     return [];
   }
 
-  private warnings(): Diagnostic[] {
+  /** Both operators define armadacharts.armada.airshipit.org: one app must not mix them. */
+  private crdConflicts(): string[] {
+    const others = this.node.root.node.findAll().filter((c) => c !== this && (c instanceof ArmadaOperator || c instanceof ArmadaChartOutput) && (c as ArmadaOperator | ArmadaChartOutput).api !== this.api);
+    return others.map((o) => {
+      const what = o instanceof ArmadaOperator ? 'the ArmadaOperator' : 'the ArmadaChartOutput';
+      return `api ${JSON.stringify(this.api)}: ${what} ${o.node.path} uses ${JSON.stringify((o as ArmadaOperator).api)}, and both operators define the CRD armadacharts.armada.airshipit.org (versions v1 and v1alpha1): applying one replaces the other's, and the API server refuses it once CRs are stored; use one operator per cluster`;
+    });
+  }
+
+  /** The escalation check over what the charts are known to contain; empty unless the rules are short. */
+  private escalationErrors(perms: OperatorPermissions, releases: readonly ReleaseAccess[]): string[] {
+    if (this.rbacMode === 'cluster-admin') return [];
+    const byNs = new Map(perms.namespaced.map((n) => [n.namespace, n.rules]));
+    const charts = releases.map((r) => ({ chart: r.chart, namespace: r.namespace, contents: { kinds: r.kinds, roles: r.roles ?? [], bindings: r.bindings ?? [] } }));
+    return escalationFindings({ namespaced: (ns) => byNs.get(ns) ?? [], cluster: perms.cluster }, charts).map(describeFinding);
+  }
+
+  private warnings(releases: readonly ReleaseAccess[]): Diagnostic[] {
     const out: Diagnostic[] = [];
     const warn = (code: string, message: string) => out.push({ severity: 'warning', location: this.node.path, message, code });
+    const list = (xs: readonly string[]) => [...new Set(xs)].map((x) => JSON.stringify(x)).join(', ');
     if (this.rbacMode === 'cluster-admin') {
       warn(
         'cluster-admin',
         'rbac "cluster-admin" binds the operator to cluster-admin: anyone who can create an ArmadaChart, or reach the operator\'s pod or token, controls the whole cluster; prefer the least-privilege default (give the manifest)',
       );
     }
-    const m = this.props.manifest;
-    if (this.api === OperatorApi.KELEUSTES_V1ALPHA1 && m && this.props.readOnlyRootFilesystem !== false) {
-      const { spec, plan } = m.resolve();
-      const charts = firstByName(spec.charts);
-      const local = [...new Set(plan.releases.map((r) => r.chart))].filter((c) => {
-        const chart = charts.get(c);
-        return chart?.source.type === SourceType.LOCAL && (chart.dependencies?.length ?? 0) > 0;
-      });
-      if (local.length > 0) {
-        warn(
-          'read-only-root',
-          `charts ${local.map((c) => JSON.stringify(c)).join(', ')} are local with dependencies: the keleustes operator copies helm-toolkit into their directory in the image, which a read-only root filesystem (and a non-root user) forbids; set readOnlyRootFilesystem false and a user that owns /opt/armada/helm-charts, or use git or tar sources`,
-        );
-      }
+    if (this.rbacMode === 'cluster-wide') {
+      warn(
+        'cluster-wide',
+        'rbac "cluster-wide" grants Secrets, ServiceAccounts, Roles and workloads in every namespace, kube-system included: anyone who can create an ArmadaChart can read every Secret and act as any ServiceAccount of the cluster, close to cluster-admin; prefer the least-privilege default (give the manifest, or releaseNamespaces)',
+      );
+    }
+    const sensitive = new Set(['kube-system', ...(this.props.sensitiveNamespaces ?? [])]);
+    const inSensitive = releases.filter((r) => sensitive.has(r.namespace));
+    for (const ns of [...new Set(inSensitive.map((r) => r.namespace))]) {
+      const charts = inSensitive.filter((r) => r.namespace === ns).map((r) => r.chart);
+      warn(
+        'sensitive-namespace',
+        `${charts[0] === '*' ? 'releases' : `charts ${list(charts)}`} install into namespace ${JSON.stringify(ns)}: the operator gets Secrets, ServiceAccounts and Roles there, which in ${ns === 'kube-system' ? 'kube-system (the tokens of the cluster\'s own controllers)' : 'a namespace marked sensitive'} is close to cluster-admin for anyone who can create an ArmadaChart; move those releases to a namespace of their own`,
+      );
+    }
+    const guessed = releases.filter((r) => r.helmToolkitRoles).map((r) => r.chart);
+    if (guessed.length > 0 && this.rbacMode === 'least-privilege') {
+      warn(
+        'default-kinds',
+        `${guessed[0] === '*' ? 'every release uses' : `charts ${list(guessed)} use`} the default kind list, a guess of what an OpenStack-Helm chart creates: ${kindList(this.props.defaultResourceKinds ?? ResourceKinds.HELM_RELEASE)}, and helm-toolkit's dependency-check Roles (get, list on daemonsets, endpoints, jobs, pods, secrets, services); anything else they create (a ClusterRole, a CRD, another kind, a Role with other rules) fails to install with Forbidden; read each chart rendered with resourceKinds: { chart: ResourceKinds.fromRenderedChart('rendered/chart.yaml') }`,
+      );
+    }
+    if (this.props.roleEscalation === 'escalate') {
+      warn(
+        'role-escalation',
+        `roleEscalation "escalate" grants escalate and bind on roles in ${list(releases.map((r) => r.namespace))}: anyone who can create an ArmadaChart can grant any permission within those namespaces; the default ("hold") grants only the rules the charts' Roles contain`,
+      );
+    }
+    const external = releases.flatMap((r) => (r.bindings ?? []).filter((b) => !(r.roles ?? []).some((x) => x.kind === b.roleRef.kind && x.name === b.roleRef.name)).map((b) => `${r.chart}: ${b.kind} ${b.name} -> ${b.roleRef.kind} ${b.roleRef.name}`));
+    if (external.length > 0 && this.props.roleEscalation !== 'escalate') {
+      warn('bind', `bindings to roles their chart does not contain get bind on exactly those roles (their rules are unknown here, and the operator would otherwise have to hold them): ${external.join('; ')}`);
     }
     return out;
   }
+}
+
+function kindList(kinds: readonly ResourceKind[]): string {
+  return kinds.map((k) => `${k.apiGroup === '' ? '' : `${k.apiGroup}/`}${k.resource}`).join(', ');
 }
 
 /**
  * Sets the rules as computed. cdk8s-plus writes one rule per resource; the computed list merges
  * the resources that share verbs, which is the same permission and reads as a whole.
  */
-function setRules(role: kplus.Role | kplus.ClusterRole, rules: readonly RbacRule[]): void {
-  const json = rules.map((r) => ({ apiGroups: [...r.apiGroups], resources: [...r.resources], ...(r.resourceNames ? { resourceNames: [...r.resourceNames] } : {}), verbs: [...r.verbs] }));
+function setRules(role: IConstruct, rules: readonly RbacRule[]): void {
+  const json = rules.map((r) =>
+    r.nonResourceURLs
+      ? { nonResourceURLs: [...r.nonResourceURLs], verbs: [...r.verbs] }
+      : { apiGroups: [...r.apiGroups], resources: [...r.resources], ...(r.resourceNames ? { resourceNames: [...r.resourceNames] } : {}), verbs: [...r.verbs] },
+  );
   for (const o of apiObjects(role)) o.addJsonPatch(cdk8s.JsonPatch.add('/rules', json));
 }
 

@@ -1,5 +1,4 @@
 import * as cdk8s from 'cdk8s';
-import * as kplus from 'cdk8s-plus-28';
 import * as fs from 'fs';
 import * as yaml from 'js-yaml';
 import * as os from 'os';
@@ -125,7 +124,7 @@ describe('ArmadaOperator bundle', () => {
   });
 
   test('image, tag, digest, pull policy, replicas, leader election, probes, user and namespace are props', () => {
-    const probe = kplus.Probe.fromTcpSocket({ port: 9000 });
+    const probe = { tcpSocket: { port: 9000 } };
     const { objects } = synthOperator({
       manifest: defineSite(),
       image: 'registry.example.org/armada-operator',
