@@ -288,8 +288,8 @@ export class ArmadaOperator extends Construct {
   private readonly namespaces: Construct;
   private readonly rbac: Construct;
   private readonly sa: IConstruct & { readonly name: string };
-  private readonly deploymentConstruct: IConstruct;
   private readonly createdNamespaces = new Set<string>();
+  private readonly denyIngress?: cdk8s.ApiObject;
   private rendered = false;
 
   constructor(scope: Construct, id: string, props: ArmadaOperatorProps = {}) {
@@ -352,16 +352,14 @@ export class ArmadaOperator extends Construct {
     this.serviceAccount = cdk8s.ApiObject.of(sa);
     this.rbac = new Construct(this, 'rbac');
     if (props.denyIngress !== false) {
-      new cdk8s.ApiObject(this, 'deny-ingress', {
+      this.denyIngress = new cdk8s.ApiObject(this, 'deny-ingress', {
         apiVersion: 'networking.k8s.io/v1',
         kind: 'NetworkPolicy',
         metadata: { name: `${name}-deny-ingress`, namespace: this.namespace, labels: this.labels() },
         spec: { podSelector: { matchLabels: this.selector() }, policyTypes: ['Ingress'] },
       });
     }
-    const deployment = this.createDeployment(replicas);
-    this.deploymentConstruct = deployment;
-    this.deployment = cdk8s.ApiObject.of(deployment);
+    this.deployment = this.createDeployment(replicas);
     this.node.addValidation({ validate: () => this.renderOnce() });
   }
 
@@ -431,8 +429,11 @@ export class ArmadaOperator extends Construct {
     });
   }
 
-  private createDeployment(replicas: number) {
-    const kplus = this.kplus;
+  /**
+   * The Deployment as plain JSON: cdk8s-plus's typed Deployment would drop what its Kubernetes
+   * version does not know (image volumes) and differs between its versions.
+   */
+  private createDeployment(replicas: number): cdk8s.ApiObject {
     const p = this.props;
     const d = DEFAULTS[this.api];
     const airship = this.api === OperatorApi.AIRSHIP_V1;
@@ -441,105 +442,102 @@ export class ArmadaOperator extends Construct {
     const pullPolicy = p.imagePullPolicy ?? (/^latest(-|$)/.test(tag) ? 'Always' : 'IfNotPresent');
     const user = p.user ?? 65532;
     const group = p.group ?? 65532;
-    const tmp = kplus.Volume.fromEmptyDir(this, 'tmp', 'tmp', { sizeLimit: p.tmpSizeLimit ?? cdk8s.Size.mebibytes(512) });
-    const env: Record<string, ReturnType<Kplus['EnvValue']['fromValue']>> = airship
-      ? {
+    const fieldRef = (fieldPath: string) => ({ valueFrom: { fieldRef: { fieldPath } } });
+    const env = airship
+      ? [
           // The operator reads its armada-gnp ConfigMap from this namespace.
-          NAMESPACE: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAMESPACE),
+          { name: 'NAMESPACE', ...fieldRef('metadata.namespace') },
           // The health probes listen on the pod's own address only.
-          POD_IP: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_IP),
-        }
-      : {
+          { name: 'POD_IP', ...fieldRef('status.podIP') },
+        ]
+      : [
           // The operator exits without it; one operator serves one namespace.
-          WATCH_NAMESPACE: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAMESPACE),
+          { name: 'WATCH_NAMESPACE', ...fieldRef('metadata.namespace') },
           // Its leader lock is owned by this Pod, found by name.
-          POD_NAME: kplus.EnvValue.fromFieldRef(kplus.EnvFieldPaths.POD_NAME),
-          OPERATOR_NAME: kplus.EnvValue.fromValue('armada-operator'),
-        };
-    const hardened = {
-      ensureNonRoot: true,
-      user,
-      group,
-      privileged: false,
+          { name: 'POD_NAME', ...fieldRef('metadata.name') },
+          { name: 'OPERATOR_NAME', value: 'armada-operator' },
+        ];
+    const securityContext = {
       allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      privileged: false,
       readOnlyRootFilesystem: p.readOnlyRootFilesystem ?? true,
-      capabilities: { drop: [kplus.Capability.ALL] },
-      seccompProfile: { type: kplus.SeccompProfileType.RUNTIME_DEFAULT },
+      runAsGroup: group,
+      runAsNonRoot: true,
+      runAsUser: user,
+      seccompProfile: { type: 'RuntimeDefault' },
     };
-    const deployment = new kplus.Deployment(this, 'deployment', {
-      metadata: { name: this.name, namespace: this.namespace, labels: this.labels() },
-      replicas,
-      // A selector is immutable: stable labels, not cdk8s's construct-path label.
-      select: false,
-      podMetadata: { labels: { ...this.labels() } },
-      serviceAccount: this.sa as InstanceType<Kplus['ServiceAccount']>,
-      automountServiceAccountToken: true,
-      terminationGracePeriod: cdk8s.Duration.seconds(10),
-      securityContext: { ensureNonRoot: true, user, group },
-      containers: [
-        {
-          name: d.container,
-          image,
-          // The keleustes image is FROM scratch: name the binary by its path (its Dockerfile's).
-          command: airship ? ['/manager'] : ['/usr/local/bin/armada-operator'],
-          args: airship ? [`--health-probe-bind-address=${p.probeBindAddress ?? '$(POD_IP):8081'}`, AIRSHIP_METRICS, ...(p.leaderElection === false ? [] : ['--leader-elect'])] : undefined,
-          envVariables: env,
-          securityContext: hardened,
-          // Chart downloads go to the temp directory.
-          volumeMounts: [{ path: '/tmp', volume: tmp }],
-        },
-      ],
-    });
-    deployment.select(kplus.LabelSelector.of({ labels: this.selector() }));
-    const container = '/spec/template/spec/containers/0';
-    const patches: cdk8s.JsonPatch[] = [
-      cdk8s.JsonPatch.add(`${container}/imagePullPolicy`, pullPolicy),
-      cdk8s.JsonPatch.add(`${container}/resources`, p.resources ?? DEFAULT_RESOURCES),
-    ];
     const liveness = p.liveness ?? (airship ? { httpGet: { path: '/healthz', port: 8081 }, initialDelaySeconds: 15, periodSeconds: 20 } : undefined);
     const readiness = p.readiness ?? (airship ? { httpGet: { path: '/readyz', port: 8081 }, initialDelaySeconds: 5, periodSeconds: 10 } : undefined);
-    if (liveness) patches.push(cdk8s.JsonPatch.add(`${container}/livenessProbe`, liveness));
-    if (readiness) patches.push(cdk8s.JsonPatch.add(`${container}/readinessProbe`, readiness));
-    if (!airship) patches.push(...this.keleustesChartsDirectory(image, pullPolicy, hardened));
-    cdk8s.ApiObject.of(deployment).addJsonPatch(...patches);
-    return deployment;
+    const tmpLimit = (p.tmpSizeLimit ?? cdk8s.Size.mebibytes(512)).toMebibytes();
+    const volumes: Record<string, unknown>[] = [{ name: 'tmp', emptyDir: { sizeLimit: `${tmpLimit}Mi` } }];
+    const mounts: Record<string, unknown>[] = [{ name: 'tmp', mountPath: '/tmp' }];
+    const charts = airship ? undefined : this.keleustesChartsDirectory(image, pullPolicy, securityContext);
+    if (charts) {
+      volumes.push(...charts.volumes);
+      mounts.push(charts.mount);
+    }
+    const container = {
+      name: d.container,
+      image,
+      imagePullPolicy: pullPolicy,
+      // The keleustes image is FROM scratch: name the binary by its path (its Dockerfile's).
+      command: airship ? ['/manager'] : ['/usr/local/bin/armada-operator'],
+      ...(airship ? { args: [`--health-probe-bind-address=${p.probeBindAddress ?? '$(POD_IP):8081'}`, AIRSHIP_METRICS, ...(p.leaderElection === false ? [] : ['--leader-elect'])] } : {}),
+      env,
+      resources: p.resources ?? DEFAULT_RESOURCES,
+      ...(liveness ? { livenessProbe: liveness } : {}),
+      ...(readiness ? { readinessProbe: readiness } : {}),
+      securityContext,
+      volumeMounts: mounts,
+    };
+    return new cdk8s.ApiObject(this, 'deployment', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: this.name, namespace: this.namespace, labels: this.labels() },
+      spec: {
+        replicas,
+        // A selector is immutable: stable labels, not cdk8s's construct-path label.
+        selector: { matchLabels: this.selector() },
+        template: {
+          metadata: { labels: this.labels() },
+          spec: {
+            serviceAccountName: this.name,
+            // The operator talks to the API server with this account's token.
+            automountServiceAccountToken: true,
+            terminationGracePeriodSeconds: 10,
+            securityContext: { runAsGroup: group, runAsNonRoot: true, runAsUser: user, seccompProfile: { type: 'RuntimeDefault' } },
+            ...(charts ? { initContainers: [charts.init] } : {}),
+            containers: [container],
+            volumes,
+          },
+        },
+      },
+    });
   }
 
   /**
    * The keleustes operator creates its git and tar caches directly in its charts directory and
    * copies helm-toolkit from there: a writable emptyDir seeded with the image's own content.
    */
-  private keleustesChartsDirectory(image: string, pullPolicy: string, hardened: { user: number; group: number; readOnlyRootFilesystem: boolean }): cdk8s.JsonPatch[] {
+  private keleustesChartsDirectory(image: string, pullPolicy: string, securityContext: Record<string, unknown>) {
     const seed = this.props.chartsSeedImage;
-    const pod = '/spec/template/spec';
-    const sc = {
-      runAsNonRoot: true,
-      runAsUser: hardened.user,
-      runAsGroup: hardened.group,
-      privileged: false,
-      allowPrivilegeEscalation: false,
-      readOnlyRootFilesystem: hardened.readOnlyRootFilesystem,
-      capabilities: { drop: ['ALL'] },
-      seccompProfile: { type: 'RuntimeDefault' },
-    };
-    const charts = { name: 'helm-charts', mountPath: KELEUSTES_CHARTS };
+    const mount = { name: 'helm-charts', mountPath: KELEUSTES_CHARTS };
+    const resources = { requests: { cpu: '10m', memory: '32Mi' }, limits: { cpu: '500m', memory: '128Mi' } };
     const init = seed === undefined
       ? {
           name: 'seed-helm-charts',
           image: SEED_IMAGE,
           imagePullPolicy: 'IfNotPresent',
           command: ['cp', '-R', '/image/.', `${KELEUSTES_CHARTS}/`],
-          securityContext: sc,
-          volumeMounts: [{ name: 'operator-image', mountPath: '/image', readOnly: true, subPath: KELEUSTES_CHARTS.slice(1) }, { name: 'helm-charts', mountPath: '/seed' }].map((m) => (m.name === 'helm-charts' ? charts : m)),
+          resources,
+          securityContext,
+          volumeMounts: [{ name: 'operator-image', mountPath: '/image', readOnly: true, subPath: KELEUSTES_CHARTS.slice(1) }, mount],
         }
-      : { name: 'seed-helm-charts', image: seed, imagePullPolicy: 'IfNotPresent', command: ['cp', '-R', `${KELEUSTES_CHARTS}/.`, '/seed/'], securityContext: sc, volumeMounts: [{ name: 'helm-charts', mountPath: '/seed' }] };
+      : { name: 'seed-helm-charts', image: seed, imagePullPolicy: 'IfNotPresent', command: ['cp', '-R', `${KELEUSTES_CHARTS}/.`, '/seed/'], resources, securityContext, volumeMounts: [{ name: 'helm-charts', mountPath: '/seed' }] };
     const volumes: Record<string, unknown>[] = [{ name: 'helm-charts', emptyDir: { sizeLimit: '2Gi' } }];
     if (seed === undefined) volumes.push({ name: 'operator-image', image: { reference: image, pullPolicy } });
-    return [
-      ...volumes.map((v) => cdk8s.JsonPatch.add(`${pod}/volumes/-`, v)),
-      cdk8s.JsonPatch.add(`${pod}/initContainers`, [init]),
-      cdk8s.JsonPatch.add(`${pod}/containers/0/volumeMounts/-`, charts),
-    ];
+    return { init, volumes, mount };
   }
 
   /** The permissions, or the errors that prevent deriving them. */
@@ -642,7 +640,7 @@ export class ArmadaOperator extends Construct {
       created.push(cr, binding);
     }
     // Besides tree order: a pod must not start before its permissions exist.
-    for (const d of apiObjects(this.deploymentConstruct)) for (const c of created) for (const o of apiObjects(c)) d.node.addDependency(o);
+    for (const d of [...(this.denyIngress ? [this.denyIngress] : []), this.deployment]) for (const c of created) for (const o of apiObjects(c)) d.node.addDependency(o);
     return [];
   }
 

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as yaml from 'js-yaml';
 import * as os from 'os';
 import * as path from 'path';
+import { execFileSync } from 'child_process';
 import { defineSite } from '../../../examples/site';
 import { ArmadaManifest, Chart, ChartGroup } from '../../../src';
 import { ArmadaOperator, OperatorApi, operatorCrds } from '../../../src/cdk8s';
@@ -18,19 +19,23 @@ const deploymentOf = (objects: any[]) => objects.find((o) => o.kind === 'Deploym
 const containerOf = (objects: any[]) => deploymentOf(objects).spec.template.spec.containers[0];
 
 /** The acceptance checks of any bundle: Kubernetes 1.28 schemas, CRD rules, cross-object rules. */
-function expectAppliable(objects: any[]) {
-  for (const o of objects) expect([ids([o])[0], kubernetesSchemaErrors(o)]).toEqual([ids([o])[0], []]);
+function expectAppliable(objects: any[], namespaces: any[] = [], version: '28' | '33' = '28') {
+  for (const o of [...namespaces, ...objects]) expect([ids([o])[0], kubernetesSchemaErrors(o, version)]).toEqual([ids([o])[0], []]);
   for (const o of objects.filter((x) => x.kind === 'CustomResourceDefinition')) expect(crdDefinitionErrors(o)).toEqual([]);
-  expect(bundleErrors(objects)).toEqual([]);
+  expect(bundleErrors(namespaces)).toEqual([]);
+  expect(bundleErrors(objects, namespaces)).toEqual([]);
 }
 
 describe('ArmadaOperator bundle', () => {
-  test('airship, example site: everything kubectl apply needs, in a safe order, valid against Kubernetes 1.28', () => {
-    const { objects, warnings } = synthOperator({ manifest: defineSite() });
+  test('airship, example site: everything kubectl apply needs, in a safe order, valid against Kubernetes 1.28; release namespaces apart', () => {
+    const { objects, warnings, namespaces } = synthOperator({ manifest: defineSite() });
+    // Deleting the bundle must never delete a site: release namespaces are in their own file.
+    expect(ids(namespaces)).toEqual(['Namespace openstack']);
+    expect(namespaces[0].metadata.labels).toEqual({ 'pod-security.kubernetes.io/audit': 'restricted', 'pod-security.kubernetes.io/enforce': 'baseline', 'pod-security.kubernetes.io/warn': 'restricted' });
+    expect(objects[1].metadata.labels).toEqual({ 'pod-security.kubernetes.io/audit': 'restricted', 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' });
     expect(ids(objects)).toEqual([
       'CustomResourceDefinition armadacharts.armada.airshipit.org',
       'Namespace armada-operator-system',
-      'Namespace openstack',
       'ServiceAccount armada-operator-system/armada-operator',
       'Role armada-operator-system/armada-operator-leader-election',
       'RoleBinding armada-operator-system/armada-operator-leader-election',
@@ -40,10 +45,16 @@ describe('ArmadaOperator bundle', () => {
       'RoleBinding openstack/armada-operator',
       'ClusterRole armada-operator-armada-operator-system',
       'ClusterRoleBinding armada-operator-armada-operator-system',
+      'NetworkPolicy armada-operator-system/armada-operator-deny-ingress',
       'Deployment armada-operator-system/armada-operator',
     ]);
-    expect(warnings).toEqual([]);
-    expectAppliable(objects);
+    expect(warnings.map((w) => w.code)).toEqual(['sensitive-namespace', 'default-kinds']);
+    expect(warnings[0].message).toBe(
+      'charts "ingress-kube-system" install into namespace "kube-system": the operator gets Secrets, ServiceAccounts and Roles there, which in kube-system (the tokens of the cluster\'s own controllers) is close to cluster-admin for anyone who can create an ArmadaChart; move those releases to a namespace of their own',
+    );
+    expect(warnings[1].message).toMatch(/^charts "ingress-kube-system", "ingress-openstack", "mariadb", .* use the default kind list, a guess of what an OpenStack-Helm chart creates: configmaps, .* and helm-toolkit's dependency-check Roles \(get, list on daemonsets, endpoints, jobs, pods, secrets, services\); anything else they create .* fails to install with Forbidden; read each chart rendered with resourceKinds/);
+    expect(objects.find((o) => o.kind === 'NetworkPolicy').spec).toEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/component': 'operator', 'app.kubernetes.io/name': 'armada-operator' } }, policyTypes: ['Ingress'] });
+    expectAppliable(objects, namespaces);
     // The CRD is the generated one, byte for byte.
     expect(objects[0]).toEqual(committed('airship-v1-armadacharts.json'));
     for (const b of objects.filter((o) => o.kind.endsWith('Binding'))) {
@@ -51,7 +62,7 @@ describe('ArmadaOperator bundle', () => {
     }
   });
 
-  test('airship Deployment: image, args, probes, resources and a hardened pod', () => {
+  test('airship Deployment: pinned noble image, probes on the pod IP only, Helm-sized resources, a bounded /tmp, a hardened pod', () => {
     const { objects } = synthOperator({ manifest: defineSite() });
     const d = deploymentOf(objects);
     expect(d.spec.replicas).toBe(1);
@@ -59,16 +70,19 @@ describe('ArmadaOperator bundle', () => {
     const pod = d.spec.template.spec;
     expect([pod.serviceAccountName, pod.automountServiceAccountToken, pod.terminationGracePeriodSeconds]).toEqual(['armada-operator', true, 10]);
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 65532, runAsGroup: 65532 });
-    expect(pod.volumes).toEqual([{ emptyDir: {}, name: 'tmp' }]);
+    expect(pod.volumes).toEqual([{ emptyDir: { sizeLimit: '512Mi' }, name: 'tmp' }]);
     const c = containerOf(objects);
     expect(c).toMatchObject({
       name: 'manager',
-      image: 'quay.io/airshipit/armada-operator:latest-ubuntu_jammy',
-      imagePullPolicy: 'Always',
+      image: 'quay.io/airshipit/armada-operator:3305eeda772b96142c6844b70e44c9db83f4e265-ubuntu_noble',
+      imagePullPolicy: 'IfNotPresent',
       command: ['/manager'],
-      args: ['--health-probe-bind-address=:8081', '--metrics-bind-address=127.0.0.1:8080', '--leader-elect'],
-      env: [{ name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
-      resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '10m', memory: '64Mi' } },
+      args: ['--health-probe-bind-address=$(POD_IP):8081', '--metrics-bind-address=127.0.0.1:8080', '--leader-elect'],
+      env: [
+        { name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        { name: 'POD_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+      ],
+      resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '100m', memory: '256Mi' } },
       volumeMounts: [{ mountPath: '/tmp', name: 'tmp' }],
     });
     expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/healthz', port: 8081 }, initialDelaySeconds: 15, periodSeconds: 20 });
@@ -97,9 +111,11 @@ describe('ArmadaOperator bundle', () => {
       'RoleBinding openstack/armada-operator-leader-election',
       'Role openstack/armada-operator',
       'RoleBinding openstack/armada-operator',
+      'NetworkPolicy openstack/armada-operator-deny-ingress',
       'Deployment openstack/armada-operator',
     ]);
-    expectAppliable(objects);
+    // The image volume that seeds the charts directory needs Kubernetes 1.33's schema.
+    expectAppliable(objects, [], '33');
     expect(objects.slice(0, 3)).toEqual(['armadacharts', 'armadachartgroups', 'armadamanifests'].map((p) => committed(`keleustes-v1alpha1-${p}.json`)));
     const c = containerOf(objects);
     expect(c).toMatchObject({ name: 'armada-operator', image: 'keleustes/armada-operator-dev:v2.14.1', imagePullPolicy: 'IfNotPresent', command: ['/usr/local/bin/armada-operator'] });
@@ -112,20 +128,61 @@ describe('ArmadaOperator bundle', () => {
     expect([c.livenessProbe, c.readinessProbe, c.securityContext.readOnlyRootFilesystem]).toEqual([undefined, undefined, false]);
   });
 
-  test('keleustes with local charts that have dependencies and a read-only root filesystem: a warning names them', () => {
-    const { warnings } = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() });
-    expect(warnings.map((w) => [w.code, w.location, w.message])).toEqual([
-      [
-        'read-only-root',
-        'operator/armada-operator',
-        'charts "mariadb" are local with dependencies: the keleustes operator copies helm-toolkit into their directory in the image, which a read-only root filesystem (and a non-root user) forbids; set readOnlyRootFilesystem false and a user that owns /opt/armada/helm-charts, or use git or tar sources',
-      ],
+  test('keleustes: /opt/armada/helm-charts is a writable emptyDir seeded with the image\'s own content, root filesystem read-only', () => {
+    const { objects } = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() });
+    const pod = deploymentOf(objects).spec.template.spec;
+    expect(pod.volumes).toEqual([
+      { name: 'tmp', emptyDir: { sizeLimit: '512Mi' } },
+      { name: 'helm-charts', emptyDir: { sizeLimit: '2Gi' } },
+      { name: 'operator-image', image: { reference: 'keleustes/armada-operator-dev:v2.14.1', pullPolicy: 'IfNotPresent' } },
     ]);
+    expect(pod.initContainers).toHaveLength(1);
+    const init = pod.initContainers[0];
+    expect([init.name, init.image, init.command, init.volumeMounts]).toEqual([
+      'seed-helm-charts',
+      'docker.io/library/busybox:1.37.0',
+      ['cp', '-R', '/image/.', '/opt/armada/helm-charts/'],
+      [{ name: 'operator-image', mountPath: '/image', readOnly: true, subPath: 'opt/armada/helm-charts' }, { name: 'helm-charts', mountPath: '/opt/armada/helm-charts' }],
+    ]);
+    const c = containerOf(objects);
+    expect(c.volumeMounts).toEqual([{ name: 'tmp', mountPath: '/tmp' }, { name: 'helm-charts', mountPath: '/opt/armada/helm-charts' }]);
+    expect(c.securityContext.readOnlyRootFilesystem).toBe(true);
+    expect(init.securityContext).toEqual(c.securityContext);
+
+    // What the operator does there: git and tar caches are temp dirs created directly in the
+    // directory (ioutil.TempDir(HELM_CHARTS, "git-cache")), helm-toolkit is copied from
+    // dependency-cache/helm-toolkit-0.1.0.tgz into charts with dependencies. Run the seed command
+    // over a stand-in of the image and check both, as the operator's user.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-seed-'));
+    const image = path.join(root, 'image');
+    fs.mkdirSync(path.join(image, 'dependency-cache'), { recursive: true });
+    fs.writeFileSync(path.join(image, 'dependency-cache', 'helm-toolkit-0.1.0.tgz'), 'tgz');
+    fs.mkdirSync(path.join(image, 'testchart'));
+    fs.writeFileSync(path.join(image, 'testchart', 'Chart.yaml'), 'name: testchart\n');
+    fs.chmodSync(path.join(image, 'testchart'), 0o555);
+    const charts = path.join(root, 'helm-charts');
+    fs.mkdirSync(charts);
+    const mapped = init.command.map((a: string) => a.replace('/image/', `${image}/`).replace('/opt/armada/helm-charts/', `${charts}/`));
+    execFileSync(mapped[0], mapped.slice(1));
+    const git = fs.mkdtempSync(path.join(charts, 'git-cache'));
+    const tar = fs.mkdtempSync(path.join(charts, 'tar-cache'));
+    fs.mkdirSync(path.join(git, 'mariadb', 'charts'), { recursive: true });
+    fs.copyFileSync(path.join(charts, 'dependency-cache', 'helm-toolkit-0.1.0.tgz'), path.join(git, 'mariadb', 'charts', 'helm-toolkit-0.1.0.tgz'));
+    expect([fs.existsSync(path.join(tar)), fs.readFileSync(path.join(git, 'mariadb', 'charts', 'helm-toolkit-0.1.0.tgz'), 'utf8'), fs.existsSync(path.join(charts, 'testchart', 'Chart.yaml'))]).toEqual([true, 'tgz', true]);
+    fs.chmodSync(path.join(image, 'testchart'), 0o755);
+    fs.rmSync(root, { recursive: true, force: true });
+
+    // A seed image of one's own (the image's charts plus cp): no image volume.
+    const own = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), chartsSeedImage: 'registry.example.org/keleustes-charts:v2.14.1' });
+    const ownPod = deploymentOf(own.objects).spec.template.spec;
+    expect(ownPod.volumes.map((v: any) => v.name)).toEqual(['tmp', 'helm-charts']);
+    expect(ownPod.initContainers[0]).toMatchObject({ image: 'registry.example.org/keleustes-charts:v2.14.1', command: ['cp', '-R', '/opt/armada/helm-charts/.', '/seed/'], volumeMounts: [{ name: 'helm-charts', mountPath: '/seed' }] });
+    expectAppliable(own.objects);
   });
 
   test('image, tag, digest, pull policy, replicas, leader election, probes, user and namespace are props', () => {
     const probe = { tcpSocket: { port: 9000 } };
-    const { objects } = synthOperator({
+    const { objects, namespaces } = synthOperator({
       manifest: defineSite(),
       image: 'registry.example.org/armada-operator',
       tag: 'sha256:' + 'a'.repeat(64),
@@ -142,18 +199,20 @@ describe('ArmadaOperator bundle', () => {
     expect([c.securityContext.runAsUser, c.securityContext.runAsGroup]).toEqual([1000, 2000]);
     expect(deploymentOf(objects).spec.replicas).toBe(2);
     expect(ids(objects).filter((i) => /^(ServiceAccount|Deployment|ClusterRole) /.test(i))).toEqual(['ServiceAccount ucp/armada', 'ClusterRole armada-ucp', 'Deployment ucp/armada']);
-    expectAppliable(objects);
+    expectAppliable(objects, namespaces);
 
-    const noLeader = synthOperator({ manifest: defineSite(), leaderElection: false, tag: 'v1.2.3' });
-    expect(containerOf(noLeader.objects).args).toEqual(['--health-probe-bind-address=:8081', '--metrics-bind-address=127.0.0.1:8080']);
+    const noLeader = synthOperator({ manifest: defineSite(), leaderElection: false, tag: 'v1.2.3', probeBindAddress: '[$(POD_IP)]:8081' });
+    expect(containerOf(noLeader.objects).args).toEqual(['--health-probe-bind-address=[$(POD_IP)]:8081', '--metrics-bind-address=127.0.0.1:8080']);
     expect(containerOf(noLeader.objects).imagePullPolicy).toBe('IfNotPresent');
     expect(ids(noLeader.objects).some((i) => i.includes('leader-election'))).toBe(false);
   });
 
-  test('createNamespaces false leaves every Namespace out', () => {
-    const { objects } = synthOperator({ manifest: defineSite(), createNamespaces: false });
-    expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([]);
-    expect(objects).toHaveLength(11);
+  test('createNamespaces false leaves the operator\'s Namespace out; releaseNamespaceOutput none writes no release namespace', () => {
+    const { objects, namespaces, operator } = synthOperator({ manifest: defineSite(), createNamespaces: false, releaseNamespaceOutput: 'none', podSecurity: { openstack: 'privileged' } });
+    expect([objects.filter((o) => o.kind === 'Namespace'), namespaces, operator.releaseNamespaceChart]).toEqual([[], [], undefined]);
+    expect(objects).toHaveLength(12);
+    const privileged = synthOperator({ manifest: defineSite(), podSecurity: { openstack: 'privileged' } });
+    expect(privileged.namespaces[0].metadata.labels['pod-security.kubernetes.io/enforce']).toBe('privileged');
   });
 
   test('cluster-admin: one binding to the built-in role, and a warning that says why it is unsafe', () => {
@@ -163,10 +222,11 @@ describe('ArmadaOperator bundle', () => {
       'Namespace armada-operator-system',
       'ServiceAccount armada-operator-system/armada-operator',
       'ClusterRoleBinding armada-operator-armada-operator-system-cluster-admin',
+      'NetworkPolicy armada-operator-system/armada-operator-deny-ingress',
       'Deployment armada-operator-system/armada-operator',
     ]);
     expect(objects[3].roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' });
-    expect(warnings.map((w) => [w.severity, w.code, w.message])).toEqual([
+    expect(warnings.filter((w) => w.code !== 'sensitive-namespace').map((w) => [w.severity, w.code, w.message])).toEqual([
       [
         'warning',
         'cluster-admin',
@@ -251,11 +311,13 @@ describe('the example app', () => {
       if (previous === undefined) delete process.env.CDK8S_OUTDIR;
       else process.env.CDK8S_OUTDIR = previous;
     }
-    expect(fs.readdirSync(outdir).sort()).toEqual(['armada-documents.k8s.yaml', 'operator.k8s.yaml', 'site.k8s.yaml']);
+    expect(fs.readdirSync(outdir).sort()).toEqual(['armada-documents.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml', 'site.k8s.yaml']);
     const objects = yaml.loadAll(fs.readFileSync(path.join(outdir, 'operator.k8s.yaml'), 'utf8')) as any[];
+    const namespaces = yaml.loadAll(fs.readFileSync(path.join(outdir, 'operator-release-namespaces.k8s.yaml'), 'utf8')) as any[];
+    expect(ids(objects).filter((i) => i.startsWith('Namespace '))).toEqual(['Namespace armada-operator-system']);
     expect(objects[0].metadata.name).toBe('armadacharts.armada.airshipit.org');
     expect(deploymentOf(objects).metadata).toMatchObject({ name: 'armada-operator', namespace: 'armada-operator-system' });
-    expectAppliable(objects);
+    expectAppliable(objects, namespaces);
     // The ingress charts declare a cluster-scoped kind: the only chart kind in the ClusterRole.
     expect(objects.find((o) => o.kind === 'ClusterRole').rules).toContainEqual({ apiGroups: ['networking.k8s.io'], resources: ['ingressclasses'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] });
   });

@@ -8,20 +8,22 @@ type Obj = Record<string, any>;
 
 const SYSTEM_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 const CLUSTER_SCOPED = new Set(['CustomResourceDefinition', 'Namespace', 'ClusterRole', 'ClusterRoleBinding']);
-const ORDER = ['CustomResourceDefinition', 'Namespace', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding', 'Deployment'];
-const PHASE: Record<string, number> = { CustomResourceDefinition: 0, Namespace: 1, ServiceAccount: 2, Role: 3, RoleBinding: 3, ClusterRole: 3, ClusterRoleBinding: 3, Deployment: 4 };
-const VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
+const ORDER = ['CustomResourceDefinition', 'Namespace', 'ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding', 'NetworkPolicy', 'Deployment'];
+const PHASE: Record<string, number> = { CustomResourceDefinition: 0, Namespace: 1, ServiceAccount: 2, Role: 3, RoleBinding: 3, ClusterRole: 3, ClusterRoleBinding: 3, NetworkPolicy: 4, Deployment: 4 };
+const VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'bind', 'escalate']);
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** Every problem found in the bundle (empty when it applies cleanly, in order). */
-export function bundleErrors(objects: readonly Obj[]): string[] {
+export function bundleErrors(objects: readonly Obj[], appliedBefore: readonly Obj[] = []): string[] {
   const errors: string[] = [];
   const id = (o: Obj) => `${o.kind} ${o.metadata?.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata?.name}`;
   const find = (kind: string, name: string, namespace?: string) => objects.find((o) => o.kind === kind && o.metadata.name === name && o.metadata.namespace === namespace);
   const namespaces = new Set(objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name));
+  const earlier = new Set(appliedBefore.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name));
   const seen = new Set<string>();
   let phase = 0;
   for (const o of objects) {
+    if (o.kind === 'Namespace' && !o.metadata.labels?.['pod-security.kubernetes.io/enforce']) errors.push(`${id(o)}: no Pod Security label`);
     if (!ORDER.includes(o.kind)) errors.push(`${id(o)}: unexpected kind in the operator bundle`);
     if (PHASE[o.kind] < phase) errors.push(`${id(o)}: comes after a later phase (order must be CRDs, Namespaces, ServiceAccount, RBAC, Deployment)`);
     phase = Math.max(phase, PHASE[o.kind] ?? phase);
@@ -34,6 +36,7 @@ export function bundleErrors(objects: readonly Obj[]): string[] {
     } else if (ns === undefined) {
       errors.push(`${id(o)}: a namespaced object without a namespace would land in kubectl's current namespace`);
     } else if (!SYSTEM_NAMESPACES.has(ns)) {
+      if (earlier.has(ns)) continue;
       if (!namespaces.has(ns)) errors.push(`${id(o)}: namespace ${ns} is not created by the bundle`);
       else if (objects.findIndex((x) => x.kind === 'Namespace' && x.metadata.name === ns) > objects.indexOf(o)) errors.push(`${id(o)}: its namespace comes later in the file`);
     }
@@ -74,9 +77,13 @@ function podErrors(d: Obj, where: string, find: (kind: string, name: string, nam
   if (pod.automountServiceAccountToken === false) errors.push(`${where}: the operator needs its token`);
   // The restricted Pod Security Standard.
   for (const k of ['hostNetwork', 'hostPID', 'hostIPC']) if (pod[k] === true) errors.push(`${where}: ${k}`);
-  for (const v of pod.volumes ?? []) if (v.hostPath) errors.push(`${where}: hostPath volume ${v.name}`);
+  for (const v of pod.volumes ?? []) {
+    if (v.hostPath) errors.push(`${where}: hostPath volume ${v.name}`);
+    if (v.emptyDir && !v.emptyDir.sizeLimit) errors.push(`${where}: emptyDir ${v.name} has no sizeLimit`);
+  }
+  if (pod.containers.some((c: Obj) => c.imagePullPolicy !== 'IfNotPresent' || !/(:[^:/]+|@sha256:[0-9a-f]{64})$/.test(c.image) || /:latest(-|$)/.test(c.image))) errors.push(`${where}: the operator image is not pinned with IfNotPresent`);
   if (pod.securityContext?.runAsUser === 0) errors.push(`${where}: runs as root`);
-  for (const c of pod.containers) {
+  for (const c of [...(pod.initContainers ?? []), ...pod.containers]) {
     const sc = c.securityContext ?? {};
     const at = `${where}: container ${c.name}`;
     if ((sc.runAsNonRoot ?? pod.securityContext?.runAsNonRoot) !== true) errors.push(`${at}: runAsNonRoot is not true`);

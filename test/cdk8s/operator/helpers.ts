@@ -3,14 +3,18 @@ import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, WaitResource 
 import { ArmadaOperator, ArmadaOperatorProps } from '../../../src/cdk8s';
 import { Diagnostic } from '../../../src/model/diagnostics';
 
-/** Synthesizes an ArmadaOperator alone in a chart; returns its objects, in file order, and the warnings. */
+/**
+ * Synthesizes an ArmadaOperator alone in a chart; returns its objects, in file order, the
+ * release namespaces written beside it, and the warnings.
+ */
 export function synthOperator(props: Omit<ArmadaOperatorProps, 'onWarning'> = {}) {
   const warnings: Diagnostic[] = [];
   const app = new cdk8s.App();
   const chart = new cdk8s.Chart(app, 'operator');
   const operator = new ArmadaOperator(chart, 'armada-operator', { ...props, onWarning: (w) => warnings.push(w) });
   const objects = cdk8s.Testing.synth(chart) as any[];
-  return { objects, warnings, operator };
+  const namespaces = operator.releaseNamespaceChart ? (cdk8s.Testing.synth(operator.releaseNamespaceChart) as any[]) : [];
+  return { objects, warnings, operator, namespaces };
 }
 
 /** `kind namespace/name` of each object, in order. */

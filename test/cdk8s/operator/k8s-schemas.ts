@@ -17,13 +17,14 @@ const KINDS: Readonly<Record<string, { readonly apiVersion: string; readonly pro
   ClusterRole: { apiVersion: 'rbac.authorization.k8s.io/v1', props: 'KubeClusterRoleProps' },
   ClusterRoleBinding: { apiVersion: 'rbac.authorization.k8s.io/v1', props: 'KubeClusterRoleBindingProps' },
   Deployment: { apiVersion: 'apps/v1', props: 'KubeDeploymentProps' },
+  NetworkPolicy: { apiVersion: 'networking.k8s.io/v1', props: 'KubeNetworkPolicyProps' },
   CustomResourceDefinition: { apiVersion: 'apiextensions.k8s.io/v1', props: 'KubeCustomResourceDefinitionProps' },
 };
 
-let validators: Map<string, ReturnType<Ajv['compile']>> | undefined;
+const validators = new Map<string, Map<string, ReturnType<Ajv['compile']>>>();
 
-function build(): Map<string, ReturnType<Ajv['compile']>> {
-  const file = require.resolve('cdk8s-plus-28/lib/imports/k8s.d.ts');
+function build(version: '28' | '33'): Map<string, ReturnType<Ajv['compile']>> {
+  const file = require.resolve(`cdk8s-plus-${version}/lib/imports/k8s.d.ts`);
   const program = createSchemaProgram([file]);
   const { schemas, definitions } = schemasFor(
     program,
@@ -66,10 +67,13 @@ function build(): Map<string, ReturnType<Ajv['compile']>> {
   return out;
 }
 
-/** Errors of one object against its Kubernetes 1.28 kind (empty when valid). */
-export function kubernetesSchemaErrors(obj: { kind: string; [k: string]: unknown }): string[] {
-  validators ??= build();
-  const v = validators.get(obj.kind);
+/**
+ * Errors of one object against its Kubernetes kind (empty when valid): 1.28 by default, 1.33
+ * (the imports of cdk8s-plus-33) for what needs a newer cluster (image volumes).
+ */
+export function kubernetesSchemaErrors(obj: { kind: string; [k: string]: unknown }, version: '28' | '33' = '28'): string[] {
+  if (!validators.has(version)) validators.set(version, build(version));
+  const v = validators.get(version)!.get(obj.kind);
   if (!v) return [`no Kubernetes 1.28 schema for kind ${obj.kind} in this check`];
   return v(obj) ? [] : (v.errors ?? []).map((e) => `${obj.kind}: ${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
 }
