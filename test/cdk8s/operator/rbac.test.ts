@@ -18,6 +18,23 @@ const DEFAULT_KINDS = [
   `rbac.authorization.k8s.io rolebindings,roles: ${MANAGE}`,
 ];
 
+/** helm-toolkit's dependency-check rules, as they merge into rule lines: the ones not already held. */
+const HTK: Record<string, string> = {
+  core: 'core daemonsets,endpoints,jobs: get,list',
+  apps: 'apps endpoints,jobs,pods,secrets,services: get,list',
+  batch: 'batch daemonsets,endpoints,pods,secrets,services: get,list',
+  extensions: 'extensions daemonsets,endpoints,jobs,pods,secrets,services: get,list',
+};
+/** Rule lines in the bundle's order: by group, then first resource. */
+function sortLines(lines: string[]): string[] {
+  const key = (l: string) => {
+    const [group, resources] = l.split(' ');
+    return [group === 'core' ? '' : group, resources.split(',')[0].replace(/\[.*$/, '')] as const;
+  };
+  return [...lines].sort((a, b) => key(a)[0].localeCompare(key(b)[0]) || key(a)[1].localeCompare(key(b)[1]));
+}
+const withHtk = (lines: string[], groups = Object.keys(HTK)) => sortLines([...lines, ...groups.map((g) => HTK[g])]);
+
 describe('least-privilege RBAC derived from the manifest', () => {
   test('airship, example site: Roles in exactly kube-system and openstack; cluster rules for CRs, namespaces and pre-upgrade deletes', () => {
     const { objects } = synthOperator({ manifest: defineSite() });
@@ -25,10 +42,10 @@ describe('least-privilege RBAC derived from the manifest', () => {
     expect(rbacOf(objects)).toEqual({
       'Role armada-operator-system/armada-operator-leader-election': LEADER_AIRSHIP,
       // ingress-kube-system: defaults; Helm's own wait reads ReplicaSets.
-      'Role kube-system/armada-operator': withReplicaSets(DEFAULT_KINDS),
+      'Role kube-system/armada-operator': withHtk(withReplicaSets(DEFAULT_KINDS)),
       // Nine releases; pre-upgrade deletes of jobs (mariadb, rabbitmq, keystone, compute kit) and
       // cronjobs (keystone) add deletecollection.
-      'Role openstack/armada-operator': withReplicaSets(DEFAULT_KINDS).map((l) => (l.startsWith('batch ') ? `${l},deletecollection` : l)),
+      'Role openstack/armada-operator': withHtk(withReplicaSets(DEFAULT_KINDS).map((l) => (l.startsWith('batch ') ? `${l},deletecollection` : l))),
       'ClusterRole armada-operator-armada-operator-system': [
         'core namespaces: create',
         ...AIRSHIP_CRS,
@@ -114,9 +131,11 @@ describe('least-privilege RBAC derived from the manifest', () => {
     const { objects } = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), readOnlyRootFilesystem: false });
     expect(rbacOf(objects)).toEqual({
       'Role openstack/armada-operator-leader-election': ['core configmaps: create', 'core configmaps[armada-operator-lock]: get', 'core pods: get'],
-      'Role openstack/armada-operator': [
+      'Role openstack/armada-operator': withHtk([
         `core configmaps,persistentvolumeclaims,pods,secrets,serviceaccounts,services: ${MANAGE}`,
         'core events: create,patch',
+        // Helm 2's install reads the release namespace first.
+        'core namespaces[openstack]: get',
         `apps daemonsets,deployments,statefulsets: ${MANAGE}`,
         'armada.airshipit.org armadachartgroups,armadacharts: get,list,watch,update,patch,delete',
         'armada.airshipit.org armadachartgroups/finalizers,armadacharts/finalizers,armadamanifests/finalizers: update',
@@ -127,7 +146,7 @@ describe('least-privilege RBAC derived from the manifest', () => {
         `networking.k8s.io ingresses,networkpolicies: ${MANAGE}`,
         `policy poddisruptionbudgets: ${MANAGE}`,
         `rbac.authorization.k8s.io rolebindings,roles: ${MANAGE}`,
-      ],
+      ]),
     });
   });
 
@@ -140,7 +159,7 @@ describe('least-privilege RBAC derived from the manifest', () => {
     });
     const rbac = rbacOf(objects);
     expect(rbac['ClusterRole armada-operator-ceph']).toEqual([`storage.k8s.io storageclasses: ${MANAGE}`]);
-    expect(rbac['Role ceph/armada-operator'].filter((l) => !l.startsWith('armada.airshipit.org'))).toEqual(['core events: create,patch']);
+    expect(rbac['Role ceph/armada-operator'].filter((l) => !l.startsWith('armada.airshipit.org'))).toEqual(['core events: create,patch', 'core namespaces[ceph]: get']);
     expect(bundleErrors(objects)).toEqual([]);
   });
 
@@ -153,7 +172,7 @@ describe('least-privilege RBAC derived from the manifest', () => {
       'Role openstack/armada-operator',
       'ClusterRole armada-operator-armada-operator-system',
     ]);
-    expect(rbac['Role ceph/armada-operator']).toEqual([
+    expect(rbac['Role ceph/armada-operator']).toEqual(withHtk([
       `core configmaps,persistentvolumeclaims,secrets,serviceaccounts,services: ${MANAGE}`,
       `core pods: ${MANAGE},deletecollection`,
       `apps daemonsets,statefulsets: ${MANAGE}`,
@@ -164,14 +183,19 @@ describe('least-privilege RBAC derived from the manifest', () => {
       `networking.k8s.io ingresses,networkpolicies: ${MANAGE}`,
       `policy poddisruptionbudgets: ${MANAGE}`,
       `rbac.authorization.k8s.io rolebindings,roles: ${MANAGE}`,
-    ]);
+    ]));
     expect(rbac['ClusterRole armada-operator-armada-operator-system']).toEqual(['core namespaces: create', 'core pods: list,watch', 'apps deployments: list,watch', ...AIRSHIP_CRS, 'batch cronjobs,jobs: list,watch']);
-    expect(bundleErrors(ns.objects)).toEqual([]);
+    expect(ns.namespaces.map((o) => o.metadata.name)).toEqual(['ceph', 'openstack']);
+    expect(bundleErrors(ns.objects, ns.namespaces)).toEqual([]);
 
     const wide = synthOperator({ rbac: 'cluster-wide' });
+    expect(wide.warnings.map((w) => w.code)).toEqual(['cluster-wide']);
+    expect(wide.warnings[0].message).toBe(
+      'rbac "cluster-wide" grants Secrets, ServiceAccounts, Roles and workloads in every namespace, kube-system included: anyone who can create an ArmadaChart can read every Secret and act as any ServiceAccount of the cluster, close to cluster-admin; prefer the least-privilege default (give the manifest, or releaseNamespaces)',
+    );
     expect(rbacOf(wide.objects)).toEqual({
       'Role armada-operator-system/armada-operator-leader-election': LEADER_AIRSHIP,
-      'ClusterRole armada-operator-armada-operator-system': [
+      'ClusterRole armada-operator-armada-operator-system': withHtk([
         `core configmaps,persistentvolumeclaims,secrets,serviceaccounts,services: ${MANAGE}`,
         'core namespaces: create',
         `core pods: ${MANAGE},deletecollection`,
@@ -184,7 +208,7 @@ describe('least-privilege RBAC derived from the manifest', () => {
         `networking.k8s.io ingresses,networkpolicies: ${MANAGE}`,
         `policy poddisruptionbudgets: ${MANAGE}`,
         `rbac.authorization.k8s.io rolebindings,roles: ${MANAGE}`,
-      ],
+      ]),
     });
     expect(wide.objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name)).toEqual(['armada-operator-system']);
     expect(bundleErrors(wide.objects)).toEqual([]);

@@ -92,7 +92,7 @@ describe('ResourceKinds from a rendered chart', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-rendered-'));
     const file = path.join(dir, 'rendered.yaml');
     fs.writeFileSync(file, RENDERED);
-    expect(ResourceKinds.fromRenderedChart(file)).toEqual(EXPECTED);
+    expect(ResourceKinds.fromRenderedChart(file).kinds).toEqual(EXPECTED);
 
     const out = path.join(dir, 'out', 'widget');
     fs.mkdirSync(path.join(out, 'templates'), { recursive: true });
@@ -102,7 +102,7 @@ describe('ResourceKinds from a rendered chart', () => {
     fs.writeFileSync(path.join(out, 'crds', 'gadgets.yaml'), rest.join(''));
     fs.writeFileSync(path.join(out, 'NOTES.txt'), 'not a manifest: {{ oops');
     fs.writeFileSync(path.join(out, 'templates', 'deploy.json'), JSON.stringify({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' } }));
-    expect(ResourceKinds.fromRenderedChart(path.join(dir, 'out'))).toEqual([...EXPECTED.slice(0, 4), { apiGroup: 'apps', resource: 'deployments' }, ...EXPECTED.slice(4)]);
+    expect(ResourceKinds.fromRenderedChart(path.join(dir, 'out')).kinds).toEqual([...EXPECTED.slice(0, 4), { apiGroup: 'apps', resource: 'deployments' }, ...EXPECTED.slice(4)]);
   });
 
   test('errors name the input', () => {
