@@ -185,7 +185,7 @@ describe('least-privilege RBAC derived from the manifest', () => {
       `rbac.authorization.k8s.io rolebindings,roles: ${MANAGE}`,
     ]));
     expect(rbac['ClusterRole armada-operator-armada-operator-system']).toEqual(['core namespaces: create', 'core pods: list,watch', 'apps deployments: list,watch', ...AIRSHIP_CRS, 'batch cronjobs,jobs: list,watch']);
-    expect(ns.namespaces.map((o) => o.metadata.name)).toEqual(['ceph', 'openstack']);
+    expect(ns.namespaces.map((o) => o.metadata.name)).toEqual(['openstack', 'ceph']);
     expect(bundleErrors(ns.objects, ns.namespaces)).toEqual([]);
 
     const wide = synthOperator({ rbac: 'cluster-wide' });
