@@ -20,7 +20,7 @@ describe('cdk8s-plus: loaded only for ArmadaOperator, any supported version', ()
       "const app = new cdk8s.App();",
       "new ArmadaChartOutput(new cdk8s.Chart(app, 'site'), 'crs', { manifest: site });",
       "const n = cdk8s.Testing.synth(app.charts[0]).length;",
-      "console.log(JSON.stringify({ n, plus: Object.keys(require.cache).filter((k) => k.includes('cdk8s-plus')).length }));",
+      "console.log(JSON.stringify({ n, plus: Object.keys(require.cache).filter((k) => k.includes('node_modules/cdk8s-plus')).length }));",
     ].join('\n');
     const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ n: 1, plus: 0 });
