@@ -265,13 +265,22 @@ export interface KeleustesArmadaChartSpec {
    * chart's `charts/` directory; the names are not read.
    */
   readonly dependencies: readonly string[];
-  /** Helm values for the release, free-form (passed to Helm as written). */
+  /**
+   * Helm values for the release. Stored as written, but the operator decodes them into its typed
+   * OpenStack-Helm values struct, which drops every key it does not know (about 33 top-level
+   * keys reach Helm).
+   */
   readonly values?: Readonly<Record<string, unknown>>;
   /**
    * The state to reach: `uninitialized` (wait for the group or manifest to enable it) or
    * `deployed`.
    */
   readonly target_state: string;
+  /**
+   * Revisions kept in the object's history (not used by the operator).
+   * @format int32
+   */
+  readonly revisionHistoryLimit?: number;
 }
 
 /** Where a chart comes from. */
@@ -365,6 +374,8 @@ export interface KeleustesChartUpgrade {
 export interface KeleustesChartUpgradeOptions {
   /** Whether the upgrade forces resource updates. */
   readonly force?: boolean;
+  /** Whether the release's pods are restarted on upgrade (not used by the operator). */
+  readonly recreate_pods?: boolean;
 }
 
 /** Actions before an upgrade. */
@@ -416,6 +427,11 @@ export interface KeleustesArmadaChartGroupSpec {
   readonly chart_group: readonly string[];
   /** The state to reach: `uninitialized` (wait for the manifest) or `deployed`. */
   readonly target_state: string;
+  /**
+   * Revisions kept in the object's history (not used by the operator).
+   * @format int32
+   */
+  readonly revisionHistoryLimit?: number;
 }
 
 /** The specification of an ArmadaManifest: ArmadaChartGroups of its namespace, enabled in order. */
@@ -426,6 +442,11 @@ export interface KeleustesArmadaManifestSpec {
   readonly chart_groups: readonly string[];
   /** The state to reach: `deployed`. */
   readonly target_state: string;
+  /**
+   * Revisions kept in the object's history (not used by the operator).
+   * @format int32
+   */
+  readonly revisionHistoryLimit?: number;
 }
 
 /** The observed state of a keleustes Armada object, written by the operator. */

@@ -162,5 +162,14 @@ describe('where the generated CRDs deliberately differ from upstream, on real ob
     Object.assign(a.data.upgrade.pre, { cleanup: true, update_crd: true });
     expect(crdErrors('airship-v1', a)).toEqual([]);
     expect(ours(a)).toEqual([]);
+    // keleustes: fields the API server used to prune from ours, and upstream keeps.
+    const k = synthCrs(singleNamespaceSite(), { api: OperatorApi.KELEUSTES_V1ALPHA1 }).objects.map(clone);
+    Object.assign(k[0].spec, { revisionHistoryLimit: 5 });
+    Object.assign(k[0].spec.upgrade, { options: { force: false, recreate_pods: true } });
+    for (const o of k.slice(2)) Object.assign(o.spec, { revisionHistoryLimit: 3 });
+    for (const o of k) expect([o.kind, ours(o)]).toEqual([o.kind, []]);
+    expect(KELEUSTES.ArmadaChart.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.values.description).toBe(
+      'Helm values for the release. Stored as written, but the operator decodes them into its typed OpenStack-Helm values struct, which drops every key it does not know (about 33 top-level keys reach Helm).',
+    );
   });
 });
