@@ -60,6 +60,8 @@ describe('airship v1 ArmadaChart output', () => {
       'source.type',
       'wait.resources[0].required',
       'wait.resources[0].allowAsyncUpdates',
+      // Not a loss but a different meaning: the operator's daemonset wait ignores a percentage.
+      'wait.resources[0].minReady',
     ]);
     expect(warnings.find((w) => w.field === 'source.type')!.message).toBe(
       'cannot be expressed for the airship operator (armada.airshipit.org/v1): a git source ("https://opendev.org/openstack/openstack-helm"); the operator only downloads HTTP(S) chart tarballs (.tgz), so publish the chart as a tarball and use ChartSource.tar',

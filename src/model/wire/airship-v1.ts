@@ -14,7 +14,7 @@ import { effectiveNativeWait, effectiveTest, effectiveWaitTimeout, DEFAULT_DELET
 import { Plan, firstByName } from '../plan';
 import { SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
-import { V2_DEFAULT_WAIT_RESOURCES } from '../wait';
+import { CONTROLLER_TYPES, DEFAULT_MIN_READY, parseMinReady, V2_DEFAULT_WAIT_RESOURCES } from '../wait';
 import { labelsOut, ordered, valuesOut } from './emit';
 import type { AirshipArmadaChartData, AirshipChartDeleteResource, AirshipChartSource, AirshipChartUpgrade, AirshipChartWait, AirshipChartWaitResource } from './types';
 
@@ -92,6 +92,8 @@ function sortedRecord(r: Record<string, string>): Record<string, string> {
   return out;
 }
 
+type HookLabels = Readonly<Record<string, string>> | undefined;
+
 class ChartWriter {
   constructor(
     private readonly spec: ManifestSpec,
@@ -101,6 +103,30 @@ class ChartWriter {
 
   private lost(field: FieldPath, message: string): void {
     this.d.warn(this.chart.origin, field, 'not-expressible', `cannot be expressed for the airship operator (armada.airshipit.org/v1): ${message}`);
+  }
+
+  /** Where the operator's own code gives a field another meaning than Armada's. */
+  private differs(field: FieldPath, message: string): void {
+    this.d.warn(this.chart.origin, field, 'operator-differs', `the airship operator departs from Armada here: ${message}`);
+  }
+
+  /**
+   * The operator computes a percentage min_ready as `(N / 100) * count` in integer arithmetic,
+   * into a value shared by every object of the wait (waitutil `isDeploymentReady` and peers), and
+   * checks no availability when min_ready is absent.
+   */
+  private checkMinReady(field: FieldPath, type: string, minReady: unknown): void {
+    if (!CONTROLLER_TYPES.includes(type)) return;
+    const written = minReady === undefined ? undefined : parseMinReady(minReady);
+    if (written?.kind === 'count') return;
+    if (written === undefined) {
+      this.differs(field, `a ${type} wait without minReady means ${DEFAULT_MIN_READY} available in Armada; the operator checks no availability at all when min_ready is absent (and a written "100%" holds for the first object it checks only); write a count of pods, e.g. minReady: 1`);
+    } else if (written.percent > 0) {
+      this.differs(
+        field,
+        `minReady ${show(minReady)}: the operator computes (${written.percent} / 100) * pods with integer division, ${written.percent < 100 ? 'which is 0: nothing is held back' : 'and stores the result in the percentage it reads again, so only the first object of the wait is checked with it and later checks require 0'}; write a count of pods instead`,
+      );
+    }
   }
 
   public data(group: Parameters<typeof effectiveTest>[1]): AirshipArmadaChartData {
@@ -139,6 +165,10 @@ class ChartWriter {
     const c = this.chart;
     const w = c.wait;
     let resources: AirshipChartWaitResource[] | undefined;
+    // Armada merges an item's labels over wait.labels; the operator merges wait.labels over the
+    // item's. Where they conflict, each item gets Armada's merge and wait.labels is left out.
+    const waitLabels = w?.labels ?? {};
+    const conflict = (w?.resources ?? []).some((r) => Object.entries(r.options.labels ?? {}).some(([k, v]) => k in waitLabels && waitLabels[k] !== v));
     if (w?.resources !== undefined) {
       resources = w.resources.map((r, i) => {
         if (r.options.required === true) {
@@ -147,9 +177,10 @@ class ChartWriter {
         if (r.options.allowAsyncUpdates === true) {
           this.lost(['wait', 'resources', i, 'allowAsyncUpdates'], 'allowAsyncUpdates (the CRD has no allow_async_updates)');
         }
+        this.checkMinReady(['wait', 'resources', i, 'minReady'], r.type, r.options.minReady);
         return ordered([
           ['type', r.type],
-          ['labels', labelsOut(r.options.labels)],
+          ['labels', labelsOut(conflict ? { ...waitLabels, ...(r.options.labels ?? {}) } : r.options.labels)],
           // The CRD types min_ready as a string: `1` must be written "1".
           ['min_ready', r.options.minReady === undefined ? undefined : String(r.options.minReady)],
         ]) as unknown as AirshipChartWaitResource;
@@ -157,11 +188,12 @@ class ChartWriter {
     } else if (this.spec.schemaVersion === SchemaVersion.V2) {
       // The operator's default is v1's (jobs, pods); a v2 definition waits on every type.
       resources = V2_DEFAULT_WAIT_RESOURCES.map((r) => ({ type: r.type }));
+      for (const r of V2_DEFAULT_WAIT_RESOURCES) this.checkMinReady(['wait', 'resources'], r.type, undefined);
     }
     return ordered([
       // Written explicitly: the operator needs a timeout for native wait to apply at all.
       ['timeout', effectiveWaitTimeout(c)],
-      ['labels', labelsOut(w?.labels)],
+      ['labels', conflict ? undefined : labelsOut(w?.labels)],
       ['resources', resources],
       // The operator's native wait is off unless enabled; Armada v1's is on unless disabled.
       ['native', { enabled: effectiveNativeWait(c, this.spec.schemaVersion) }],
@@ -172,11 +204,19 @@ class ChartWriter {
     const u = this.chart.upgrade;
     const del = u?.pre?.delete;
     if (del === undefined) return undefined;
-    return {
-      pre: {
-        delete: del.map((h) => ordered([['type', h.type], ['labels', labelsOut(h.labels)]]) as unknown as AirshipChartDeleteResource),
-      },
-    };
+    const item = (type: string, labels: HookLabels) => ordered([['type', type], ['labels', labelsOut(labels)]]) as unknown as AirshipChartDeleteResource;
+    const key = (type: string, labels: HookLabels) => JSON.stringify([type, Object.entries(labels ?? {}).sort()]);
+    const written = new Set(del.map((h) => key(h.type, h.labels)));
+    const out: AirshipChartDeleteResource[] = [];
+    for (const h of del) {
+      out.push(item(h.type, h.labels));
+      // Armada v1 deletes the CronJobs of `type: job` too; the operator deletes Jobs only.
+      if (this.spec.schemaVersion === SchemaVersion.V1 && h.type === 'job' && !written.has(key('cronjob', h.labels))) {
+        written.add(key('cronjob', h.labels));
+        out.push(item('cronjob', h.labels));
+      }
+    }
+    return { pre: { delete: out } };
   }
 
   private reportUnsupported(): void {

@@ -134,6 +134,15 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
   const lost = (field: FieldPath, message: string) =>
     d.warn(c.origin, field, 'not-expressible', `cannot be expressed for the keleustes operator (armada.airshipit.org/v1alpha1): ${message}`);
   const release = naming === KeleustesReleaseNaming.PREFIXED ? `${spec.releasePrefix}-${c.release}` : c.release;
+  if (c.dependencies !== undefined && c.dependencies.length > 0) {
+    // helmv2 source.go copyDependency: "Let's assume the dependency is on helm-toolkit".
+    d.warn(
+      c.origin,
+      ['dependencies'],
+      'operator-differs',
+      `the keleustes operator departs from Armada here: with dependencies ${show(c.dependencies)} it copies the helm-toolkit 0.1.0 bundled in its image (dependency-cache/helm-toolkit-0.1.0.tgz) into the chart's charts/, whatever the list names; the manifest's own ${c.dependencies.length === 1 ? 'chart is' : 'charts are'} never fetched`,
+    );
+  }
 
   if (c.values !== undefined) {
     for (const f of checkStructural(keleustesValuesSchema(), c.values)) {
