@@ -66,7 +66,8 @@ describe('airship v1 ArmadaChart output', () => {
     expect(warnings.find((w) => w.field === 'source.type')!.message).toBe(
       'cannot be expressed for the airship operator (armada.airshipit.org/v1): a git source ("https://opendev.org/openstack/openstack-helm"); the operator only downloads HTTP(S) chart tarballs (.tgz), so publish the chart as a tarball and use ChartSource.tar',
     );
-    expect(objects[0].data.upgrade).toEqual({ pre: { delete: [{ type: 'job', labels: { a: 'b' } }] } });
+    // v1 `type: job` deletes CronJobs too in Armada: written as the operator's own item.
+    expect(objects[0].data.upgrade).toEqual({ pre: { delete: [{ type: 'job', labels: { a: 'b' } }, { type: 'cronjob', labels: { a: 'b' } }] } });
     expect(crdErrors('airship-v1', objects[0])).toEqual([]);
   });
 
