@@ -1,6 +1,7 @@
 // `npm run synth`: the example site as airship ArmadaCharts (dist/site.k8s.yaml), as classic
 // Armada documents for `armada apply` (dist/armada-documents.k8s.yaml), and the operator that
-// reconciles those ArmadaCharts (dist/operator.k8s.yaml: apply it first, then the site).
+// reconciles those ArmadaCharts (dist/operator.k8s.yaml, after dist/operator-release-namespaces.k8s.yaml:
+// apply both first, then the site).
 import * as cdk8s from 'cdk8s';
 import { ArmadaChartOutput, ArmadaDocuments, ArmadaOperator, OperatorApi, ResourceKinds } from 'armada-cdk/cdk8s';
 import { site } from '../site';
@@ -9,14 +10,17 @@ const app = new cdk8s.App();
 new ArmadaChartOutput(new cdk8s.Chart(app, 'site'), 'armada-charts', { manifest: site, syncWaves: true });
 new ArmadaDocuments(new cdk8s.Chart(app, 'armada-documents'), 'documents', { manifest: site });
 
-// Least-privilege RBAC derived from the site: Roles in the namespaces its releases use only.
-// An ingress controller also registers its (cluster-scoped) IngressClass, which the default
-// kinds of a Helm release do not cover; a chart rendered with `helm template` could be read
-// instead with ResourceKinds.fromRenderedChart('rendered/ingress.yaml').
+// Least-privilege RBAC derived from the site: Roles in the namespaces its releases use only,
+// holding what helm-toolkit's dependency-check Roles grant. An ingress controller also registers
+// its (cluster-scoped) IngressClass, which the default kinds of a Helm release do not cover; a
+// chart rendered with `helm template` can be read instead, Roles and ClusterRoles included, with
+// ResourceKinds.fromRenderedChart('rendered/ingress.yaml').
 const ingressKinds = [...ResourceKinds.HELM_RELEASE, { apiGroup: 'networking.k8s.io', resource: 'ingressclasses', clusterScoped: true }];
 new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'armada-operator', {
   api: OperatorApi.AIRSHIP_V1,
   manifest: site,
   resourceKinds: { 'ingress-kube-system': ingressKinds, 'ingress-openstack': ingressKinds },
+  // libvirt, openvswitch and the neutron agents run privileged pods in openstack.
+  podSecurity: { openstack: 'privileged' },
 });
 app.synth();
