@@ -6,11 +6,11 @@ import * as path from 'path';
 import { execFileSync } from 'child_process';
 import { defineSite } from '../../../examples/site';
 import { ArmadaManifest, Chart, ChartGroup } from '../../../src';
-import { ArmadaOperator, OperatorApi, operatorCrds } from '../../../src/cdk8s';
+import { ArmadaChartOutput, ArmadaOperator, OperatorApi, operatorCrds } from '../../../src/cdk8s';
 import { base } from '../../helpers/site';
 import { bundleErrors } from './bundle-checks';
 import { crdDefinitionErrors } from './crd-checks';
-import { ids, keleustesSite, synthOperator } from './helpers';
+import { ids, keleustesSite, rbacOf, synthOperator } from './helpers';
 import { kubernetesSchemaErrors } from './k8s-schemas';
 
 const CRDS = path.resolve(__dirname, '..', '..', '..', 'src', 'cdk8s', 'operator', 'crds');
@@ -252,6 +252,9 @@ describe('ArmadaOperator bundle', () => {
     expect(make({ manifest: defineSite(), name: 'Armada' })).toThrow(/name "Armada": must be a DNS-1123 label/);
     expect(make({ manifest: {} })).toThrow(/props.manifest must be an ArmadaManifest/);
     expect(make({ manifest: defineSite() }, new cdk8s.App())).toThrow(/must be created inside a cdk8s Chart/);
+    expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'x', globalNetworkPolicyFallback: true })).toThrow(/globalNetworkPolicyFallback: only the airship operator has that fallback/);
+    expect(make({ manifest: defineSite(), chartsSeedImage: 'x' })).toThrow(/chartsSeedImage: only the keleustes operator writes under \/opt\/armada\/helm-charts/);
+    expect(make({ manifest: defineSite(), podSecurity: { openstack: 'strict' } })).toThrow(/podSecurity\["openstack"\] "strict": must be "privileged", "baseline" or "restricted"/);
   });
 
   test('synthesis errors: an unknown chart in resourceKinds, keleustes namespaces, an invalid manifest', () => {
@@ -284,6 +287,52 @@ describe('ArmadaOperator bundle', () => {
     new ArmadaOperator(chart, 'op', { manifest: site, onWarning: () => undefined });
     new Chart(g, 'b', base('b', 'two'));
     expect(ids(cdk8s.Testing.synth(chart)).filter((i) => i.startsWith('Role '))).toEqual(['Role armada-operator-system/armada-operator-leader-election', 'Role one/armada-operator', 'Role two/armada-operator']);
+  });
+
+  test('both operators define armadacharts.armada.airshipit.org: mixing them in one app is reported at synth', () => {
+    const synthErrors = (build: (app: cdk8s.App) => void) => {
+      const app = new cdk8s.App();
+      build(app);
+      try {
+        app.synth();
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    const quiet = { onWarning: () => undefined };
+    const twoOperators = synthErrors((app) => {
+      new ArmadaOperator(new cdk8s.Chart(app, 'airship'), 'op', { manifest: defineSite(), ...quiet });
+      new ArmadaOperator(new cdk8s.Chart(app, 'keleustes'), 'op', { api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), ...quiet });
+    });
+    expect(twoOperators).toContain(
+      'api "armada.airshipit.org/v1": the ArmadaOperator keleustes/op uses "armada.airshipit.org/v1alpha1", and both operators define the CRD armadacharts.armada.airshipit.org (versions v1 and v1alpha1): applying one replaces the other\'s, and the API server refuses it once CRs are stored; use one operator per cluster',
+    );
+    const otherOutput = synthErrors((app) => {
+      new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'op', { manifest: defineSite(), ...quiet });
+      new ArmadaChartOutput(new cdk8s.Chart(app, 'crs'), 'crs', { manifest: keleustesSite(), api: OperatorApi.KELEUSTES_V1ALPHA1, ...quiet });
+    });
+    expect(otherOutput).toContain('the ArmadaChartOutput crs/crs uses "armada.airshipit.org/v1alpha1"');
+    // The same API on both sides is fine.
+    expect(synthErrors((app) => {
+      new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'op', { manifest: defineSite(), ...quiet });
+      new ArmadaChartOutput(new cdk8s.Chart(app, 'crs'), 'crs', { manifest: defineSite(), ...quiet });
+    })).toBe('');
+  });
+
+  test('airship GlobalNetworkPolicy fallback: granted only when asked', () => {
+    const without = synthOperator({ manifest: defineSite() });
+    expect(JSON.stringify(Object.values(rbacOf(without.objects)))).not.toMatch(/armada-gnp|globalnetworkpolicies/);
+    const { objects } = synthOperator({ manifest: defineSite(), globalNetworkPolicyFallback: true });
+    const rbac = rbacOf(objects);
+    expect(rbac['Role armada-operator-system/armada-operator']).toEqual(['core configmaps[armada-gnp]: get']);
+    expect(rbac['ClusterRole armada-operator-armada-operator-system']).toContain('projectcalico.org globalnetworkpolicies: get,create,delete');
+  });
+
+  test('namespaces marked sensitive warn like kube-system', () => {
+    const { warnings } = synthOperator({ manifest: defineSite(), sensitiveNamespaces: ['openstack'] });
+    expect(warnings.filter((w) => w.code === 'sensitive-namespace').map((w) => w.message.split(':')[0])).toEqual(['charts "ingress-kube-system" install into namespace "kube-system"', expect.stringMatching(/^charts "ingress-openstack", "mariadb", .* install into namespace "openstack"$/)]);
+    expect(warnings.find((w) => w.message.includes('"openstack": '))!.message).toContain('which in a namespace marked sensitive is close to cluster-admin');
   });
 
   test('operatorCrds gives copies: a caller cannot change the bundle\'s CRDs', () => {
