@@ -15,12 +15,17 @@ export type { ArmadaChartOutputProps, ArmadaDocumentsProps, OutputProps, Warning
 export { KeleustesReleaseNaming } from '../model/wire/keleustes-v1alpha1';
 export { RenderedObject } from './rendered-object';
 export { ArmadaOperator } from './operator/armada-operator';
-export type { ArmadaOperatorProps, OperatorRbac } from './operator/armada-operator';
+export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel } from './operator/armada-operator';
 export { ResourceKinds } from './operator/resource-kinds';
-export type { ResourceKind } from './operator/resource-kinds';
+export type { ChartRole, ChartRoleBinding, RenderedChart, RenderedChartOptions, ResourceKind } from './operator/resource-kinds';
+export type { ChartContents } from './operator/releases';
+export { describeFinding, escalationFindings, heldByServiceAccount } from './operator/escalation';
+export type { ChartInstall, EscalationFinding, HeldRules } from './operator/escalation';
+export { covers } from './operator/rbac-covers';
+export type { PolicyRule } from './operator/rbac-covers';
 export { operatorCrds } from './operator/crds';
 export type { CustomResourceDefinitionJson } from './operator/crds';
-export type { OperatorPermissions, RbacRule } from './operator/rbac';
+export type { OperatorPermissions, RbacRule, RoleEscalation } from './operator/rbac';
 export type { RenderedIdentity } from './rendered-object';
 
 onManifestCreated((manifest) => {

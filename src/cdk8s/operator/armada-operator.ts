@@ -23,7 +23,15 @@ export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
 
 /** Container resources, as Kubernetes quantities (`"500m"`, `"1Gi"`). */
 export interface OperatorResources {
+  /**
+   * What the scheduler reserves.
+   * @default - none
+   */
   readonly requests?: { readonly cpu?: string; readonly memory?: string };
+  /**
+   * The most the container may use.
+   * @default - none
+   */
   readonly limits?: { readonly cpu?: string; readonly memory?: string };
 }
 
@@ -275,8 +283,8 @@ export class ArmadaOperator extends Construct {
   /** The CRDs, first in the file. */
   public readonly crds: readonly RenderedObject[];
   /**
-   * The chart that holds the release namespaces (`releaseNamespaceOutput: 'separate'`), beside
-   * the operator's chart.
+   * The chart that holds the release namespaces (`releaseNamespaceOutput: 'separate'`, with
+   * least-privilege RBAC), beside the operator's chart.
    * @default - none
    */
   public readonly releaseNamespaceChart?: cdk8s.Chart;
@@ -338,7 +346,7 @@ export class ArmadaOperator extends Construct {
     );
     this.namespaces = new Construct(this, 'namespaces');
     if (props.createNamespaces !== false) this.createNamespace(this.namespaces, this.namespace, 'restricted');
-    if ((props.releaseNamespaceOutput ?? 'separate') === 'separate') {
+    if ((props.releaseNamespaceOutput ?? 'separate') === 'separate' && this.rbacMode === 'least-privilege') {
       // Apart from the bundle, so that deleting the operator never deletes a site.
       const app = chart.node.scope ?? chart.node.root;
       this.releaseNamespaceChart = new cdk8s.Chart(app, `${chart.node.id}-release-namespaces`);

@@ -14,9 +14,25 @@
 
 /** A PolicyRule as in a Role or ClusterRole (the fields Kubernetes' check reads). */
 export interface PolicyRule {
+  /**
+   * API groups (`""` is the core group, `*` any).
+   * @default - none (a rule of non-resource URLs)
+   */
   readonly apiGroups?: readonly string[];
+  /**
+   * Resources, `name/subresource` for a subresource (`*` any).
+   * @default - none
+   */
   readonly resources?: readonly string[];
+  /**
+   * The object names the rule is limited to.
+   * @default - every object
+   */
   readonly resourceNames?: readonly string[];
+  /**
+   * Non-resource URLs (ClusterRoles only), a trailing `*` matching any suffix.
+   * @default - none
+   */
   readonly nonResourceURLs?: readonly string[];
   readonly verbs: readonly string[];
 }
