@@ -144,6 +144,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
     for (const dep of deps) if (dep.namespace !== ref.namespace) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
     const m = new ChartMapping(spec, chart, release, d);
     const chartSpec = m.chart(sources, options.sourceNamespace ?? ref.namespace, ref.namespace);
+    const fields = m.releaseFields();
     releases.push({
       ref,
       // Built after every source is known: source names depend on all of them.
@@ -165,7 +166,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
           ['suspend', options.suspend === true ? true : undefined],
           ['chart', chartSpec()],
           ['dependsOn', deps.length === 0 ? undefined : deps.map((x) => ordered([['name', x.name], ['namespace', x.namespace === ref.namespace ? undefined : x.namespace]]))],
-          ...m.releaseFields(),
+          ...fields,
         ]),
       }),
     });
@@ -240,6 +241,11 @@ class ChartMapping {
     this.d.warn(this.c.origin, field, 'not-expressible', `${LOST}: ${message}`);
   }
 
+  /** What the output assumes about the world, which the definition does not say. */
+  private assumed(field: FieldPath, message: string): void {
+    this.d.warn(this.c.origin, field, 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): ${message}`);
+  }
+
   /** Registers the chart's source; returns a function giving `spec.chart` once names are final. */
   public chart(sources: FluxSources, sourceNamespace: string, releaseNamespace: string): () => Record<string, unknown> {
     const s = this.c.source;
@@ -284,7 +290,7 @@ class ChartMapping {
     if (/^(?:https?|ssh):\/\/[^/]/.test(loc)) return loc;
     if (/^git:\/\/[^/]/.test(loc)) {
       const https = loc.replace(/^git:/, 'https:');
-      this.lost(['source', 'location'], `the git:// URL ${show(loc)}: Flux clones over HTTP(S) or SSH only, so it is written as ${show(https)}; check that the server serves the repository over HTTPS`);
+      this.assumed(['source', 'location'], `the git:// URL ${show(loc)}: Flux clones over HTTP(S) or SSH only, so it is written as ${show(https)}; check that the server serves the repository over HTTPS`);
       return https;
     }
     const scp = /^([A-Za-z0-9._-]+@)?([A-Za-z0-9.-]+):(?!\/\/)(.+)$/.exec(loc);
@@ -303,7 +309,7 @@ class ChartMapping {
     }
     const [, dir] = m;
     const [, chart, version] = file;
-    this.lost(['source', 'location'], `a tar source becomes HelmRepository ${show(dir)} with chart ${show(chart)} version ${show(version)}: this assumes that directory is a Helm repository (it serves an index.yaml listing that chart version, as helm repo index writes it); a plain directory of tarballs cannot be expressed`);
+    this.assumed(['source', 'location'], `a tar source becomes HelmRepository ${show(dir)} with chart ${show(chart)} version ${show(version)}: this assumes that directory is a Helm repository (it serves an index.yaml listing that chart version, as helm repo index writes it); a plain directory of tarballs cannot be expressed`);
     const sub = s.subpath?.replace(/^\.\/|\/+$/g, '');
     if (sub !== undefined && sub !== '' && sub !== '.' && sub !== chart) {
       this.lost(['source', 'subpath'], `subpath ${show(s.subpath)}: Flux installs chart ${show(chart)} as packaged, and cannot pick another chart inside the tarball`);
