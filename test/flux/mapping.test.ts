@@ -166,8 +166,8 @@ describe('Flux mapping: sources', () => {
     const a = ChartSource.git('https://a.example.org/x/charts');
     const b = ChartSource.git('https://b.example.org/y/charts.git');
     const c = ChartSource.git('https://b.example.org/y/other');
-    const one = gitSite(a, b, c).sources.map((s) => [s.spec.url, s.metadata.name]);
-    const two = gitSite(c, b, a).sources.map((s) => [s.spec.url, s.metadata.name]);
+    const one = gitSite(a, b, c).sources.map((s) => [s.spec.url, s.metadata.name] as [string, string]);
+    const two = gitSite(c, b, a).sources.map((s) => [s.spec.url, s.metadata.name] as [string, string]);
     expect(new Map(one)).toEqual(new Map(two));
     expect(one.map(([, n]) => n)).toEqual([expect.stringMatching(/^charts-master-[0-9a-f]{8}$/), expect.stringMatching(/^charts-master-[0-9a-f]{8}$/), 'other-master']);
     expect(one[0][1]).not.toBe(one[1][1]);

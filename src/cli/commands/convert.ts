@@ -56,6 +56,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const to = str(args, 'to') as (typeof TARGETS)[number] | undefined;
   if (!to) throw new UsageError(`--to is required (one of ${TARGETS.join(', ')})`, 'convert');
+  // Option mistakes are usage errors, found before any file is read.
+  const flux = to === 'flux-v2' ? fluxOptions(args) : undefined;
   const r = await readManifest(args, io, 'convert');
   if (!reportToStderr(io, r)) return EXIT.INVALID;
   const spec = r.spec!;
@@ -65,8 +67,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 });
     objects = out.documents;
     diagnostics = out.diagnostics.all;
-  } else if (to === 'flux-v2') {
-    const out = toFluxObjects(spec, buildPlan(spec), fluxOptions(args));
+  } else if (flux !== undefined) {
+    const out = toFluxObjects(spec, buildPlan(spec), flux);
     objects = out.objects;
     diagnostics = out.diagnostics.all;
   } else if (to === 'airship-v1') {
