@@ -1,6 +1,7 @@
 import { Construct } from 'constructs';
 import { Duration } from '../model/duration';
 import { dns1123LabelProblem } from '../model/names';
+import { firstByName } from '../model/plan';
 import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, HelmReleasePlacement, toFluxObjects } from '../model/wire/flux-v2';
 import { ManifestOutput, OutputProps, Rendered } from './outputs';
 
@@ -83,12 +84,37 @@ export class FluxOutput extends ManifestOutput {
       sourceNamespace: p.sourceNamespace,
       suspend: p.suspend,
     });
+    const diagnostics = [...r.diagnostics.all];
+    const byName = firstByName(spec.charts);
+    const charts = new Map(plan.releases.map((x) => [x.name, byName.get(x.chart)!]));
+    for (const o of r.objects) {
+      const values = (o.spec as { values?: unknown } | undefined)?.values;
+      for (const where of mergeKeyScalars(values, 'values')) {
+        diagnostics.push({
+          severity: 'error',
+          ...(charts.get(o.metadata.name)?.origin ?? spec.origin).locate(),
+          field: where,
+          code: 'yaml-1.1',
+          message: 'the string "<<" is written unquoted by cdk8s\'s YAML writer, and go-yaml (kubectl, the Kubernetes API) reads it as a YAML 1.1 merge key; write these objects with `armada-cdk convert --to flux-v2` instead',
+        });
+      }
+    }
     return {
       objects: r.objects.map((o) => ({
         identity: { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace },
         body: o as Record<string, unknown>,
       })),
-      diagnostics: r.diagnostics.all,
+      diagnostics,
     };
   }
+}
+
+/** Paths of keys or string values `<<`, which cdk8s leaves unquoted. */
+function mergeKeyScalars(v: unknown, path: string): string[] {
+  if (typeof v === 'string') return v === '<<' ? [path] : [];
+  if (Array.isArray(v)) return v.flatMap((x, i) => mergeKeyScalars(x, `${path}[${i}]`));
+  if (v !== null && typeof v === 'object') {
+    return Object.entries(v).flatMap(([k, x]) => [...(k === '<<' ? [`${path}.${k}`] : []), ...mergeKeyScalars(x, `${path}.${k}`)]);
+  }
+  return [];
 }

@@ -64,6 +64,15 @@ describe('FluxOutput', () => {
     expect(() => synthFlux(site)).toThrow(/site\/g\/a: source\.location: received "https:\/\/e\.org\/charts\/a\.tgz"; a Flux HelmRepository serves a chart by name and version/);
   });
 
+  test('a "<<" in values, which cdk8s writes unquoted and go-yaml reads as a merge key, is an error that points to convert', () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    new Chart(new ChartGroup(site, 'g'), 'a', { namespace: 'ns', source: TAR, values: { conf: { '<<': 'x', list: ['<<'] } } });
+    expect(() => synthFlux(site)).toThrow(
+      'site/g/a: values.conf.<<: the string "<<" is written unquoted by cdk8s\'s YAML writer, and go-yaml (kubectl, the Kubernetes API) reads it as a YAML 1.1 merge key; write these objects with `armada-cdk convert --to flux-v2` instead',
+    );
+    expect(() => synthFlux(site)).toThrow(/site\/g\/a: values\.conf\.list\[0\]: the string "<<"/);
+  });
+
   test('props are checked at once, with the construct path', () => {
     const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
     const chart = new cdk8s.Chart(new cdk8s.App(), 'c');
