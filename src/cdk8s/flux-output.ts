@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import { Duration } from '../model/duration';
+import { ChartSource, SourceType } from '../model/source';
 import { dns1123LabelProblem } from '../model/names';
 import { firstByName } from '../model/plan';
 import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, HelmReleasePlacement, toFluxObjects } from '../model/wire/flux-v2';
@@ -45,6 +46,13 @@ export interface FluxOutputProps extends OutputProps {
    * @default false
    */
   readonly suspend?: boolean;
+  /**
+   * Where Flux finds the directories of local sources (no Flux source reads the deployment
+   * host's disk): the directory, as written in `ChartSource.local(...)`, to a git source that holds
+   * the same tree, e.g. `{ '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'master' }) }`.
+   * @default - none: a local chart refers to a GitRepository named after the directory, for you to create (a warning)
+   */
+  readonly localSources?: Readonly<Record<string, ChartSource>>;
 }
 
 /**
@@ -70,6 +78,11 @@ export class FluxOutput extends ManifestOutput {
     if (props.placement !== undefined && !placements.includes(props.placement)) {
       throw new Error(`${this.node.path}: placement: received ${JSON.stringify(props.placement)}; use HelmReleasePlacement.SINGLE_NAMESPACE or HelmReleasePlacement.CHART_NAMESPACE`);
     }
+    for (const [dir, source] of Object.entries(props.localSources ?? {})) {
+      if (!ChartSource.isChartSource(source) || source.type !== SourceType.GIT) {
+        throw new Error(`${this.node.path}: localSources[${JSON.stringify(dir)}]: received ${ChartSource.isChartSource(source) ? `a ${source.type} source` : JSON.stringify(source)}; use ChartSource.git(url, { reference, subpath }): a Flux GitRepository is what reads a directory tree`);
+      }
+    }
     this.props = props;
   }
 
@@ -83,6 +96,7 @@ export class FluxOutput extends ManifestOutput {
       namespace: p.namespace ?? FLUX_DEFAULT_NAMESPACE,
       sourceNamespace: p.sourceNamespace,
       suspend: p.suspend,
+      localSources: p.localSources,
     });
     const diagnostics = [...r.diagnostics.all];
     const byName = firstByName(spec.charts);

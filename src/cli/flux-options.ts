@@ -2,7 +2,8 @@
 import { Duration } from '../model/duration';
 import { dns1123LabelProblem } from '../model/names';
 import { FluxOptions, HelmReleasePlacement } from '../model/wire/flux-v2';
-import { flag, OptionSpec, ParsedArgs, str } from './args';
+import { ChartSource } from '../model/source';
+import { flag, list, OptionSpec, ParsedArgs, str } from './args';
 import { UsageError } from './io';
 
 export const FLUX_CLI_OPTIONS: Record<string, OptionSpec> = {
@@ -12,6 +13,7 @@ export const FLUX_CLI_OPTIONS: Record<string, OptionSpec> = {
   'flux-namespace': { type: 'string' },
   'source-namespace': { type: 'string' },
   suspend: { type: 'boolean' },
+  'local-source': { type: 'string', multiple: true },
 };
 
 export const FLUX_CLI_HELP = `  --interval DURATION  flux-v2: HelmRelease spec.interval, e.g. 10m, 1h, 1h30m (default 10m)
@@ -23,7 +25,10 @@ export const FLUX_CLI_HELP = `  --interval DURATION  flux-v2: HelmRelease spec.i
   --flux-namespace NS  flux-v2: the HelmReleases' namespace (default flux-system)
   --source-namespace NS
                        flux-v2: the sources' namespace (default: beside the HelmReleases)
-  --suspend            flux-v2: write every HelmRelease suspended (resume each to take it over)`;
+  --suspend            flux-v2: write every HelmRelease suspended (resume each to take it over)
+  --local-source DIR=URL[#REF]
+                       flux-v2: the Git repository (and reference) that holds the local directory
+                       DIR of local sources (repeatable)`;
 
 /** `10m`, `1h30m`, `45s`: whole seconds, as the Armada timeouts are. */
 function duration(args: ParsedArgs, option: string): Duration | undefined {
@@ -42,6 +47,17 @@ function namespace(args: ParsedArgs, option: string): string | undefined {
   return v;
 }
 
+/** `DIR=URL[#REF]`, repeatable. */
+function localSources(args: ParsedArgs): Record<string, ChartSource> | undefined {
+  const out: Record<string, ChartSource> = {};
+  for (const v of list(args, 'local-source')) {
+    const m = /^([^=]+)=([^#]+)(?:#(.+))?$/.exec(v);
+    if (!m) throw new UsageError(`--local-source must be DIR=URL or DIR=URL#REF (the Git repository that holds the local directory DIR); received ${JSON.stringify(v)}`, 'convert');
+    out[m[1]] = ChartSource.git(m[2], { reference: m[3] });
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export function fluxOptions(args: ParsedArgs): FluxOptions {
   return {
     interval: duration(args, 'interval'),
@@ -50,5 +66,6 @@ export function fluxOptions(args: ParsedArgs): FluxOptions {
     namespace: namespace(args, 'flux-namespace'),
     sourceNamespace: namespace(args, 'source-namespace'),
     suspend: flag(args, 'suspend'),
+    localSources: localSources(args),
   };
 }

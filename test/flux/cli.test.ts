@@ -68,6 +68,18 @@ describe('convert --to flux-v2', () => {
     expect(ns.map((o) => `${o.kind}/${o.metadata.namespace}`)).toEqual(['GitRepository/sources', 'GitRepository/sources', 'HelmRelease/gitops', 'HelmRelease/gitops']);
   });
 
+  test('--local-source names the Git repository of a local directory', async () => {
+    const r = await cli(['convert', corpus('openstack-helm-infra__tools__deployment__armada__manifests__armada-cluster-ingress.yaml'), '--to', 'flux-v2', '--local-source', '${OSH_INFRA_PATH}=https://opendev.org/openstack/openstack-helm-infra#refs/tags/2024.2.0']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('a local source');
+    const objects = parse(r.stdout);
+    expect(objects.filter((o) => o.kind === 'GitRepository').map((o) => [o.metadata.name, o.spec.url, o.spec.ref])).toEqual([
+      ['openstack-helm-infra-tags-2024-2-0', 'https://opendev.org/openstack/openstack-helm-infra', { name: 'refs/tags/2024.2.0' }],
+    ]);
+    expect(objects.filter((o) => o.kind === 'HelmRelease').map((o) => o.spec.chart.spec.chart)).toEqual(['./ingress']);
+    for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
+  });
+
   test('bad option values are usage errors (exit 2) and write nothing', async () => {
     const dir = tmpdir();
     for (const [args, message] of [
@@ -75,6 +87,7 @@ describe('convert --to flux-v2', () => {
       [['--interval', '0s'], '--interval must be a duration such as 10m, 1h or 1h30m, greater than 0; received "0s"'],
       [['--flux-namespace', 'Flux'], '--flux-namespace: received "Flux"; a namespace must be a DNS-1123 label'],
       [['--placement', 'everywhere'], '--placement must be one of single-namespace, chart-namespace; received "everywhere"'],
+      [['--local-source', '/opt/charts'], '--local-source must be DIR=URL or DIR=URL#REF (the Git repository that holds the local directory DIR); received "/opt/charts"'],
     ] as const) {
       const r = await cli(['convert', corpus('armada__examples__simple.yaml'), '--to', 'flux-v2', '-o', dir, ...args]);
       expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, expect.stringContaining(message)]);

@@ -34,6 +34,17 @@ describe('FluxOutput', () => {
     expect(warnings.filter((w) => w.field === 'source.type').map((w) => w.location)).toEqual(['site/openstack-compute/openvswitch', 'site/openstack-compute/libvirt']);
   });
 
+  test('the example site with localSources: its local charts read from a GitRepository, and no local-source warning', () => {
+    const { objects, warnings } = synthFlux(defineSite(), {
+      localSources: { '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'master' }) },
+    });
+    expect(warnings.filter((w) => w.field === 'source.type')).toEqual([]);
+    expect(objects.filter((o) => o.spec?.releaseName === 'airship-libvirt').map((o) => o.spec.chart.spec)).toEqual([
+      { chart: './libvirt', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-infra-master' }, reconcileStrategy: 'Revision' },
+    ]);
+    for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
+  });
+
   test('placement CHART_NAMESPACE on the example site: still valid, sources beside the HelmReleases, one cross-namespace warning', () => {
     const { objects, warnings } = synthFlux(defineSite(), { placement: HelmReleasePlacement.CHART_NAMESPACE });
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
@@ -81,6 +92,9 @@ describe('FluxOutput', () => {
     );
     expect(() => new FluxOutput(chart, 'b', { manifest: site, interval: Duration.seconds(0) })).toThrow('c/b: interval: received 0 seconds; an interval must be a whole number of seconds greater than 0');
     expect(() => new FluxOutput(chart, 'd', { manifest: site, sourceInterval: 60 as never })).toThrow('c/d: sourceInterval: received 60; use Duration.minutes(...) or Duration.seconds(...)');
+    expect(() => new FluxOutput(chart, 'f', { manifest: site, localSources: { '/opt/charts': ChartSource.local('/srv') } })).toThrow(
+      'c/f: localSources["/opt/charts"]: received a local source; use ChartSource.git(url, { reference, subpath }): a Flux GitRepository is what reads a directory tree',
+    );
     expect(() => new FluxOutput(chart, 'e', { manifest: site, placement: 'everywhere' as never })).toThrow(
       'c/e: placement: received "everywhere"; use HelmReleasePlacement.SINGLE_NAMESPACE or HelmReleasePlacement.CHART_NAMESPACE',
     );

@@ -114,10 +114,27 @@ describe('Flux warnings and errors: sources', () => {
   test('local: a warning with the fix; the HelmRelease refers to the GitRepository to create, which is not written', () => {
     const r = oneChart({ source: ChartSource.local('/opt/charts/openstack-helm-infra', { subpath: 'libvirt' }) });
     expect(r.findings).toEqual([
-      ['source.type', `${LOST}a local source ("/opt/charts/openstack-helm-infra"): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository "local-opt-charts-openstack-helm-infra" in namespace "flux-system" (chart path "./libvirt"), which is not written: push that directory to a Git repository and create the GitRepository, or give the chart a git or tar source`],
+      ['source.type', `${LOST}a local source ("/opt/charts/openstack-helm-infra"): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository "local-opt-charts-openstack-helm-infra" in namespace "flux-system" (chart path "./libvirt"), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`],
     ]);
     expect(r.sources).toEqual([]);
     expect(r.spec.chart).toEqual({ spec: { chart: './libvirt', sourceRef: { kind: 'GitRepository', name: 'local-opt-charts-openstack-helm-infra' }, reconcileStrategy: 'Revision' } });
+  });
+
+  test('localSources: a local directory published as a Git repository becomes that GitRepository, without a warning', () => {
+    const local = ChartSource.local('/opt/charts/openstack-helm-infra', { subpath: './libvirt' });
+    const r = oneChart({ source: local }, SchemaVersion.V1, {
+      localSources: { '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'stable/2024.1', subpath: 'charts/' }) },
+    });
+    expect(r.findings).toEqual([]);
+    expect(r.sources.map((s) => [s.metadata.name, s.spec])).toEqual([['openstack-helm-infra-stable-2024-1', { url: 'https://opendev.org/openstack/openstack-helm-infra', ref: { branch: 'stable/2024.1' }, interval: '10m' }]]);
+    expect(r.spec.chart.spec).toEqual({ chart: './charts/libvirt', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-infra-stable-2024-1' }, reconcileStrategy: 'Revision' });
+    const bad = (source: unknown) => oneChart({ source: local }, SchemaVersion.V1, { localSources: { '/opt/charts/openstack-helm-infra': source as ChartSource } }).diagnostics.map((d) => [d.severity, d.field, d.message]);
+    expect(bad(ChartSource.tar('https://e.org/x-0.1.0.tgz'))).toEqual([
+      ['error', 'source.location', 'localSources["/opt/charts/openstack-helm-infra"]: received a tar source; it must be a git source (ChartSource.git), since a GitRepository is what Flux reads a directory tree from'],
+    ]);
+    expect(bad(ChartSource.git('file:///srv/git'))).toEqual([
+      ['error', 'source.location', 'localSources["/opt/charts/openstack-helm-infra"]: received "file:///srv/git"; a Flux GitRepository URL must start with http://, https:// or ssh://'],
+    ]);
   });
 });
 

@@ -16,7 +16,7 @@ import { Duration } from '../duration';
 import { effectiveNativeWait } from '../effective';
 import { dns1123LabelProblem } from '../names';
 import { Plan, PlannedRelease, firstByName } from '../plan';
-import { SourceType } from '../source';
+import { ChartSource, SourceType } from '../source';
 import { ChartSpec, ManifestSpec } from '../spec';
 import { CONTROLLER_TYPES, parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';
@@ -84,6 +84,14 @@ export interface FluxOptions {
    * @default false
    */
   readonly suspend?: boolean;
+  /**
+   * Where Flux finds the directories of local sources: the directory, as written in
+   * `source.location`, to a git source that holds the same tree (`ChartSource.git(url, {
+   * reference, subpath })`, its subpath being the directory's place in the repository). The
+   * chart's own subpath is read inside it.
+   * @default - none: a local chart refers to a GitRepository for you to create (a warning)
+   */
+  readonly localSources?: Readonly<Record<string, ChartSource>>;
 }
 
 /** A Go duration as Flux's `interval` and `timeout` fields want it: `15m`, `1h30m`, `45s`. */
@@ -142,7 +150,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
     const ref = refs.get(chart.name)!;
     const deps = dependencies(plan, chart, step, refs);
     for (const dep of deps) if (dep.namespace !== ref.namespace) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
-    const m = new ChartMapping(spec, chart, release, d);
+    const m = new ChartMapping(spec, chart, release, d, options.localSources ?? {});
     const chartSpec = m.chart(sources, options.sourceNamespace ?? ref.namespace, ref.namespace);
     const fields = m.releaseFields();
     releases.push({
@@ -235,6 +243,7 @@ class ChartMapping {
     private readonly c: ChartSpec,
     private readonly r: PlannedRelease,
     private readonly d: Diagnostics,
+    private readonly localSources: Readonly<Record<string, ChartSource>>,
   ) {}
 
   private lost(field: FieldPath, message: string): void {
@@ -258,19 +267,30 @@ class ChartMapping {
       return () => ({ spec: ordered([['chart', t.chart], ['version', t.version], ['sourceRef', ref()]]) });
     }
     let key: FluxSourceKey | undefined;
-    if (s.type === SourceType.GIT) {
-      const url = this.gitUrl();
+    let path = chartPath(s.subpath);
+    const published = s.type === SourceType.LOCAL && Object.prototype.hasOwnProperty.call(this.localSources, s.location) ? this.localSources[s.location] : undefined;
+    if (published !== undefined) {
+      const what = `localSources[${show(s.location)}]`;
+      if (!ChartSource.isChartSource(published) || published.type !== SourceType.GIT) {
+        this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}: received ${ChartSource.isChartSource(published) ? `a ${published.type} source` : show(published)}; it must be a git source (ChartSource.git), since a GitRepository is what Flux reads a directory tree from`);
+        return () => ({});
+      }
+      const url = this.gitUrl(published.location, `${what}: `);
+      if (url === undefined) return () => ({});
+      key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(published.reference) };
+      path = chartPath(`${published.effectiveSubpath}/${s.effectiveSubpath}`);
+    } else if (s.type === SourceType.GIT) {
+      const url = this.gitUrl(s.location, '');
       if (url === undefined) return () => ({});
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(s.reference) };
       if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)}: Flux takes a Git proxy from a Secret (spec.proxySecretRef of the GitRepository) or from the source-controller's HTTPS_PROXY`);
       if (s.authMethod !== undefined) this.lost(['source', 'authMethod'], `authMethod ${show(s.authMethod)}: give the GitRepository spec.secretRef, a Secret with the SSH key (identity and known_hosts), and an ssh:// URL`);
     }
-    const path = chartPath(s.subpath);
     if (key === undefined) {
       // A local directory: nothing in Flux reads the deployment host's disk. The HelmRelease
       // still refers to a GitRepository, so that the order stays whole and the fix is one object.
       const name = slug(`local-${s.location}`) || 'local';
-      this.lost(['source', 'type'], `a local source (${show(s.location)}): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository ${show(name)} in namespace ${show(sourceNamespace)} (chart path ${show(path)}), which is not written: push that directory to a Git repository and create the GitRepository, or give the chart a git or tar source`);
+      this.lost(['source', 'type'], `a local source (${show(s.location)}): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository ${show(name)} in namespace ${show(sourceNamespace)} (chart path ${show(path)}), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`);
       return () => ({
         spec: ordered([
           ['chart', path],
@@ -285,17 +305,17 @@ class ChartMapping {
     return () => ({ spec: ordered([['chart', path], ['sourceRef', ref()], ['reconcileStrategy', 'Revision']]) });
   }
 
-  private gitUrl(): string | undefined {
-    const loc = this.c.source.location;
+  /** A URL a GitRepository accepts; `what` prefixes the findings when the URL is not the chart's own. */
+  private gitUrl(loc: string, what: string): string | undefined {
     if (/^(?:https?|ssh):\/\/[^/]/.test(loc)) return loc;
     if (/^git:\/\/[^/]/.test(loc)) {
       const https = loc.replace(/^git:/, 'https:');
-      this.assumed(['source', 'location'], `the git:// URL ${show(loc)}: Flux clones over HTTP(S) or SSH only, so it is written as ${show(https)}; check that the server serves the repository over HTTPS`);
+      this.assumed(['source', 'location'], `${what}the git:// URL ${show(loc)}: Flux clones over HTTP(S) or SSH only, so it is written as ${show(https)}; check that the server serves the repository over HTTPS`);
       return https;
     }
     const scp = /^([A-Za-z0-9._-]+@)?([A-Za-z0-9.-]+):(?!\/\/)(.+)$/.exec(loc);
     if (scp) return `ssh://${scp[1] ?? ''}${scp[2]}/${scp[3].replace(/^\//, '')}`;
-    this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `received ${show(loc)}; a Flux GitRepository URL must start with http://, https:// or ssh://`);
+    this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}received ${show(loc)}; a Flux GitRepository URL must start with http://, https:// or ssh://`);
     return undefined;
   }
 
@@ -395,6 +415,6 @@ class ChartMapping {
 
 /** `chart.spec.chart` of a chart in a Git repository: its path from the repository's root. */
 function chartPath(subpath: string | undefined): string {
-  const p = (subpath ?? '.').replace(/^(\.\/)+/, '').replace(/\/+$/, '');
-  return p === '' || p === '.' ? './' : `./${p}`;
+  const p = (subpath ?? '.').split('/').filter((seg) => seg !== '' && seg !== '.').join('/');
+  return p === '' ? './' : `./${p}`;
 }
