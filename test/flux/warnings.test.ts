@@ -173,7 +173,7 @@ describe('Flux warnings and errors: the site', () => {
     new Chart(g, 'c', { namespace: 'two', source: TAR });
     const r = fluxOf(site, { placement: HelmReleasePlacement.CHART_NAMESPACE });
     expect(r.diagnostics.filter((d) => d.code === 'flux-cross-namespace').map((d) => [d.location, d.field, d.message])).toEqual([
-      ['site', undefined, '1 dependsOn reference crosses namespaces (two/p-b -> one/p-a): helm-controller follows them, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses them; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace'],
+      ['site', undefined, '1 dependsOn reference crosses namespaces (two/p-b -> one/p-a): helm-controller follows dependsOn across namespaces, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses it; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace'],
     ]);
     expect(r.releases.map((x) => x.spec.dependsOn)).toEqual([undefined, [{ name: 'p-a', namespace: 'one' }], [{ name: 'p-b' }]]);
     expect(fluxOf(site).diagnostics.filter((d) => d.code === 'flux-cross-namespace')).toEqual([]);

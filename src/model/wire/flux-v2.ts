@@ -181,7 +181,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
   }
 
   if (crossing.length > 0) {
-    d.warn(spec.origin, undefined, 'flux-cross-namespace', `${crossing.length} dependsOn reference${crossing.length === 1 ? '' : 's'} cross${crossing.length === 1 ? 'es' : ''} namespaces (${crossing.slice(0, 3).join(', ')}${crossing.length > 3 ? ', ...' : ''}): helm-controller follows them, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses them; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace`);
+    d.warn(spec.origin, undefined, 'flux-cross-namespace', `${crossing.length} dependsOn reference${crossing.length === 1 ? '' : 's'} cross${crossing.length === 1 ? 'es' : ''} namespaces (${crossing.slice(0, 3).join(', ')}${crossing.length > 3 ? ', ...' : ''}): helm-controller follows dependsOn across namespaces, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses it; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace`);
   }
   const foreign = [...new Set(releases.map((r) => r.ref.namespace).filter((n) => options.sourceNamespace !== undefined && n !== options.sourceNamespace))];
   if (foreign.length > 0) {
