@@ -14,6 +14,7 @@ export { ArmadaChartOutput, ArmadaDocuments, OperatorApi } from './outputs';
 export type { ArmadaChartOutputProps, ArmadaDocumentsProps, OutputProps, WarningHandler } from './outputs';
 export { KeleustesReleaseNaming } from '../model/wire/keleustes-v1alpha1';
 export { RenderedObject } from './rendered-object';
+export * from './flux-output';
 export { ArmadaOperator } from './operator/armada-operator';
 export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel } from './operator/armada-operator';
 export { ResourceKinds } from './operator/resource-kinds';

@@ -63,13 +63,13 @@ const reported = new WeakSet<object>();
 
 const printWarning: WarningHandler = (d) => process.stderr.write(`armada-cdk: ${formatDiagnostic(d)}\n`);
 
-type Rendered = { objects: readonly { identity: RenderedIdentity; body: Record<string, unknown> }[]; diagnostics: readonly Diagnostic[] };
+export type Rendered = { objects: readonly { identity: RenderedIdentity; body: Record<string, unknown> }[]; diagnostics: readonly Diagnostic[] };
 
 /**
  * Common machinery: render once, at cdk8s validation (which runs before any file is written), so
  * that the objects reflect the finished tree and a failed synth writes nothing.
  */
-abstract class ManifestOutput extends Construct {
+export abstract class ManifestOutput extends Construct {
   public readonly manifest: ArmadaManifest;
   private rendered = false;
   private readonly onWarning: WarningHandler;

@@ -8,7 +8,7 @@ import { CliIo, EXIT, processIo, UsageError } from './io';
 const COMMANDS: Record<string, { summary: string; load: () => { run(argv: string[], io: CliIo): Promise<number>; HELP: string } }> = {
   validate: { summary: 'validate Armada documents (schemas, references, armada-cdk rules)', load: () => require('./commands/validate') },
   plan: { summary: 'print the deployment steps (text, json, mermaid, dot)', load: () => require('./commands/plan') },
-  convert: { summary: 'convert to operator CRs or Armada documents v1/v2', load: () => require('./commands/convert') },
+  convert: { summary: 'convert to operator CRs, Armada documents v1/v2 or Flux HelmReleases', load: () => require('./commands/convert') },
   import: { summary: 'generate TypeScript constructs from Armada documents', load: () => require('./commands/import') },
   'values-types': { summary: "generate a chart's values type from its values.schema.json", load: () => require('./commands/values-types') },
 };

@@ -5,14 +5,16 @@ import { SchemaVersion } from '../../model/spec';
 import { toAirshipCharts } from '../../model/wire/airship-v1';
 import { toArmadaDocuments } from '../../model/wire/documents';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
+import { toFluxObjects } from '../../model/wire/flux-v2';
 import { toYamlStream } from '../../model/wire/yaml';
 import { flag, parse, str } from '../args';
 import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
+import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
 import { CliIo, EXIT, UsageError } from '../io';
 import { printLines } from '../report';
 import { writeFilesAtomically } from '../write';
 
-const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2'] as const;
+const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'] as const;
 
 export const HELP = `Usage: armada-cdk convert FILE... --to TARGET [-o DIR] [options]
 
@@ -24,6 +26,8 @@ Targets:
   keleustes-v1alpha1   ArmadaChart, ArmadaChartGroup, ArmadaManifest (the keleustes operator)
   documents-v1         classic armada/*/v1 documents
   documents-v2         classic armada/*/v2 documents (defaults that differ from v1 are written out)
+  flux-v2              Flux HelmReleases (helm.toolkit.fluxcd.io/v2) ordered by dependsOn, with
+                       their GitRepository/HelmRepository sources (source.toolkit.fluxcd.io/v1)
 
 Options:
   --to TARGET          the output format (required)
@@ -32,6 +36,7 @@ Options:
   --release-naming prefixed|as-written
                        keleustes-v1alpha1: spec.release as the prefixed Helm release (default)
                        or as written
+${FLUX_CLI_HELP}
 ${INPUT_HELP}
 
 Examples:
@@ -46,10 +51,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     output: { type: 'string', short: 'o' },
     'sync-waves': { type: 'boolean' },
     'release-naming': { type: 'string', choices: ['prefixed', 'as-written'] },
+    ...FLUX_CLI_OPTIONS,
   });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const to = str(args, 'to') as (typeof TARGETS)[number] | undefined;
   if (!to) throw new UsageError(`--to is required (one of ${TARGETS.join(', ')})`, 'convert');
+  // Option mistakes are usage errors, found before any file is read.
+  const flux = to === 'flux-v2' ? fluxOptions(args) : undefined;
   const r = await readManifest(args, io, 'convert');
   if (!reportToStderr(io, r)) return EXIT.INVALID;
   const spec = r.spec!;
@@ -58,6 +66,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (to === 'documents-v1' || to === 'documents-v2') {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 });
     objects = out.documents;
+    diagnostics = out.diagnostics.all;
+  } else if (flux !== undefined) {
+    const out = toFluxObjects(spec, buildPlan(spec), flux);
+    objects = out.objects;
     diagnostics = out.diagnostics.all;
   } else if (to === 'airship-v1') {
     const out = toAirshipCharts(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') });

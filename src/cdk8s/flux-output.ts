@@ -1,0 +1,134 @@
+import { Construct } from 'constructs';
+import { Duration } from '../model/duration';
+import { ChartSource, SourceType } from '../model/source';
+import { dns1123LabelProblem } from '../model/names';
+import { firstByName } from '../model/plan';
+import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, HelmReleasePlacement, toFluxObjects } from '../model/wire/flux-v2';
+import { ManifestOutput, OutputProps, Rendered } from './outputs';
+
+export { HelmReleasePlacement } from '../model/wire/flux-v2';
+
+/** Props of {@link FluxOutput}. */
+export interface FluxOutputProps extends OutputProps {
+  /**
+   * How often Flux reconciles each HelmRelease (`spec.interval`), correcting drift from its spec.
+   * @default Duration.minutes(10)
+   */
+  readonly interval?: Duration;
+  /**
+   * How often Flux checks each GitRepository and HelmRepository for a new revision.
+   * @default - the `interval`
+   */
+  readonly sourceInterval?: Duration;
+  /**
+   * Where the HelmReleases live: all in `namespace` (their `dependsOn` then never crosses
+   * namespaces), or each in its chart's namespace (a site spanning namespaces then depends across
+   * namespaces, which helm-controller allows, also with `--no-cross-namespace-refs`, but which a
+   * policy forbidding cross-namespace references refuses; a warning says so).
+   * @default HelmReleasePlacement.SINGLE_NAMESPACE
+   */
+  readonly placement?: HelmReleasePlacement;
+  /**
+   * The namespace of every HelmRelease with `HelmReleasePlacement.SINGLE_NAMESPACE`.
+   * @default 'flux-system'
+   */
+  readonly namespace?: string;
+  /**
+   * The namespace of the GitRepository and HelmRepository objects. A HelmRelease whose source is
+   * in another namespace is refused by a helm-controller run with `--no-cross-namespace-refs`.
+   * @default - beside the HelmReleases that use them (with CHART_NAMESPACE placement, a source is
+   *   written once per namespace that uses it)
+   */
+  readonly sourceNamespace?: string;
+  /**
+   * Write every HelmRelease suspended, so that the first apply changes nothing until each release
+   * is resumed (`flux resume helmrelease`): the safe way to take a site over from Armada.
+   * @default false
+   */
+  readonly suspend?: boolean;
+  /**
+   * Where Flux finds the directories of local sources (no Flux source reads the deployment
+   * host's disk): the directory, as written in `ChartSource.local(...)`, to a git source that holds
+   * the same tree, e.g. `{ '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'master' }) }`.
+   * @default - none: a local chart refers to a GitRepository named after the directory, for you to create (a warning)
+   */
+  readonly localSources?: Readonly<Record<string, ChartSource>>;
+}
+
+/**
+ * Renders a manifest as Flux objects into the enclosing cdk8s Chart: one
+ * `helm.toolkit.fluxcd.io/v2` HelmRelease per deployed chart, ordered by `dependsOn` as Armada
+ * orders the plan, and the GitRepository / HelmRepository sources they read their charts from.
+ */
+export class FluxOutput extends ManifestOutput {
+  private readonly props: FluxOutputProps;
+
+  constructor(scope: Construct, id: string, props: FluxOutputProps) {
+    super(scope, id, props);
+    for (const [name, value] of [['namespace', props.namespace], ['sourceNamespace', props.sourceNamespace]] as const) {
+      const p = value === undefined ? undefined : dns1123LabelProblem(value);
+      if (p) throw new Error(`${this.node.path}: ${name}: received ${JSON.stringify(value)}; a namespace ${p}`);
+    }
+    for (const [name, value] of [['interval', props.interval], ['sourceInterval', props.sourceInterval]] as const) {
+      if (value === undefined) continue;
+      const p = Duration.isDuration(value) ? value.problem() : `received ${JSON.stringify(value)}; use Duration.minutes(...) or Duration.seconds(...)`;
+      if (p) throw new Error(`${this.node.path}: ${name}: ${p.replace('a timeout', 'an interval')}`);
+    }
+    const placements = Object.values(HelmReleasePlacement) as string[];
+    if (props.placement !== undefined && !placements.includes(props.placement)) {
+      throw new Error(`${this.node.path}: placement: received ${JSON.stringify(props.placement)}; use HelmReleasePlacement.SINGLE_NAMESPACE or HelmReleasePlacement.CHART_NAMESPACE`);
+    }
+    for (const [dir, source] of Object.entries(props.localSources ?? {})) {
+      if (!ChartSource.isChartSource(source) || source.type !== SourceType.GIT) {
+        throw new Error(`${this.node.path}: localSources[${JSON.stringify(dir)}]: received ${ChartSource.isChartSource(source) ? `a ${source.type} source` : JSON.stringify(source)}; use ChartSource.git(url, { reference, subpath }): a Flux GitRepository is what reads a directory tree`);
+      }
+    }
+    this.props = props;
+  }
+
+  protected render(): Rendered {
+    const { spec, plan } = this.manifest.resolve();
+    const p = this.props;
+    const r = toFluxObjects(spec, plan, {
+      interval: p.interval ?? FLUX_DEFAULT_INTERVAL,
+      sourceInterval: p.sourceInterval,
+      placement: p.placement,
+      namespace: p.namespace ?? FLUX_DEFAULT_NAMESPACE,
+      sourceNamespace: p.sourceNamespace,
+      suspend: p.suspend,
+      localSources: p.localSources,
+    });
+    const diagnostics = [...r.diagnostics.all];
+    const byName = firstByName(spec.charts);
+    const charts = new Map(plan.releases.map((x) => [x.name, byName.get(x.chart)!]));
+    for (const o of r.objects) {
+      const values = (o.spec as { values?: unknown } | undefined)?.values;
+      for (const where of mergeKeyScalars(values, 'values')) {
+        diagnostics.push({
+          severity: 'error',
+          ...(charts.get(o.metadata.name)?.origin ?? spec.origin).locate(),
+          field: where,
+          code: 'yaml-1.1',
+          message: 'the string "<<" is written unquoted by cdk8s\'s YAML writer, and go-yaml (kubectl, the Kubernetes API) reads it as a YAML 1.1 merge key; write these objects with `armada-cdk convert --to flux-v2` instead',
+        });
+      }
+    }
+    return {
+      objects: r.objects.map((o) => ({
+        identity: { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace },
+        body: o as Record<string, unknown>,
+      })),
+      diagnostics,
+    };
+  }
+}
+
+/** Paths of keys or string values `<<`, which cdk8s leaves unquoted. */
+function mergeKeyScalars(v: unknown, path: string): string[] {
+  if (typeof v === 'string') return v === '<<' ? [path] : [];
+  if (Array.isArray(v)) return v.flatMap((x, i) => mergeKeyScalars(x, `${path}[${i}]`));
+  if (v !== null && typeof v === 'object') {
+    return Object.entries(v).flatMap(([k, x]) => [...(k === '<<' ? [`${path}.${k}`] : []), ...mergeKeyScalars(x, `${path}.${k}`)]);
+  }
+  return [];
+}

@@ -1,0 +1,71 @@
+/** The `convert --to flux-v2` options: parsed here so that the convert command stays a dispatcher. */
+import { Duration } from '../model/duration';
+import { dns1123LabelProblem } from '../model/names';
+import { FluxOptions, HelmReleasePlacement } from '../model/wire/flux-v2';
+import { ChartSource } from '../model/source';
+import { flag, list, OptionSpec, ParsedArgs, str } from './args';
+import { UsageError } from './io';
+
+export const FLUX_CLI_OPTIONS: Record<string, OptionSpec> = {
+  interval: { type: 'string' },
+  'source-interval': { type: 'string' },
+  placement: { type: 'string', choices: Object.values(HelmReleasePlacement) },
+  'flux-namespace': { type: 'string' },
+  'source-namespace': { type: 'string' },
+  suspend: { type: 'boolean' },
+  'local-source': { type: 'string', multiple: true },
+};
+
+export const FLUX_CLI_HELP = `  --interval DURATION  flux-v2: HelmRelease spec.interval, e.g. 10m, 1h, 1h30m (default 10m)
+  --source-interval DURATION
+                       flux-v2: GitRepository/HelmRepository interval (default: --interval)
+  --placement single-namespace|chart-namespace
+                       flux-v2: every HelmRelease in --flux-namespace (default), or each in its
+                       chart's namespace (dependsOn then crosses namespaces)
+  --flux-namespace NS  flux-v2: the HelmReleases' namespace (default flux-system)
+  --source-namespace NS
+                       flux-v2: the sources' namespace (default: beside the HelmReleases)
+  --suspend            flux-v2: write every HelmRelease suspended (resume each to take it over)
+  --local-source DIR=URL[#REF]
+                       flux-v2: the Git repository (and reference) that holds the local directory
+                       DIR of local sources (repeatable)`;
+
+/** `10m`, `1h30m`, `45s`: whole seconds, as the Armada timeouts are. */
+function duration(args: ParsedArgs, option: string): Duration | undefined {
+  const v = str(args, option);
+  if (v === undefined) return undefined;
+  const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(v);
+  const seconds = m && v !== '' ? Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0) : 0;
+  if (seconds <= 0) throw new UsageError(`--${option} must be a duration such as 10m, 1h or 1h30m, greater than 0; received ${JSON.stringify(v)}`, 'convert');
+  return Duration.seconds(seconds);
+}
+
+function namespace(args: ParsedArgs, option: string): string | undefined {
+  const v = str(args, option);
+  const p = v === undefined ? undefined : dns1123LabelProblem(v);
+  if (p) throw new UsageError(`--${option}: received ${JSON.stringify(v)}; a namespace ${p}`, 'convert');
+  return v;
+}
+
+/** `DIR=URL[#REF]`, repeatable. */
+function localSources(args: ParsedArgs): Record<string, ChartSource> | undefined {
+  const out: Record<string, ChartSource> = {};
+  for (const v of list(args, 'local-source')) {
+    const m = /^([^=]+)=([^#]+)(?:#(.+))?$/.exec(v);
+    if (!m) throw new UsageError(`--local-source must be DIR=URL or DIR=URL#REF (the Git repository that holds the local directory DIR); received ${JSON.stringify(v)}`, 'convert');
+    out[m[1]] = ChartSource.git(m[2], { reference: m[3] });
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+export function fluxOptions(args: ParsedArgs): FluxOptions {
+  return {
+    interval: duration(args, 'interval'),
+    sourceInterval: duration(args, 'source-interval'),
+    placement: str(args, 'placement') as HelmReleasePlacement | undefined,
+    namespace: namespace(args, 'flux-namespace'),
+    sourceNamespace: namespace(args, 'source-namespace'),
+    suspend: flag(args, 'suspend'),
+    localSources: localSources(args),
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The Flux source objects (`source.toolkit.fluxcd.io/v1`) a site needs: one GitRepository per
+ * repository, reference and namespace, one HelmRepository per tarball directory and namespace,
+ * shared by every HelmRelease that uses them, with deterministic DNS-1123 names.
+ *
+ * Names are readable (`openstack-helm-infra-master`); only when two different sources would get
+ * the same readable name do all of them take a short hash of what they fetch, so that a name
+ * never depends on the order in which charts were written.
+ */
+
+export const SOURCE_API_VERSION = 'source.toolkit.fluxcd.io/v1';
+
+/** What a GitRepository checks out (`spec.ref`): exactly one field. */
+export type GitRef = { readonly branch: string } | { readonly commit: string } | { readonly name: string };
+
+/** A source one or more HelmReleases read their chart from. */
+export type FluxSourceKey =
+  | { readonly kind: 'GitRepository'; readonly namespace: string; readonly url: string; readonly ref: GitRef }
+  | { readonly kind: 'HelmRepository'; readonly namespace: string; readonly url: string };
+
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * Armada's git `reference` as a GitRepository `ref`: a full commit SHA is a commit, a `refs/...`
+ * reference (Gerrit's `refs/changes/...`, a tag as `refs/tags/...`) is a `name`, anything else a
+ * branch, as Armada fetches it (`git fetch origin <reference>`); `master` when none was written.
+ */
+export function gitRef(reference: string | undefined): GitRef {
+  const r = reference ?? 'master';
+  if (FULL_SHA.test(r)) return { commit: r };
+  if (r.startsWith('refs/')) return { name: r };
+  return { branch: r };
+}
+
+function refText(ref: GitRef): string {
+  if ('commit' in ref) return ref.commit.slice(0, 12);
+  if ('name' in ref) return ref.name.replace(/^refs\//, '');
+  return ref.branch;
+}
+
+/** Identity of a source: two keys with the same identity are one object. */
+export function sourceIdentity(key: FluxSourceKey): string {
+  const ref = key.kind === 'GitRepository' ? ` ${JSON.stringify(key.ref)}` : '';
+  return `${key.kind} ${key.namespace} ${key.url}${ref}`;
+}
+
+/** Lower-case letters, digits and single hyphens, at most `max` characters. */
+export function slug(text: string, max = 63): string {
+  const s = text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  return s.slice(0, max).replace(/-+$/, '');
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a stable short hash without a crypto dependency. */
+export function shortHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/** The last path segment of a URL (without `.git`), or its host when the path is empty. */
+function urlStem(url: string): string {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/]*)(\/.*)?$/i.exec(url);
+  const host = (m?.[1] ?? url).replace(/^.*@/, '').replace(/:\d+$/, '');
+  const segments = (m?.[2] ?? '').split('/').filter((s) => s !== '');
+  const last = segments.length > 0 ? segments[segments.length - 1].replace(/\.git$/, '') : host;
+  return slug(last) || slug(host) || 'source';
+}
+
+function readableName(key: FluxSourceKey): string {
+  const stem = urlStem(key.url);
+  if (key.kind === 'HelmRepository') return stem;
+  // Room for a hash suffix later: 63 characters in all.
+  return slug(`${stem}-${refText(key.ref)}`, 54) || stem;
+}
+
+/** Collects the sources of a site, in first-use order, and names them. */
+export class FluxSources {
+  private readonly keys = new Map<string, FluxSourceKey>();
+  private names?: Map<string, string>;
+
+  /** Adds a source (once per identity); returns its identity, to look its name up later. */
+  public add(key: FluxSourceKey): string {
+    const id = sourceIdentity(key);
+    if (!this.keys.has(id)) this.keys.set(id, key);
+    this.names = undefined;
+    return id;
+  }
+
+  /** The object name of a source added before. */
+  public nameOf(id: string): string {
+    this.names ??= this.assignNames();
+    return this.names.get(id)!;
+  }
+
+  /** Every source, in first-use order. */
+  public get all(): { id: string; key: FluxSourceKey }[] {
+    return [...this.keys].map(([id, key]) => ({ id, key }));
+  }
+
+  private assignNames(): Map<string, string> {
+    const byName = new Map<string, string[]>();
+    for (const [id, key] of this.keys) {
+      const n = `${key.kind} ${key.namespace} ${readableName(key)}`;
+      byName.set(n, [...(byName.get(n) ?? []), id]);
+    }
+    const names = new Map<string, string>();
+    for (const ids of byName.values()) {
+      for (const id of ids) {
+        const base = readableName(this.keys.get(id)!);
+        names.set(id, ids.length === 1 ? base : `${slug(base, 54)}-${shortHash(id)}`);
+      }
+    }
+    return names;
+  }
+}

@@ -1,0 +1,420 @@
+/**
+ * The site as Flux objects: one `helm.toolkit.fluxcd.io/v2` HelmRelease per deployed chart, with
+ * Armada's order as `dependsOn`, and the `source.toolkit.fluxcd.io/v1` GitRepository and
+ * HelmRepository objects they read their charts from (shared, deduplicated).
+ *
+ * Ordering: every HelmRelease of plan step N depends on every HelmRelease of step N-1, plus the
+ * chart's `addDependency` edges; nothing else serialises, so the charts of a parallel group
+ * reconcile together. A HelmRelease is reconciled only when its dependencies are Ready, and Ready
+ * includes Helm's wait and the tests, which is what Armada's step barrier means.
+ *
+ * Releases are adopted, not reinstalled: `releaseName` is the Helm release Armada installed, and
+ * `storageNamespace` is the chart's namespace, where Helm 3 (and so Armada) keeps the release.
+ */
+import { Diagnostics, FieldPath, show } from '../diagnostics';
+import { Duration } from '../duration';
+import { effectiveNativeWait } from '../effective';
+import { dns1123LabelProblem } from '../names';
+import { Plan, PlannedRelease, firstByName } from '../plan';
+import { ChartSource, SourceType } from '../source';
+import { ChartSpec, ManifestSpec } from '../spec';
+import { CONTROLLER_TYPES, parseMinReady } from '../wait';
+import type { KubeObject } from './airship-v1';
+import { ordered, valuesOut } from './emit';
+import { FluxSourceKey, FluxSources, SOURCE_API_VERSION, gitRef, slug } from './flux-sources';
+
+export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
+/** Annotations carrying the plan on each HelmRelease, for people reading the cluster. */
+export const FLUX_STEP_ANNOTATION = 'armada-cdk.io/step';
+export const FLUX_GROUP_ANNOTATION = 'armada-cdk.io/chart-group';
+export const FLUX_MANIFEST_ANNOTATION = 'armada-cdk.io/manifest';
+
+/** The namespace Flux is installed into by `flux bootstrap`. */
+export const FLUX_DEFAULT_NAMESPACE = 'flux-system';
+export const FLUX_DEFAULT_INTERVAL = Duration.minutes(10);
+
+/** Where the HelmRelease objects live. */
+export enum HelmReleasePlacement {
+  /**
+   * Every HelmRelease in one namespace (`namespace`, `flux-system` by default), each installing
+   * into its chart's namespace through `targetNamespace`: `dependsOn` never crosses namespaces.
+   */
+  SINGLE_NAMESPACE = 'single-namespace',
+  /**
+   * Each HelmRelease in its chart's namespace (the tenant's namespace): the releases of a site
+   * that spans namespaces then depend on each other across namespaces.
+   */
+  CHART_NAMESPACE = 'chart-namespace',
+}
+
+/** Options of {@link toFluxObjects}. */
+export interface FluxOptions {
+  /**
+   * How often Flux reconciles each HelmRelease (`spec.interval`): it re-applies the release when
+   * it drifted from its spec, at this period, besides reacting to changes of the spec or chart.
+   * @default FLUX_DEFAULT_INTERVAL (10 minutes)
+   */
+  readonly interval?: Duration;
+  /**
+   * How often Flux checks each GitRepository and HelmRepository for a new revision.
+   * @default - the `interval`
+   */
+  readonly sourceInterval?: Duration;
+  /**
+   * Where the HelmReleases live.
+   * @default HelmReleasePlacement.SINGLE_NAMESPACE
+   */
+  readonly placement?: HelmReleasePlacement;
+  /**
+   * The namespace of every HelmRelease with `HelmReleasePlacement.SINGLE_NAMESPACE`.
+   * @default FLUX_DEFAULT_NAMESPACE ('flux-system')
+   */
+  readonly namespace?: string;
+  /**
+   * The namespace of the GitRepository and HelmRepository objects. A HelmRelease whose source is
+   * in another namespace is refused by a helm-controller run with `--no-cross-namespace-refs`.
+   * @default - the namespace of the HelmReleases that use them (with CHART_NAMESPACE placement,
+   *   a source is written once per namespace that uses it)
+   */
+  readonly sourceNamespace?: string;
+  /**
+   * Write every HelmRelease with `spec.suspend: true`: Flux then neither installs, upgrades nor
+   * uninstalls anything until each is resumed (`flux resume helmrelease`), a safe first apply
+   * when a site moves over from Armada.
+   * @default false
+   */
+  readonly suspend?: boolean;
+  /**
+   * Where Flux finds the directories of local sources: the directory, as written in
+   * `source.location`, to a git source that holds the same tree (`ChartSource.git(url, {
+   * reference, subpath })`, its subpath being the directory's place in the repository). The
+   * chart's own subpath is read inside it.
+   * @default - none: a local chart refers to a GitRepository for you to create (a warning)
+   */
+  readonly localSources?: Readonly<Record<string, ChartSource>>;
+}
+
+/** A Go duration as Flux's `interval` and `timeout` fields want it: `15m`, `1h30m`, `45s`. */
+export function goDuration(seconds: number): string {
+  if (seconds <= 0) return '0s';
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  return `${h > 0 ? `${h}h` : ''}${m > 0 ? `${m}m` : ''}${s > 0 ? `${s}s` : ''}`;
+}
+
+/** Where a HelmRelease is: what `dependsOn` and the source references name. */
+interface ReleaseRef {
+  readonly name: string;
+  readonly namespace: string;
+}
+
+/** Sources (in first-use order), then one HelmRelease per deployed chart, in plan order. */
+export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptions = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
+  const d = new Diagnostics();
+  const placement = options.placement ?? HelmReleasePlacement.SINGLE_NAMESPACE;
+  const namespace = options.namespace ?? FLUX_DEFAULT_NAMESPACE;
+  const interval = options.interval ?? FLUX_DEFAULT_INTERVAL;
+  const sourceInterval = options.sourceInterval ?? interval;
+  checkOptions(spec, { namespace, sourceNamespace: options.sourceNamespace, interval, sourceInterval }, d);
+  const charts = firstByName(spec.charts);
+
+  // Every chart's HelmRelease is known before any is written: dependsOn may name a chart later in
+  // the same parallel step.
+  const refs = new Map<string, ReleaseRef>();
+  const taken = new Map<string, string>();
+  const firsts: { release: PlannedRelease; step: number; group: string }[] = [];
+  for (const step of plan.steps) {
+    for (const r of step.releases) {
+      const chart = charts.get(r.chart)!;
+      if (refs.has(r.chart)) {
+        d.warn(chart.origin, undefined, 'not-expressible', `${LOST}: the chart is deployed again in step ${step.index} (group ${show(step.group)}), but one HelmRelease exists per release; it is deployed once, in step ${r.firstStep}, and the steps after ${step.index} wait for that one`);
+        continue;
+      }
+      const ref = { name: r.name, namespace: placement === HelmReleasePlacement.CHART_NAMESPACE ? r.namespace : namespace };
+      const clash = taken.get(`${ref.namespace}/${ref.name}`);
+      if (clash !== undefined) {
+        d.error(chart.origin, ['release'], 'flux-name', `the HelmRelease ${show(ref.name)} would be written twice in namespace ${show(ref.namespace)}: chart ${show(clash)} (namespace ${show(charts.get(clash)!.namespace)}) has the same Helm release name; use HelmReleasePlacement.CHART_NAMESPACE, or give one of them another release`);
+      }
+      taken.set(`${ref.namespace}/${ref.name}`, r.chart);
+      refs.set(r.chart, ref);
+      firsts.push({ release: r, step: step.index, group: step.group });
+    }
+  }
+
+  const sources = new FluxSources();
+  const releases: { ref: ReleaseRef; build: () => KubeObject }[] = [];
+  const crossing: string[] = [];
+  for (const { release, step, group } of firsts) {
+    const chart = charts.get(release.chart)!;
+    const ref = refs.get(chart.name)!;
+    const deps = dependencies(plan, chart, step, refs);
+    for (const dep of deps) if (dep.namespace !== ref.namespace) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
+    const m = new ChartMapping(spec, chart, release, d, options.localSources ?? {});
+    const chartSpec = m.chart(sources, options.sourceNamespace ?? ref.namespace, ref.namespace);
+    const fields = m.releaseFields();
+    releases.push({
+      ref,
+      // Built after every source is known: source names depend on all of them.
+      build: () => ({
+        apiVersion: HELM_RELEASE_API_VERSION,
+        kind: 'HelmRelease',
+        metadata: {
+          name: ref.name,
+          namespace: ref.namespace,
+          annotations: { [FLUX_GROUP_ANNOTATION]: group, [FLUX_MANIFEST_ANNOTATION]: spec.name, [FLUX_STEP_ANNOTATION]: String(step) },
+        },
+        spec: ordered([
+          ['releaseName', release.name],
+          ['targetNamespace', release.namespace],
+          // Where Helm 3 keeps a release: its own namespace. Flux would use its own otherwise,
+          // miss the release Armada installed and fail to install it again over its objects.
+          ['storageNamespace', release.namespace],
+          ['interval', goDuration(interval.toSeconds())],
+          ['suspend', options.suspend === true ? true : undefined],
+          ['chart', chartSpec()],
+          ['dependsOn', deps.length === 0 ? undefined : deps.map((x) => ordered([['name', x.name], ['namespace', x.namespace === ref.namespace ? undefined : x.namespace]]))],
+          ...fields,
+        ]),
+      }),
+    });
+  }
+
+  if (crossing.length > 0) {
+    d.warn(spec.origin, undefined, 'flux-cross-namespace', `${crossing.length} dependsOn reference${crossing.length === 1 ? '' : 's'} cross${crossing.length === 1 ? 'es' : ''} namespaces (${crossing.slice(0, 3).join(', ')}${crossing.length > 3 ? ', ...' : ''}): helm-controller follows dependsOn across namespaces, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses it; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace`);
+  }
+  const foreign = [...new Set(releases.map((r) => r.ref.namespace).filter((n) => options.sourceNamespace !== undefined && n !== options.sourceNamespace))];
+  if (foreign.length > 0) {
+    d.warn(spec.origin, undefined, 'flux-cross-namespace', `HelmReleases in ${foreign.map((n) => show(n)).join(', ')} read their charts from sources in ${show(options.sourceNamespace)}: a helm-controller run with --no-cross-namespace-refs refuses that (AccessDenied, the HelmRelease stalls); leave sourceNamespace unset to write the sources beside the HelmReleases`);
+  }
+
+  const objects: KubeObject[] = sources.all.map(({ id, key }) => sourceObject(sources.nameOf(id), key, sourceInterval));
+  for (const r of releases) objects.push(r.build());
+  return { objects, diagnostics: d };
+}
+
+const LOST = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2)';
+
+function checkOptions(spec: ManifestSpec, o: { namespace: string; sourceNamespace?: string; interval: Duration; sourceInterval: Duration }, d: Diagnostics): void {
+  for (const [name, value] of [['namespace', o.namespace], ['sourceNamespace', o.sourceNamespace]] as const) {
+    const p = value === undefined ? undefined : dns1123LabelProblem(value);
+    if (p) d.error(spec.origin, undefined, 'flux-option', `Flux option ${name}: received ${show(value)}; a namespace ${p}`);
+  }
+  for (const [name, value] of [['interval', o.interval], ['sourceInterval', o.sourceInterval]] as const) {
+    const p = value.problem();
+    if (p) d.error(spec.origin, undefined, 'flux-option', `Flux option ${name}: ${p.replace('a timeout', 'an interval')}`);
+  }
+}
+
+/** The previous step's releases, then the chart's own edges; never itself, each once. */
+function dependencies(plan: Plan, chart: ChartSpec, step: number, refs: Map<string, ReleaseRef>): ReleaseRef[] {
+  const names = [...(step > 0 ? plan.steps[step - 1].releases.map((r) => r.chart) : []), ...chart.dependsOn];
+  const out: ReleaseRef[] = [];
+  const seen = new Set<string>([chart.name]);
+  for (const n of names) {
+    const ref = refs.get(n);
+    if (ref === undefined || seen.has(n)) continue;
+    seen.add(n);
+    out.push(ref);
+  }
+  return out;
+}
+
+function sourceObject(name: string, key: FluxSourceKey, interval: Duration): KubeObject {
+  return {
+    apiVersion: SOURCE_API_VERSION,
+    kind: key.kind,
+    metadata: { name, namespace: key.namespace },
+    spec: ordered([
+      ['url', key.url],
+      ['ref', key.kind === 'GitRepository' ? { ...key.ref } : undefined],
+      ['interval', goDuration(interval.toSeconds())],
+    ]),
+  };
+}
+
+/** A tarball named the way `helm package` names it: `<chart>-<semver>.tgz`. */
+const PACKAGED = /^(.+?)-(v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)\.(?:tgz|tar\.gz)$/;
+
+/** One chart's HelmRelease fields, and the findings about what Flux cannot carry. */
+class ChartMapping {
+  constructor(
+    private readonly spec: ManifestSpec,
+    private readonly c: ChartSpec,
+    private readonly r: PlannedRelease,
+    private readonly d: Diagnostics,
+    private readonly localSources: Readonly<Record<string, ChartSource>>,
+  ) {}
+
+  private lost(field: FieldPath, message: string): void {
+    this.d.warn(this.c.origin, field, 'not-expressible', `${LOST}: ${message}`);
+  }
+
+  /** What the output assumes about the world, which the definition does not say. */
+  private assumed(field: FieldPath, message: string): void {
+    this.d.warn(this.c.origin, field, 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): ${message}`);
+  }
+
+  /** Registers the chart's source; returns a function giving `spec.chart` once names are final. */
+  public chart(sources: FluxSources, sourceNamespace: string, releaseNamespace: string): () => Record<string, unknown> {
+    const s = this.c.source;
+    const sourceRef = (kind: string, id: string) => () =>
+      ordered([['kind', kind], ['name', sources.nameOf(id)], ['namespace', sourceNamespace === releaseNamespace ? undefined : sourceNamespace]]);
+    if (s.type === SourceType.TAR) {
+      const t = this.tar(sourceNamespace);
+      if (t === undefined) return () => ({});
+      const ref = sourceRef('HelmRepository', sources.add(t.key));
+      return () => ({ spec: ordered([['chart', t.chart], ['version', t.version], ['sourceRef', ref()]]) });
+    }
+    let key: FluxSourceKey | undefined;
+    let path = chartPath(s.subpath);
+    const published = s.type === SourceType.LOCAL && Object.prototype.hasOwnProperty.call(this.localSources, s.location) ? this.localSources[s.location] : undefined;
+    if (published !== undefined) {
+      const what = `localSources[${show(s.location)}]`;
+      if (!ChartSource.isChartSource(published) || published.type !== SourceType.GIT) {
+        this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}: received ${ChartSource.isChartSource(published) ? `a ${published.type} source` : show(published)}; it must be a git source (ChartSource.git), since a GitRepository is what Flux reads a directory tree from`);
+        return () => ({});
+      }
+      const url = this.gitUrl(published.location, `${what}: `);
+      if (url === undefined) return () => ({});
+      key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(published.reference) };
+      path = chartPath(`${published.effectiveSubpath}/${s.effectiveSubpath}`);
+    } else if (s.type === SourceType.GIT) {
+      const url = this.gitUrl(s.location, '');
+      if (url === undefined) return () => ({});
+      key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(s.reference) };
+      if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)}: Flux takes a Git proxy from a Secret (spec.proxySecretRef of the GitRepository) or from the source-controller's HTTPS_PROXY`);
+      if (s.authMethod !== undefined) this.lost(['source', 'authMethod'], `authMethod ${show(s.authMethod)}: give the GitRepository spec.secretRef, a Secret with the SSH key (identity and known_hosts), and an ssh:// URL`);
+    }
+    if (key === undefined) {
+      // A local directory: nothing in Flux reads the deployment host's disk. The HelmRelease
+      // still refers to a GitRepository, so that the order stays whole and the fix is one object.
+      const name = slug(`local-${s.location}`) || 'local';
+      this.lost(['source', 'type'], `a local source (${show(s.location)}): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository ${show(name)} in namespace ${show(sourceNamespace)} (chart path ${show(path)}), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`);
+      return () => ({
+        spec: ordered([
+          ['chart', path],
+          ['sourceRef', ordered([['kind', 'GitRepository'], ['name', name], ['namespace', sourceNamespace === releaseNamespace ? undefined : sourceNamespace]])],
+          ['reconcileStrategy', 'Revision'],
+        ]),
+      });
+    }
+    const ref = sourceRef('GitRepository', sources.add(key));
+    // Armada deploys whatever the reference points to on every apply; Flux's default rebuilds the
+    // chart only when Chart.yaml's version changes.
+    return () => ({ spec: ordered([['chart', path], ['sourceRef', ref()], ['reconcileStrategy', 'Revision']]) });
+  }
+
+  /** A URL a GitRepository accepts; `what` prefixes the findings when the URL is not the chart's own. */
+  private gitUrl(loc: string, what: string): string | undefined {
+    if (/^(?:https?|ssh):\/\/[^/]/.test(loc)) return loc;
+    if (/^git:\/\/[^/]/.test(loc)) {
+      const https = loc.replace(/^git:/, 'https:');
+      this.assumed(['source', 'location'], `${what}the git:// URL ${show(loc)}: Flux clones over HTTP(S) or SSH only, so it is written as ${show(https)}; check that the server serves the repository over HTTPS`);
+      return https;
+    }
+    const scp = /^([A-Za-z0-9._-]+@)?([A-Za-z0-9.-]+):(?!\/\/)(.+)$/.exec(loc);
+    if (scp) return `ssh://${scp[1] ?? ''}${scp[2]}/${scp[3].replace(/^\//, '')}`;
+    this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}received ${show(loc)}; a Flux GitRepository URL must start with http://, https:// or ssh://`);
+    return undefined;
+  }
+
+  private tar(sourceNamespace: string): { key: FluxSourceKey; chart: string; version: string } | undefined {
+    const s = this.c.source;
+    const m = /^(https?:\/\/[^/]+(?:\/.*)?)\/([^/?#]+)$/.exec(s.location);
+    const file = m ? PACKAGED.exec(m[2]) : null;
+    if (!m || !file) {
+      this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `received ${show(s.location)}; a Flux HelmRepository serves a chart by name and version, which are taken from the tarball's file name, so a tar source must be an http(s) URL of a file named <chart>-<version>.tgz, as helm package names it`);
+      return undefined;
+    }
+    const [, dir] = m;
+    const [, chart, version] = file;
+    this.assumed(['source', 'location'], `a tar source becomes HelmRepository ${show(dir)} with chart ${show(chart)} version ${show(version)}: this assumes that directory is a Helm repository (it serves an index.yaml listing that chart version, as helm repo index writes it); a plain directory of tarballs cannot be expressed`);
+    const sub = s.subpath?.replace(/^\.\/|\/+$/g, '');
+    if (sub !== undefined && sub !== '' && sub !== '.' && sub !== chart) {
+      this.lost(['source', 'subpath'], `subpath ${show(s.subpath)}: Flux installs chart ${show(chart)} as packaged, and cannot pick another chart inside the tarball`);
+    }
+    if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)}: a HelmRepository has no proxy; set HTTPS_PROXY on the source-controller`);
+    return { key: { kind: 'HelmRepository', namespace: sourceNamespace, url: dir }, chart, version };
+  }
+
+  /** timeout, install, upgrade, test, uninstall, values. */
+  public releaseFields(): [string, unknown][] {
+    const c = this.c;
+    const r = this.r;
+    this.reportWaits();
+    this.reportUnsupported();
+    // Armada waits when Helm's native wait is on or when it has resources to wait on; Flux has
+    // one wait, on every object of the release, so that wait carries both.
+    const waits = effectiveNativeWait(c, this.spec.schemaVersion) || r.waitResources.length > 0;
+    const waitFields: [string, unknown][] = [
+      ['disableWait', waits ? undefined : true],
+      // Helm 3's --wait (Armada's native wait) skips Jobs; Armada waits on them only when listed.
+      ['disableWaitForJobs', waits && !r.waitResources.some((w) => w.type === 'job') ? true : undefined],
+    ];
+    const p = r.protected;
+    // Not protected: Armada purges a failed release and installs it anew. Protected: it leaves the
+    // release as it is, which Flux does without remediation. A failed test never purges.
+    const remediation = p.protected ? { retries: 0, remediateLastFailure: false } : { retries: 0, remediateLastFailure: true, ignoreTestFailures: true };
+    const u = c.upgrade;
+    return [
+      ['timeout', goDuration(r.waitTimeout)],
+      ['install', ordered([['createNamespace', true], ...waitFields, ['remediation', remediation]])],
+      ['upgrade', ordered([
+        ['disableHooks', u?.noHooks === true ? true : undefined],
+        ['force', u?.options?.force === true ? true : undefined],
+        ...waitFields,
+        ['remediation', p.protected ? remediation : { ...remediation, strategy: 'uninstall' }],
+      ])],
+      ['test', r.test.enabled ? { enable: true, timeout: goDuration(r.test.timeoutSeconds) } : { enable: false }],
+      ['uninstall', p.protected ? undefined : { timeout: goDuration(r.deleteTimeout) }],
+      ['values', c.values === undefined || Object.keys(c.values).length === 0 ? undefined : valuesOut(c.values)],
+    ];
+  }
+
+  private reportWaits(): void {
+    const w = this.c.wait;
+    const labelled = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
+    if (w?.labels !== undefined && Object.keys(w.labels).length > 0) this.lost(['wait', 'labels'], `label-selected waits: ${labelled}`);
+    w?.resources?.forEach((res, i) => {
+      const o = res.options;
+      const at = (f: string): FieldPath => ['wait', 'resources', i, f];
+      if (o.labels !== undefined && Object.keys(o.labels).length > 0) this.lost(at('labels'), `the labels of this ${res.type} wait: ${labelled}`);
+      const min = o.minReady === undefined ? undefined : parseMinReady(o.minReady);
+      if (min !== undefined && CONTROLLER_TYPES.includes(res.type) && !(min.kind === 'percent' && min.percent === 100)) {
+        this.lost(at('minReady'), `minReady ${show(o.minReady)}: Flux waits until every ${res.type} of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`);
+      }
+      if (o.required === true) {
+        this.lost(at('required'), `required=true: Flux waits on the ${res.type}s the release has and succeeds when it has none, which is weaker (Armada times out when no ${res.type} matches)`);
+      }
+      if (o.allowAsyncUpdates === true) {
+        this.lost(at('allowAsyncUpdates'), `allowAsyncUpdates=true: Flux waits until every pod of the ${res.type} runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`);
+      }
+    });
+  }
+
+  private reportUnsupported(): void {
+    const c = this.c;
+    const u = c.upgrade;
+    if (u?.pre?.delete !== undefined && u.pre.delete.length > 0) {
+      this.lost(['upgrade', 'pre', 'delete'], `upgrade.pre.delete (${u.pre.delete.map((h) => h.type).join(', ')}): nothing in Flux runs before an upgrade; make those Jobs Helm hooks with helm.sh/hook-delete-policy: before-hook-creation, or give them ttlSecondsAfterFinished, so that an upgrade can recreate them`);
+    }
+    if (u?.pre?.update !== undefined && u.pre.update.length > 0) this.lost(['upgrade', 'pre', 'update'], 'upgrade.pre.update (Armada has ignored it since Helm 3, and Flux has no equivalent)');
+    if (u?.pre?.create !== undefined && u.pre.create.length > 0) this.lost(['upgrade', 'pre', 'create'], 'upgrade.pre.create (never implemented by Armada, and Flux has no equivalent)');
+    if (u?.post?.create !== undefined && u.post.create.length > 0) this.lost(['upgrade', 'post'], 'upgrade.post (ignored by Armada, and Flux has no equivalent)');
+    if (c.dependencies !== undefined) {
+      this.lost(['dependencies'], c.dependencies.length > 0
+        ? `subchart dependencies ${show(c.dependencies)}: Flux builds the chart as its source has it (its charts/ directory and Chart.yaml dependencies), so vendor those charts into it or declare them in Chart.yaml`
+        : 'dependencies [] (Armada removes the chart\'s own charts/ directory): Flux builds the chart as its source has it, with its subcharts');
+    }
+    if (this.r.protected.continueProcessing) {
+      this.lost(['protected', 'continueProcessing'], 'continueProcessing=true: the release is left in place when it fails (no remediation), but the HelmReleases that depend on it wait until it is Ready, where Armada carries on with the group');
+    }
+  }
+}
+
+/** `chart.spec.chart` of a chart in a Git repository: its path from the repository's root. */
+function chartPath(subpath: string | undefined): string {
+  const p = (subpath ?? '.').split('/').filter((seg) => seg !== '' && seg !== '.').join('/');
+  return p === '' ? './' : `./${p}`;
+}

@@ -1,0 +1,122 @@
+/** `armada-cdk convert --to flux-v2` on the real corpus and on a generated site. */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import * as YAML from 'yaml';
+import { cli, tmpdir, write } from '../helpers/cli';
+import { fluxCrdErrors } from '../helpers/flux-crds';
+import { levelsFromDependsOn } from '../helpers/flux-order';
+import { corpusFiles, sharedPath } from '../helpers/shared';
+
+const corpus = (f: string) => sharedPath('corpus', f);
+/** Complete manifests the current Armada schemas reject (INDEX.md): not converted by any target. */
+const SCHEMA_REJECTED = new Set(['openstack-helm__tools__deployment__armada__manifests__armada-osh.yaml']);
+const complete = corpusFiles().filter((f) => f.complete && !SCHEMA_REJECTED.has(f.file)).map((f) => f.file);
+
+const parse = (text: string) => YAML.parseAllDocuments(text, { version: '1.1' }).map((d) => d.toJS());
+
+async function planSteps(file: string): Promise<string[][]> {
+  const plan = JSON.parse((await cli(['plan', file, '--format', 'json'])).stdout);
+  return plan.steps.map((s: any) => [...new Set<string>(s.releases.map((r: any) => r.name))]);
+}
+
+describe('convert --to flux-v2', () => {
+  test('the corpus has complete manifests to convert', () => {
+    expect(complete.length).toBeGreaterThanOrEqual(8);
+  });
+
+  test.each(complete)('%s: converts; every object is valid against the Flux CRDs; dependsOn gives back the plan', async (file) => {
+    const r = await cli(['convert', corpus(file), '--to', 'flux-v2']);
+    expect([r.code, r.stderr.split('\n').filter((l) => / error: /.test(l))]).toEqual([0, []]);
+    const objects = parse(r.stdout);
+    for (const o of objects) expect([o.kind, o.metadata.name, fluxCrdErrors(o)]).toEqual([o.kind, o.metadata.name, []]);
+    expect(levelsFromDependsOn(objects)).toEqual(await planSteps(corpus(file)));
+    for (const o of objects.filter((x) => x.kind === 'HelmRelease')) {
+      expect(o.spec.storageNamespace).toBe(o.spec.targetNamespace);
+      expect(o.metadata.name).toBe(o.spec.releaseName);
+    }
+    // Every finding is one line naming the file position, the document and the field.
+    for (const line of r.stderr.split('\n').filter((l) => / warning: /.test(l) && /Flux/.test(l))) {
+      expect(line).toMatch(/^.+:\d+:\d+: warning: armada\/(Chart|Manifest)\/v1 [^:]+: (data\.[^:]+: )?/);
+    }
+  });
+
+  test('warnings point at the document and field: a local source, git:// rewritten as https://', async () => {
+    const local = await cli(['convert', corpus('armada__examples__podinfo.yaml'), '--to', 'flux-v2']);
+    expect(local.stderr).toMatch(/armada__examples__podinfo\.yaml:\d+:\d+: warning: armada\/Chart\/v1 podinfo: data\.source\.type: cannot be expressed for Flux \(helm\.toolkit\.fluxcd\.io\/v2\): a local source \("\/podinfo\/charts\/podinfo"\)/);
+    const git = await cli(['convert', corpus('armada__examples__armada-manifest-v1.yaml'), '--to', 'flux-v2']);
+    expect(parse(git.stdout).filter((o) => o.kind === 'GitRepository').map((o) => [o.metadata.name, o.spec.url, o.spec.ref])).toEqual([
+      ['openstack-helm-master', 'https://github.com/openstack/openstack-helm', { branch: 'master' }],
+    ]);
+    expect(git.stderr).toContain('data.source.location: for Flux (helm.toolkit.fluxcd.io/v2): the git:// URL "git://github.com/openstack/openstack-helm"');
+  });
+
+  test('options: placement, namespaces, intervals, suspend', async () => {
+    const r = await cli(['convert', corpus('armada__examples__simple.yaml'), '--to', 'flux-v2', '--placement', 'chart-namespace', '--interval', '1h30m', '--source-interval', '45s', '--suspend']);
+    expect(r.code).toBe(0);
+    const objects = parse(r.stdout);
+    const hr = objects.filter((o) => o.kind === 'HelmRelease');
+    expect(hr.map((o) => [o.metadata.namespace, o.spec.targetNamespace, o.spec.interval, o.spec.suspend])).toEqual([
+      ['default', 'default', '1h30m', true],
+      ['default', 'default', '1h30m', true],
+    ]);
+    expect(objects.filter((o) => o.kind === 'GitRepository').map((o) => [o.metadata.namespace, o.spec.interval])).toEqual([
+      ['default', '45s'],
+      ['default', '45s'],
+    ]);
+    const ns = parse((await cli(['convert', corpus('armada__examples__simple.yaml'), '--to', 'flux-v2', '--flux-namespace', 'gitops', '--source-namespace', 'sources'])).stdout);
+    expect(ns.map((o) => `${o.kind}/${o.metadata.namespace}`)).toEqual(['GitRepository/sources', 'GitRepository/sources', 'HelmRelease/gitops', 'HelmRelease/gitops']);
+  });
+
+  test('--local-source names the Git repository of a local directory', async () => {
+    const r = await cli(['convert', corpus('openstack-helm-infra__tools__deployment__armada__manifests__armada-cluster-ingress.yaml'), '--to', 'flux-v2', '--local-source', '${OSH_INFRA_PATH}=https://opendev.org/openstack/openstack-helm-infra#refs/tags/2024.2.0']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('a local source');
+    const objects = parse(r.stdout);
+    expect(objects.filter((o) => o.kind === 'GitRepository').map((o) => [o.metadata.name, o.spec.url, o.spec.ref])).toEqual([
+      ['openstack-helm-infra-tags-2024-2-0', 'https://opendev.org/openstack/openstack-helm-infra', { name: 'refs/tags/2024.2.0' }],
+    ]);
+    expect(objects.filter((o) => o.kind === 'HelmRelease').map((o) => o.spec.chart.spec.chart)).toEqual(['./ingress']);
+    for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
+  });
+
+  test('bad option values are usage errors (exit 2) and write nothing', async () => {
+    const dir = tmpdir();
+    for (const [args, message] of [
+      [['--interval', '10 minutes'], '--interval must be a duration such as 10m, 1h or 1h30m, greater than 0; received "10 minutes"'],
+      [['--interval', '0s'], '--interval must be a duration such as 10m, 1h or 1h30m, greater than 0; received "0s"'],
+      [['--flux-namespace', 'Flux'], '--flux-namespace: received "Flux"; a namespace must be a DNS-1123 label'],
+      [['--placement', 'everywhere'], '--placement must be one of single-namespace, chart-namespace; received "everywhere"'],
+      [['--local-source', '/opt/charts'], '--local-source must be DIR=URL or DIR=URL#REF (the Git repository that holds the local directory DIR); received "/opt/charts"'],
+    ] as const) {
+      const r = await cli(['convert', corpus('armada__examples__simple.yaml'), '--to', 'flux-v2', '-o', dir, ...args]);
+      expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, expect.stringContaining(message)]);
+    }
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  test('-o writes <manifest>.flux-v2.yaml; an error writes nothing', async () => {
+    const dir = tmpdir();
+    const ok = await cli(['convert', corpus('armada__examples__simple.yaml'), '--to', 'flux-v2', '-o', dir]);
+    expect([ok.code, fs.readdirSync(dir)]).toEqual([0, ['simple-armada.flux-v2.yaml']]);
+    const text = fs.readFileSync(corpus('armada__examples__tar_example.yaml'), 'utf8').replace('mariadb-0.1.0.tgz', 'mariadb.tgz');
+    const bad = await cli(['convert', write(tmpdir(), 'tar.yaml', text), '--to', 'flux-v2', '-o', dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/tar\.yaml:\d+:\d+: error: armada\/Chart\/v1 mariadb-tarball: data\.source\.location: received "http:\/\/localhost:8879\/charts\/mariadb\.tgz"; a Flux HelmRepository serves a chart by name and version/);
+    expect(fs.readdirSync(dir)).toEqual(['simple-armada.flux-v2.yaml']);
+  });
+
+  test('a generated 120-chart site (git, tar and local sources): valid objects, order equal to the plan, byte-identical runs', async () => {
+    const generated = execFileSync(process.execPath, [sharedPath('tools', 'gen-manifest.mjs'), '120'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    // As in the benchmarks: Armada rejects min_ready on pod and job waits, which the generator writes.
+    const file = write(tmpdir(), 'site.yaml', generated.replace(/(- type: (?:job|pod)\n)[ ]+min_ready: [^\n]*\n/g, '$1'));
+    const a = await cli(['convert', file, '--to', 'flux-v2']);
+    expect(a.code).toBe(0);
+    const objects = parse(a.stdout);
+    expect(objects.filter((o) => o.kind === 'HelmRelease')).toHaveLength(120);
+    for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
+    expect(levelsFromDependsOn(objects)).toEqual(await planSteps(file));
+    expect((await cli(['convert', file, '--to', 'flux-v2'])).stdout).toBe(a.stdout);
+    expect(path.basename(file)).toBe('site.yaml');
+  });
+});

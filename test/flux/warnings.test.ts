@@ -1,0 +1,195 @@
+/** Every finding of the Flux target, with its exact text and the field it names. */
+import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, SchemaVersion, WaitResource } from '../../src';
+import { HelmReleasePlacement } from '../../src/model/wire/flux-v2';
+import { fluxOf, oneChart, TAR } from '../helpers/flux-site';
+
+const LOST = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2): ';
+const LABELS = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
+
+/** The findings other than the tar-source assumption every `oneChart` has. */
+function findings(...args: Parameters<typeof oneChart>) {
+  const r = oneChart(...args);
+  return r.diagnostics.filter((d) => !d.message.includes('a tar source becomes HelmRepository')).map((d) => [d.severity, d.location, d.field, d.message]);
+}
+
+describe('Flux warnings: waits (whether Flux is stronger or weaker, per wait type)', () => {
+  test('label-selected waits, on the chart and on a resource', () => {
+    expect(findings({ wait: { labels: { release_group: 'x' }, resources: [WaitResource.pod({ labels: { component: 'api' } })] } })).toEqual([
+      ['warning', 'site/g/mariadb', 'wait.labels', `${LOST}label-selected waits: ${LABELS}`],
+      ['warning', 'site/g/mariadb', 'wait.resources[0].labels', `${LOST}the labels of this pod wait: ${LABELS}`],
+    ]);
+  });
+
+  test('minReady below 100% on each controller type: stronger; 100% (the default) says nothing', () => {
+    expect(findings({ wait: { resources: [WaitResource.deployment({ minReady: 2 }), WaitResource.daemonSet({ minReady: '90%' }), WaitResource.statefulSet({ minReady: '50%' }), WaitResource.deployment({ minReady: '100%' })] } })).toEqual([
+      ['warning', 'site/g/mariadb', 'wait.resources[0].minReady', `${LOST}minReady 2: Flux waits until every deployment of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`],
+      ['warning', 'site/g/mariadb', 'wait.resources[1].minReady', `${LOST}minReady "90%": Flux waits until every daemonset of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`],
+      ['warning', 'site/g/mariadb', 'wait.resources[2].minReady', `${LOST}minReady "50%": Flux waits until every statefulset of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`],
+    ]);
+  });
+
+  test('required=true: weaker; allowAsyncUpdates=true: stronger', () => {
+    expect(findings({ wait: { resources: [WaitResource.job({ required: true }), WaitResource.daemonSet({ allowAsyncUpdates: true }), WaitResource.pod({ required: false })] } })).toEqual([
+      ['warning', 'site/g/mariadb', 'wait.resources[0].required', `${LOST}required=true: Flux waits on the jobs the release has and succeeds when it has none, which is weaker (Armada times out when no job matches)`],
+      ['warning', 'site/g/mariadb', 'wait.resources[1].allowAsyncUpdates', `${LOST}allowAsyncUpdates=true: Flux waits until every pod of the daemonset runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`],
+    ]);
+  });
+
+  test('a chart without labels, minReady or flags has no wait finding', () => {
+    expect(findings({ wait: { timeout: Duration.minutes(5), resources: [WaitResource.statefulSet(), WaitResource.job({ required: false })] } })).toEqual([]);
+  });
+});
+
+describe('Flux warnings: upgrade, subcharts, protection', () => {
+  test('upgrade.pre.delete, pre.update, pre.create, post.create', () => {
+    const u = findings({
+      upgrade: {
+        pre: { delete: [{ type: 'job', labels: { a: 'b' } }, { type: 'cronjob' }], update: [{ type: 'daemonset', name: 'x' }], create: [{ type: 'job' }] },
+        post: { create: [{ type: 'job' }] },
+      },
+    }).filter(([, , field]) => String(field).startsWith('upgrade'));
+    expect(u).toEqual([
+      ['warning', 'site/g/mariadb', 'upgrade.pre.delete', `${LOST}upgrade.pre.delete (job, cronjob): nothing in Flux runs before an upgrade; make those Jobs Helm hooks with helm.sh/hook-delete-policy: before-hook-creation, or give them ttlSecondsAfterFinished, so that an upgrade can recreate them`],
+      ['warning', 'site/g/mariadb', 'upgrade.pre.update', `${LOST}upgrade.pre.update (Armada has ignored it since Helm 3, and Flux has no equivalent)`],
+      ['warning', 'site/g/mariadb', 'upgrade.pre.create', `${LOST}upgrade.pre.create (never implemented by Armada, and Flux has no equivalent)`],
+      ['warning', 'site/g/mariadb', 'upgrade.post', `${LOST}upgrade.post (ignored by Armada, and Flux has no equivalent)`],
+    ]);
+    expect(findings({ upgrade: { pre: { delete: [] } } })).toEqual([]);
+  });
+
+  test('subchart dependencies from other chart documents, and dependencies: []', () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const htk = new Chart(site, 'helm-toolkit', { namespace: 'ns', source: ChartSource.git('https://e.org/infra', { subpath: 'helm-toolkit' }) });
+    const g = new ChartGroup(site, 'g');
+    new Chart(g, 'a', { namespace: 'ns', source: ChartSource.git('https://e.org/osh', { subpath: 'a' }), dependencies: [htk] });
+    new Chart(g, 'b', { namespace: 'ns', source: ChartSource.git('https://e.org/osh', { subpath: 'b' }), dependencies: [] });
+    const r = fluxOf(site);
+    expect(r.findings).toEqual([
+      ['dependencies', `${LOST}subchart dependencies ["helm-toolkit"]: Flux builds the chart as its source has it (its charts/ directory and Chart.yaml dependencies), so vendor those charts into it or declare them in Chart.yaml`],
+      ['dependencies', `${LOST}dependencies [] (Armada removes the chart's own charts/ directory): Flux builds the chart as its source has it, with its subcharts`],
+    ]);
+    // helm-toolkit is a subchart only: no HelmRelease.
+    expect(r.releases.map((x) => x.metadata.name)).toEqual(['p-a', 'p-b']);
+  });
+
+  test('protected.continueProcessing: the dependants wait, where Armada carries on', () => {
+    expect(findings({ protected: { continueProcessing: true } })).toEqual([
+      ['warning', 'site/g/mariadb', 'protected.continueProcessing', `${LOST}continueProcessing=true: the release is left in place when it fails (no remediation), but the HelmReleases that depend on it wait until it is Ready, where Armada carries on with the group`],
+    ]);
+    expect(findings({ protected: { continueProcessing: false } })).toEqual([]);
+  });
+});
+
+describe('Flux warnings and errors: sources', () => {
+  test('tar: the Helm repository assumption, a subpath naming another chart, a proxy', () => {
+    const r = oneChart({ source: ChartSource.tar('https://charts.example.org/charts/mariadb-0.1.0.tgz', { subpath: 'mariadb/charts/galera', proxyServer: 'http://proxy:3128' }) });
+    expect(r.diagnostics.map((d) => [d.code, d.field, d.message])).toEqual([
+      ['flux-assumption', 'source.location', 'for Flux (helm.toolkit.fluxcd.io/v2): a tar source becomes HelmRepository "https://charts.example.org/charts" with chart "mariadb" version "0.1.0": this assumes that directory is a Helm repository (it serves an index.yaml listing that chart version, as helm repo index writes it); a plain directory of tarballs cannot be expressed'],
+      ['not-expressible', 'source.subpath', `${LOST}subpath "mariadb/charts/galera": Flux installs chart "mariadb" as packaged, and cannot pick another chart inside the tarball`],
+      ['not-expressible', 'source.proxyServer', `${LOST}proxyServer "http://proxy:3128": a HelmRepository has no proxy; set HTTPS_PROXY on the source-controller`],
+    ]);
+    expect(findings({ source: ChartSource.tar('https://charts.example.org/charts/mariadb-0.1.0.tgz', { subpath: './mariadb/' }) })).toEqual([]);
+  });
+
+  test('tar: a file name without a version, is an error', () => {
+    for (const location of ['https://charts.example.org/mariadb.tgz', 'https://charts.example.org/charts/latest.tgz']) {
+      expect(oneChart({ source: ChartSource.tar(location) }).diagnostics.map((d) => [d.severity, d.code, d.field, d.message])).toEqual([
+        ['error', 'flux-source', 'source.location', `received ${JSON.stringify(location)}; a Flux HelmRepository serves a chart by name and version, which are taken from the tarball's file name, so a tar source must be an http(s) URL of a file named <chart>-<version>.tgz, as helm package names it`],
+      ]);
+    }
+  });
+
+  test('git: git:// is written as https:// with a warning; proxy and SSH auth are warnings; an unusable URL is an error', () => {
+    expect(findings({ source: ChartSource.git('git://opendev.org/openstack/openstack-helm-infra.git', { proxyServer: 'http://proxy:3128', authMethod: 'SSH' }) })).toEqual([
+      ['warning', 'site/g/mariadb', 'source.location', 'for Flux (helm.toolkit.fluxcd.io/v2): the git:// URL "git://opendev.org/openstack/openstack-helm-infra.git": Flux clones over HTTP(S) or SSH only, so it is written as "https://opendev.org/openstack/openstack-helm-infra.git"; check that the server serves the repository over HTTPS'],
+      ['warning', 'site/g/mariadb', 'source.proxyServer', `${LOST}proxyServer "http://proxy:3128": Flux takes a Git proxy from a Secret (spec.proxySecretRef of the GitRepository) or from the source-controller's HTTPS_PROXY`],
+      ['warning', 'site/g/mariadb', 'source.authMethod', `${LOST}authMethod "SSH": give the GitRepository spec.secretRef, a Secret with the SSH key (identity and known_hosts), and an ssh:// URL`],
+    ]);
+    expect(oneChart({ source: ChartSource.git('git://opendev.org/openstack/openstack-helm-infra.git') }).sources[0].spec.url).toBe('https://opendev.org/openstack/openstack-helm-infra.git');
+    expect(findings({ source: ChartSource.git('/srv/git/charts') })).toEqual([
+      ['error', 'site/g/mariadb', 'source.location', 'received "/srv/git/charts"; a Flux GitRepository URL must start with http://, https:// or ssh://'],
+    ]);
+  });
+
+  test('local: a warning with the fix; the HelmRelease refers to the GitRepository to create, which is not written', () => {
+    const r = oneChart({ source: ChartSource.local('/opt/charts/openstack-helm-infra', { subpath: 'libvirt' }) });
+    expect(r.findings).toEqual([
+      ['source.type', `${LOST}a local source ("/opt/charts/openstack-helm-infra"): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository "local-opt-charts-openstack-helm-infra" in namespace "flux-system" (chart path "./libvirt"), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`],
+    ]);
+    expect(r.sources).toEqual([]);
+    expect(r.spec.chart).toEqual({ spec: { chart: './libvirt', sourceRef: { kind: 'GitRepository', name: 'local-opt-charts-openstack-helm-infra' }, reconcileStrategy: 'Revision' } });
+  });
+
+  test('localSources: a local directory published as a Git repository becomes that GitRepository, without a warning', () => {
+    const local = ChartSource.local('/opt/charts/openstack-helm-infra', { subpath: './libvirt' });
+    const r = oneChart({ source: local }, SchemaVersion.V1, {
+      localSources: { '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'stable/2024.1', subpath: 'charts/' }) },
+    });
+    expect(r.findings).toEqual([]);
+    expect(r.sources.map((s) => [s.metadata.name, s.spec])).toEqual([['openstack-helm-infra-stable-2024-1', { url: 'https://opendev.org/openstack/openstack-helm-infra', ref: { branch: 'stable/2024.1' }, interval: '10m' }]]);
+    expect(r.spec.chart.spec).toEqual({ chart: './charts/libvirt', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-infra-stable-2024-1' }, reconcileStrategy: 'Revision' });
+    const bad = (source: unknown) => oneChart({ source: local }, SchemaVersion.V1, { localSources: { '/opt/charts/openstack-helm-infra': source as ChartSource } }).diagnostics.map((d) => [d.severity, d.field, d.message]);
+    expect(bad(ChartSource.tar('https://e.org/x-0.1.0.tgz'))).toEqual([
+      ['error', 'source.location', 'localSources["/opt/charts/openstack-helm-infra"]: received a tar source; it must be a git source (ChartSource.git), since a GitRepository is what Flux reads a directory tree from'],
+    ]);
+    expect(bad(ChartSource.git('file:///srv/git'))).toEqual([
+      ['error', 'source.location', 'localSources["/opt/charts/openstack-helm-infra"]: received "file:///srv/git"; a Flux GitRepository URL must start with http://, https:// or ssh://'],
+    ]);
+  });
+});
+
+describe('Flux warnings and errors: the site', () => {
+  test('a chart deployed twice: one HelmRelease, a warning', () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const a = new Chart(site, 'a', { namespace: 'ns', source: TAR });
+    const g1 = new ChartGroup(site, 'g1', { charts: [a] });
+    const g2 = new ChartGroup(site, 'g2');
+    new Chart(g2, 'b', { namespace: 'ns', source: TAR });
+    g2.addChart(a);
+    const r = fluxOf(site);
+    expect(r.releases.map((x) => x.metadata.name)).toEqual(['p-a', 'p-b']);
+    expect(r.diagnostics.filter((d) => d.code === 'not-expressible').map((d) => [d.location, d.field, d.message])).toEqual([
+      ['site/a', undefined, `${LOST}the chart is deployed again in step 1 (group "g2"), but one HelmRelease exists per release; it is deployed once, in step 0, and the steps after 1 wait for that one`],
+    ]);
+    expect(g1).toBeDefined();
+  });
+
+  test('single namespace: two releases of one name in different namespaces are an error; CHART_NAMESPACE takes them', () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const g = new ChartGroup(site, 'g');
+    new Chart(g, 'ingress-a', { namespace: 'one', release: 'ingress', source: TAR });
+    new Chart(g, 'ingress-b', { namespace: 'two', release: 'ingress', source: TAR });
+    expect(fluxOf(site).diagnostics.filter((d) => d.severity === 'error').map((d) => [d.location, d.field, d.message])).toEqual([
+      ['site/g/ingress-b', 'release', 'the HelmRelease "p-ingress" would be written twice in namespace "flux-system": chart "ingress-a" (namespace "one") has the same Helm release name; use HelmReleasePlacement.CHART_NAMESPACE, or give one of them another release'],
+    ]);
+    expect(fluxOf(site, { placement: HelmReleasePlacement.CHART_NAMESPACE }).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  test('CHART_NAMESPACE: dependsOn across namespaces is a warning that says what refuses it', () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const g = new ChartGroup(site, 'g', { sequenced: true });
+    new Chart(g, 'a', { namespace: 'one', source: TAR });
+    new Chart(g, 'b', { namespace: 'two', source: TAR });
+    new Chart(g, 'c', { namespace: 'two', source: TAR });
+    const r = fluxOf(site, { placement: HelmReleasePlacement.CHART_NAMESPACE });
+    expect(r.diagnostics.filter((d) => d.code === 'flux-cross-namespace').map((d) => [d.location, d.field, d.message])).toEqual([
+      ['site', undefined, '1 dependsOn reference crosses namespaces (two/p-b -> one/p-a): helm-controller follows dependsOn across namespaces, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses it; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace'],
+    ]);
+    expect(r.releases.map((x) => x.spec.dependsOn)).toEqual([undefined, [{ name: 'p-a', namespace: 'one' }], [{ name: 'p-b' }]]);
+    expect(fluxOf(site).diagnostics.filter((d) => d.code === 'flux-cross-namespace')).toEqual([]);
+  });
+
+  test('sources in another namespace than the HelmReleases: a warning about --no-cross-namespace-refs', () => {
+    expect(oneChart({}, SchemaVersion.V1, { sourceNamespace: 'sources' }).diagnostics.filter((d) => d.code === 'flux-cross-namespace').map((d) => d.message)).toEqual([
+      'HelmReleases in "flux-system" read their charts from sources in "sources": a helm-controller run with --no-cross-namespace-refs refuses that (AccessDenied, the HelmRelease stalls); leave sourceNamespace unset to write the sources beside the HelmReleases',
+    ]);
+  });
+
+  test('bad options are errors that name the option', () => {
+    expect(oneChart({}, SchemaVersion.V1, { namespace: 'Flux_System', interval: Duration.seconds(-1) }).diagnostics.filter((d) => d.severity === 'error').map((d) => d.message)).toEqual([
+      'Flux option namespace: received "Flux_System"; a namespace must be a DNS-1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit',
+      'Flux option interval: received -1 seconds; an interval must be a whole number of seconds greater than 0',
+      'Flux option sourceInterval: received -1 seconds; an interval must be a whole number of seconds greater than 0',
+    ]);
+  });
+});
