@@ -40,7 +40,7 @@ function version(): string {
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
-    if (command === 'help' && rest[0] && COMMANDS[rest[0]]) return io.stdout.write(COMMANDS[rest[0]].load().HELP), EXIT.OK;
+    if (command === 'help' && rest[0] && Object.hasOwn(COMMANDS, rest[0])) return io.stdout.write(COMMANDS[rest[0]].load().HELP), EXIT.OK;
     io.stdout.write(HELP);
     return command === undefined ? EXIT.USAGE : EXIT.OK;
   }
@@ -48,7 +48,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     io.stdout.write(`${version()}\n`);
     return EXIT.OK;
   }
-  const cmd = COMMANDS[command];
+  const cmd = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!cmd) {
     const hint = closest(command, Object.keys(COMMANDS));
     io.stderr.write(`armada-cdk: unknown command ${JSON.stringify(command)}${hint ? ` (did you mean ${hint}?)` : ''}\nRun armada-cdk --help for the commands.\n`);

@@ -10,6 +10,8 @@ export const LoadCodes = {
   YAML_SYNTAX: 'yaml-syntax',
   /** Well-formed YAML that PyYAML's SafeConstructor refuses to build (`=`, unknown tags, bad dates). */
   YAML_CONSTRUCT: 'yaml-construct',
+  /** A recursive alias, or aliases that expand beyond the budget (an alias bomb). */
+  YAML_ALIAS: 'yaml-alias',
   /** A key written twice in one mapping; the last value is kept, as PyYAML does (warning). */
   DUPLICATE_KEY: 'duplicate-key',
   /** A document with no content (`---` followed by nothing), skipped (warning). */
