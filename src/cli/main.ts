@@ -3,7 +3,7 @@
  * demand, so that `armada-cdk --version` starts as fast as Node itself.
  */
 import { closest } from '../model/graph';
-import { CliIo, EXIT, processIo, UsageError } from './io';
+import { CliIo, EXIT, OutputError, processIo, settleOutput, UsageError } from './io';
 
 const COMMANDS: Record<string, { summary: string; load: () => { run(argv: string[], io: CliIo): Promise<number>; HELP: string } }> = {
   validate: { summary: 'validate Armada documents (schemas, references, armada-cdk rules)', load: () => require('./commands/validate') },
@@ -55,12 +55,13 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     return EXIT.USAGE;
   }
   try {
-    return await cmd.load().run([...rest], io);
+    return await settleOutput(io, await cmd.load().run([...rest], io));
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr.write(`armada-cdk ${command}: ${e.message}\nRun armada-cdk ${command} --help for usage.\n`);
       return EXIT.USAGE;
     }
+    if (e instanceof OutputError) return io.stderr.write(`armada-cdk ${command}: ${e.message}\n`), e.exitCode;
     // Not a user mistake: say so plainly; the stack only on request.
     const err = e as Error;
     io.stderr.write(`armada-cdk ${command}: internal error: ${err?.message ?? String(e)}\n`);

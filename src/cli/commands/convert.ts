@@ -10,7 +10,7 @@ import { flag, parse, str } from '../args';
 import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
 import { CliIo, EXIT, UsageError } from '../io';
 import { printLines } from '../report';
-import { writeFilesAtomically } from '../write';
+import { planDirectoryOutput, writeFilesAtomically } from '../write';
 
 const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2'] as const;
 
@@ -27,7 +27,10 @@ Targets:
 
 Options:
   --to TARGET          the output format (required)
-  -o, --output DIR     write DIR/<manifest>.<target>.yaml (all or nothing) instead of stdout
+  -o, --output DIR     write DIR/<manifest>.<target>.yaml (all or nothing) instead of stdout.
+                       DIR is a directory (created if missing, not its parents); an existing
+                       output file there is replaced only with --force
+  --force              replace an existing DIR/<manifest>.<target>.yaml
   --sync-waves         airship-v1: add argocd.argoproj.io/sync-wave annotations from the plan
   --release-naming prefixed|as-written
                        keleustes-v1alpha1: spec.release as the prefixed Helm release (default)
@@ -44,6 +47,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     ...INPUT_OPTIONS,
     to: { type: 'string', choices: TARGETS },
     output: { type: 'string', short: 'o' },
+    force: { type: 'boolean' },
     'sync-waves': { type: 'boolean' },
     'release-naming': { type: 'string', choices: ['prefixed', 'as-written'] },
   });
@@ -76,8 +80,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (dir === undefined || dir === '-') {
     io.stdout.write(yaml);
   } else {
-    const file = path.resolve(io.cwd, dir, `${spec.name}.${to}.yaml`);
-    writeFilesAtomically([{ path: file, content: yaml }]);
+    const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${spec.name}.${to}.yaml`, content: yaml }], { force: flag(args, 'force'), command: 'convert' });
+    await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
+    const file = plan.files[0].path;
     io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${objects.length} objects)\n`);
   }
   return EXIT.OK;
