@@ -60,7 +60,7 @@ export async function readInputs(paths: readonly string[], stdin?: NodeJS.Readab
       try {
         bytes = await readStream(stdin ?? process.stdin, maxBytes);
       } catch (e) {
-        fail(LoadCodes.READ_ERROR, e instanceof TooLarge ? `${stdinName} is larger than ${formatSize(maxBytes)}` : `cannot read ${stdinName}: ${errorText(e)}`);
+        fail(LoadCodes.READ_ERROR, e instanceof TooLarge ? `${stdinName} is larger than ${formatSize(maxBytes)}; reading stopped there` : `cannot read ${stdinName}: ${errorText(e)}`);
         continue;
       }
     } else {
@@ -149,7 +149,7 @@ function notRegular(st: fs.Stats): string | undefined {
   if (st.isFile()) return undefined;
   if (st.isDirectory()) return 'a directory, not a file';
   const kind = KINDS.find(([test]) => test(st));
-  return `${kind ? kind[1] : 'not a regular file'}, not a regular file: only stdin may be a stream; to read it, use - (armada-cdk validate - < FILE)`;
+  return `${kind ? kind[1] : 'not a regular file'}, not a regular file; only stdin (-) may be a stream or a device: redirect it to stdin and pass -`;
 }
 
 /**

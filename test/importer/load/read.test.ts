@@ -89,7 +89,7 @@ describe('reading inputs', () => {
   it('refuses inputs over the size limit', async () => {
     const p = write('big.yaml', 'a: 1\n'.repeat(100));
     const r = await readInputs([p, '-'], Readable.from([Buffer.alloc(600, 0x20)]), { maxBytes: 400 });
-    expect(r.diagnostics.map((d) => d.message)).toEqual([`${p} is larger than 400 bytes (500 bytes)`, '<stdin> is larger than 400 bytes']);
+    expect(r.diagnostics.map((d) => d.message)).toEqual([`${p} is larger than 400 bytes (500 bytes)`, '<stdin> is larger than 400 bytes; reading stopped there']);
   });
 });
 
