@@ -58,6 +58,16 @@ describe('size caps hold for every kind of input', () => {
     expect(produced).toBeLessThan(2000);
   });
 
+  test('the limit holds on the bytes read, whatever st.size says (0 for /proc files, as for devices)', async () => {
+    const proc = '/proc/self/status';
+    expect(fs.statSync(proc).size).toBe(0);
+    const r = await readInputs([proc], undefined, { maxBytes: 100 });
+    expect(r.diagnostics.map((d) => d.message)).toEqual([`${proc} is larger than 100 bytes; reading stopped there`]);
+    // Under the limit, such a file is read in full.
+    const whole = await readInputs([proc], undefined, { maxBytes: 1 << 20 });
+    expect(whole.inputs[0].text).toMatch(/^Name:\t/);
+  });
+
   test('yes | armada-cdk validate - stops at the limit and exits 1', async () => {
     const child = spawnCli(['validate', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const line = Buffer.alloc(1 << 20, 'y\n');

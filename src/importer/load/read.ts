@@ -177,7 +177,7 @@ async function readFileBounded(p: string, maxBytes: number): Promise<Buffer | st
       const { bytesRead } = await fh.read(buf, 0, chunkSize, null);
       if (bytesRead === 0) break;
       size += bytesRead;
-      if (size > maxBytes) return `${p} is larger than ${formatSize(maxBytes)} (it grew while being read)`;
+      if (size > maxBytes) return `${p} is larger than ${formatSize(maxBytes)}; reading stopped there`;
       parts.push(bytesRead === chunkSize ? buf : buf.subarray(0, bytesRead));
     }
     return parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
