@@ -184,7 +184,12 @@ function normalizeLineBreaks(text: string): string {
 function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: string, diagnostics: Diagnostic[]): boolean {
   const verdict = measureAliases(value);
   if (verdict === 'ok') return false;
-  const problem = findAliasProblem(text.slice(chunk.start, chunk.end));
+  let problem: ReturnType<typeof findAliasProblem>;
+  try {
+    problem = findAliasProblem(text.slice(chunk.start, chunk.end));
+  } catch {
+    problem = undefined; // too deep to walk again: the document start must do
+  }
   const p = problem ? positionOf(text, chunk.start + problem.offset, chunk.start, chunk.line) : { line: chunk.docLine, column: 1 };
   const label = labelOf(value);
   const name = problem ? ` *${problem.alias}` : '';
