@@ -86,6 +86,9 @@ describe('the CLI, from YAML and --set to every output', () => {
     expect(r.code).toBe(0);
     const chart = (jsyaml.loadAll(r.stdout) as Record<string, any>[]).find((d) => d.kind === 'ArmadaChart' && d.metadata.name === 'blog-1')!;
     expect(Object.keys(chart.spec.values)).toEqual(['__proto__', 'constructor', 'prototype']);
+    // Each key is told apart from the schema's own members: `constructor` is unknown, not a property.
+    const pruned = r.stderr.split('\n').filter((l) => l.includes('unknown to the CRD schema') && l.includes(' blog-1: ')).map((l) => /: data\.values\.([\w.]+): /.exec(l)?.[1]);
+    expect(pruned).toEqual(['__proto__', 'constructor', 'prototype']);
   });
 
   test('--set and -f with the keys: exit 0, the keys in the output, Object.prototype untouched', async () => {
