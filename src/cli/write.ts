@@ -54,69 +54,75 @@ function checkTarget(target: string, shown: string, command: string): fs.Stats |
 }
 
 /**
- * Checks `convert -o DIR` for writing the files named `names` into it (several names that are
- * the same are refused: one would overwrite the other).
+ * Checks `convert -o DIR` itself, before any input is read: DIR is an existing directory (a link
+ * to one included), or a missing name that does not look like a file, in a directory that exists.
+ * Returns the directory to create, if any.
  */
-export function planDirectoryOutput(cwd: string, dir: string, files: readonly { name: string; content: string }[], options: { force: boolean; command: string }): OutputPlan {
-  const { command } = options;
+export function checkOutputDirectory(cwd: string, dir: string, command: string): { abs: string; create: boolean } {
   const abs = path.resolve(cwd, dir);
-  const seen = new Set<string>();
-  for (const f of files) {
-    if (seen.has(f.name)) throw new UsageError(`two outputs are both named ${f.name}; one would overwrite the other`, command);
-    seen.add(f.name);
-  }
   let st: fs.Stats | undefined;
   try {
     st = fs.statSync(abs); // a link to a directory is the user's way to put the output elsewhere
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputError(`cannot use -o ${dir}: ${ioErrorText(e)}`);
   }
-  let createDir: string | undefined;
   if (st && !st.isDirectory()) {
-    throw new UsageError(`-o ${dir} is a file; for convert, -o names the directory to write ${files.map((f) => f.name).join(', ')} into (for a single file, redirect stdout: > ${dir})`, command);
+    throw new UsageError(`-o ${dir} is a file; for ${command}, -o names the directory to write into (for a single file, redirect stdout: > ${dir})`, command);
   }
-  if (!st) {
-    if (FILE_LIKE.test(dir)) {
-      throw new UsageError(`-o ${dir} does not exist and looks like a file name; for convert, -o names a directory (for a single file, redirect stdout: > ${dir})`, command);
-    }
-    const parent = path.dirname(abs);
-    const pst = (() => {
-      try {
-        return fs.statSync(parent);
-      } catch {
-        return undefined;
-      }
-    })();
-    if (!pst || !pst.isDirectory()) throw new UsageError(`-o ${dir}: the directory ${path.dirname(dir) || '.'} it would be created in does not exist; create it first`, command);
-    createDir = abs;
+  if (st) return { abs, create: false };
+  if (FILE_LIKE.test(dir)) {
+    throw new UsageError(`-o ${dir} does not exist and looks like a file name; for ${command}, -o names a directory (for a single file, redirect stdout: > ${dir})`, command);
   }
+  if (!isDirectory(path.dirname(abs))) throw new UsageError(`-o ${dir}: the directory ${path.dirname(dir) || '.'} it would be created in does not exist; create it first`, command);
+  return { abs, create: true };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks `convert -o DIR` for writing `files` into it: the directory (see
+ * {@link checkOutputDirectory}), then each target. Several outputs of the same name are refused
+ * (one would overwrite the other), and so is an existing one without `force`.
+ */
+export function planDirectoryOutput(cwd: string, dir: string, files: readonly { name: string; content: string }[], options: { force: boolean; command: string }): OutputPlan {
+  const { command } = options;
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (seen.has(f.name)) throw new UsageError(`two outputs are both named ${f.name}; one would overwrite the other`, command);
+    seen.add(f.name);
+  }
+  const { abs, create } = checkOutputDirectory(cwd, dir, command);
   const out: OutputFile[] = [];
   for (const f of files) {
     const target = path.join(abs, f.name);
     const shown = path.join(dir, f.name);
-    const existing = createDir ? undefined : checkTarget(target, shown, command);
+    const existing = create ? undefined : checkTarget(target, shown, command);
     if (existing && !options.force) {
       throw new UsageError(`${shown} already exists (from an earlier run, or from another input whose manifest has the same name); pass --force to replace it, or choose another -o directory`, command);
     }
     out.push({ path: target, content: f.content });
   }
-  return { files: out, ...(createDir ? { createDir } : {}) };
+  return { files: out, ...(create ? { createDir: abs } : {}) };
 }
 
-/** Checks `import -o FILE`: a file (replaced when it exists) in a directory that exists. */
-export function planFileOutput(cwd: string, file: string, content: string, command: string): OutputPlan {
+/** Checks `import -o FILE` before any input is read: a file (replaced when it exists) in a directory that exists. */
+export function checkOutputFile(cwd: string, file: string, command: string): string {
   const abs = path.resolve(cwd, file);
   if (file.endsWith('/') || file.endsWith(path.sep)) throw new UsageError(`-o ${file} names a directory; for ${command}, -o names the file to write`, command);
-  const dir = path.dirname(abs);
-  let dst: fs.Stats | undefined;
-  try {
-    dst = fs.statSync(dir);
-  } catch {
-    dst = undefined;
-  }
-  if (!dst || !dst.isDirectory()) throw new UsageError(`-o ${file}: the directory ${path.dirname(file)} does not exist; create it first`, command);
+  if (!isDirectory(path.dirname(abs))) throw new UsageError(`-o ${file}: the directory ${path.dirname(file)} does not exist; create it first`, command);
   checkTarget(abs, file, command);
-  return { files: [{ path: abs, content }] };
+  return abs;
+}
+
+/** {@link checkOutputFile}, then the plan to write `content` there. */
+export function planFileOutput(cwd: string, file: string, content: string, command: string): OutputPlan {
+  return { files: [{ path: checkOutputFile(cwd, file, command), content }] };
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

@@ -61,7 +61,10 @@ describe('convert -o DIR: the rules', () => {
     const s = sandbox();
     const before = tree(s.root);
     const target = path.join(s.root, 'site.out.yaml');
-    usage(await cli(['convert', s.input, '--to', 'airship-v1', '-o', target]), `-o ${target} does not exist and looks like a file name; for convert, -o names a directory (for a single file, redirect stdout: > ${target})`);
+    const r = await cli(['convert', s.input, '--to', 'airship-v1', '-o', target]);
+    usage(r, `-o ${target} does not exist and looks like a file name; for convert, -o names a directory (for a single file, redirect stdout: > ${target})`);
+    // Checked before the input is read: no diagnostics of the input precede the refusal.
+    expect(r.stderr).not.toMatch(/: (warning|error): /);
     expect(tree(s.root)).toEqual(before);
   });
 
@@ -70,7 +73,7 @@ describe('convert -o DIR: the rules', () => {
     const before = tree(s.root);
     usage(
       await cli(['convert', s.input, '--to', 'airship-v1', '-o', s.outside]),
-      `-o ${s.outside} is a file; for convert, -o names the directory to write ${OUT_NAME} into (for a single file, redirect stdout: > ${s.outside})`,
+      `-o ${s.outside} is a file; for convert, -o names the directory to write into (for a single file, redirect stdout: > ${s.outside})`,
     );
     expect(tree(s.root)).toEqual(before);
   });
@@ -212,7 +215,9 @@ describe('import -o FILE: the rules', () => {
     const s = sandbox();
     const before = tree(s.root);
     const target = path.join(s.root, 'missing', 'dir', 'x.ts');
-    usage(await cli(['import', s.input, '-o', target]), `-o ${target}: the directory ${path.join(s.root, 'missing', 'dir')} does not exist; create it first`, 'import');
+    const r = await cli(['import', s.input, '-o', target]);
+    usage(r, `-o ${target}: the directory ${path.join(s.root, 'missing', 'dir')} does not exist; create it first`, 'import');
+    expect(r.stderr).not.toMatch(/: (warning|error): /);
     expect(tree(s.root)).toEqual(before);
   });
 

@@ -10,7 +10,7 @@ import { flag, parse, str } from '../args';
 import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
 import { CliIo, EXIT, UsageError } from '../io';
 import { printLines } from '../report';
-import { planDirectoryOutput, writeFilesAtomically } from '../write';
+import { checkOutputDirectory, planDirectoryOutput, writeFilesAtomically } from '../write';
 
 const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2'] as const;
 
@@ -54,6 +54,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const to = str(args, 'to') as (typeof TARGETS)[number] | undefined;
   if (!to) throw new UsageError(`--to is required (one of ${TARGETS.join(', ')})`, 'convert');
+  const dir = str(args, 'output');
+  if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
   const r = await readManifest(args, io, 'convert');
   if (!reportToStderr(io, r)) return EXIT.INVALID;
   const spec = r.spec!;
@@ -76,7 +78,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   printLines(io, diagnostics, 'stderr');
   if (diagnostics.some((d) => d.severity === 'error')) return EXIT.INVALID;
   const yaml = toYamlStream(objects);
-  const dir = str(args, 'output');
   if (dir === undefined || dir === '-') {
     io.stdout.write(yaml);
   } else {
