@@ -13,7 +13,8 @@ import { SourceText } from './source';
 export interface ReadOptions {
   /**
    * Larger inputs are refused: a string that big cannot be held by the JavaScript engine anyway,
-   * and no manifest is.
+   * and no manifest is. Counted on the bytes read, so it holds for stdin and for files that
+   * grow or whose size the file system does not know.
    * @default 256 MiB
    */
   readonly maxBytes?: number;
@@ -34,8 +35,10 @@ const MiB = 1024 * 1024;
 
 /**
  * Reads each path as UTF-8 text; `-` reads `stdin` (once: a second `-` gets a warning). Never
- * throws for a user mistake: a missing or unreadable path, a directory, an empty file, binary
- * data (NUL bytes) or bytes that are not UTF-8 each give a diagnostic and the input is left out.
+ * throws for a user mistake: a missing or unreadable path, a directory, a FIFO, device or socket
+ * (only stdin may be one), an input over the size limit, an empty file, UTF-16 or UTF-32 text,
+ * binary data (NUL bytes) or bytes that are not UTF-8 each give a diagnostic and the input is
+ * left out.
  *
  * @param stdin the stream `-` reads.
  * @default stdin - `process.stdin`
@@ -80,11 +83,11 @@ export async function readInputs(paths: readonly string[], stdin?: NodeJS.Readab
       fail(LoadCodes.NO_DOCUMENTS, `${file} contains no YAML documents (it is empty)`, file, 'warning');
       continue;
     }
-    const utf16 = unicodeEncoding(bytes);
-    if (utf16) {
+    const wide = unicodeEncoding(bytes);
+    if (wide) {
       fail(
         LoadCodes.NOT_TEXT,
-        `${file} is ${utf16.name} text${utf16.bom ? ' (it starts with its byte order mark)' : ''}, not UTF-8, which is what Armada reads; convert it first: iconv -f ${utf16.iconv} -t UTF-8`,
+        `${file} is ${wide.name} text${wide.bom ? ' (it starts with its byte order mark)' : ''}, not UTF-8, which is what Armada reads; convert it first: iconv -f ${wide.iconv} -t UTF-8`,
       );
       continue;
     }
