@@ -20,6 +20,103 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * Output that could not be written (a full disk, a failed rename, an interrupt): reported as what
+ * it is, not as a bug, with `exitCode` (1, or 128 + the signal number when interrupted).
+ */
+export class OutputError extends Error {
+  constructor(
+    message: string,
+    public readonly exitCode: number = EXIT.INVALID,
+  ) {
+    super(message);
+    this.name = 'OutputError';
+  }
+}
+
+/** What `errno` codes of writes mean to the person who ran the command. */
+export function ioErrorText(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const known: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EIO: 'input/output error',
+    EROFS: 'read-only file system',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'a part of the path is not a directory',
+    EISDIR: 'it is a directory',
+    EEXIST: 'it already exists',
+    ELOOP: 'it is a symbolic link',
+    EFBIG: 'file too large',
+    EXDEV: 'it is on another file system',
+  };
+  const code = typeof err?.code === 'string' ? err.code : undefined;
+  if (code && Object.hasOwn(known, code)) return `${known[code]} (${code})`;
+  return err instanceof Error ? err.message : String(e);
+}
+
+type Guarded = CliIo['stdout'] & { readonly failure: () => NodeJS.ErrnoException | undefined; readonly stream: NodeJS.WriteStream };
+const guarded = new WeakSet<object>();
+
+/**
+ * A process stream that cannot crash the command: a reader that went away (`convert | head`,
+ * EPIPE) ends the output quietly, and any other write error (`> /dev/full`, ENOSPC) is reported
+ * once, as the user's problem, and makes the exit code 1 (see {@link settleOutput}). Later writes
+ * are dropped.
+ */
+function guard(stream: NodeJS.WriteStream, name: string): Guarded {
+  let failed: NodeJS.ErrnoException | undefined;
+  const fail = (e: unknown) => {
+    if (failed) return;
+    failed = e as NodeJS.ErrnoException;
+    if (failed.code === 'EPIPE' || stream === process.stderr) return;
+    try {
+      process.stderr.write(`armada-cdk: cannot write to ${name}: ${ioErrorText(e)}\n`);
+    } catch {
+      // stderr is gone as well: the exit code still says it.
+    }
+  };
+  stream.on('error', fail);
+  const g: Guarded = {
+    isTTY: stream.isTTY,
+    write(s: string) {
+      if (failed) return false;
+      try {
+        return stream.write(s);
+      } catch (e) {
+        fail(e);
+        return false;
+      }
+    },
+    failure: () => failed,
+    stream,
+  };
+  guarded.add(g);
+  return g;
+}
+
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd() };
+  return { stdout: guard(process.stdout, 'standard output'), stderr: guard(process.stderr, 'standard error'), stdin: process.stdin, cwd: process.cwd() };
+}
+
+/**
+ * The exit code once the output has been handed to the system: write errors arrive as events
+ * after the command returned, so they are waited for. EPIPE keeps the command's code (quiet);
+ * another error on stdout makes it 1, and its message was printed when it happened.
+ */
+export async function settleOutput(io: CliIo, code: number): Promise<number> {
+  const out = io.stdout as Partial<Guarded>;
+  if (!guarded.has(out) || !out.stream || !out.failure) return code;
+  const stream = out.stream;
+  if (!out.failure() && stream.writableLength > 0) await new Promise<void>((resolve) => {
+    const done = () => resolve();
+    stream.once('drain', done);
+    stream.once('error', done);
+    stream.once('close', done);
+  });
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  const f = out.failure();
+  return f && f.code !== 'EPIPE' && code === EXIT.OK ? EXIT.INVALID : code;
 }

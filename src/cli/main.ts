@@ -3,7 +3,7 @@
  * demand, so that `armada-cdk --version` starts as fast as Node itself.
  */
 import { closest } from '../model/graph';
-import { CliIo, EXIT, processIo, UsageError } from './io';
+import { CliIo, EXIT, OutputError, processIo, settleOutput, UsageError } from './io';
 
 const COMMANDS: Record<string, { summary: string; load: () => { run(argv: string[], io: CliIo): Promise<number>; HELP: string } }> = {
   validate: { summary: 'validate Armada documents (schemas, references, armada-cdk rules)', load: () => require('./commands/validate') },
@@ -40,7 +40,7 @@ function version(): string {
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
-    if (command === 'help' && rest[0] && COMMANDS[rest[0]]) return io.stdout.write(COMMANDS[rest[0]].load().HELP), EXIT.OK;
+    if (command === 'help' && rest[0] && Object.hasOwn(COMMANDS, rest[0])) return io.stdout.write(COMMANDS[rest[0]].load().HELP), EXIT.OK;
     io.stdout.write(HELP);
     return command === undefined ? EXIT.USAGE : EXIT.OK;
   }
@@ -48,19 +48,20 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     io.stdout.write(`${version()}\n`);
     return EXIT.OK;
   }
-  const cmd = COMMANDS[command];
+  const cmd = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!cmd) {
     const hint = closest(command, Object.keys(COMMANDS));
     io.stderr.write(`armada-cdk: unknown command ${JSON.stringify(command)}${hint ? ` (did you mean ${hint}?)` : ''}\nRun armada-cdk --help for the commands.\n`);
     return EXIT.USAGE;
   }
   try {
-    return await cmd.load().run([...rest], io);
+    return await settleOutput(io, await cmd.load().run([...rest], io));
   } catch (e) {
     if (e instanceof UsageError) {
       io.stderr.write(`armada-cdk ${command}: ${e.message}\nRun armada-cdk ${command} --help for usage.\n`);
       return EXIT.USAGE;
     }
+    if (e instanceof OutputError) return io.stderr.write(`armada-cdk ${command}: ${e.message}\n`), e.exitCode;
     // Not a user mistake: say so plainly; the stack only on request.
     const err = e as Error;
     io.stderr.write(`armada-cdk ${command}: internal error: ${err?.message ?? String(e)}\n`);

@@ -1,23 +1,206 @@
+/**
+ * Where `-o` writes, and how. The rules:
+ *
+ * - `convert -o DIR`: DIR is a directory. An existing file there, or a name that does not exist
+ *   and ends like a file (`out.yaml`), is refused; a missing DIR is created, its parent is not.
+ *   Inside it, `<manifest>.<target>.yaml` is written; an existing file of that name is replaced
+ *   only with `--force` (another input whose manifest has the same name would have written it).
+ * - `import -o FILE`: FILE is a file, replaced if it exists; its directory must exist.
+ * - Neither writes through, or replaces, a symbolic link or a directory at the target.
+ *
+ * Refusals are usage errors (exit 2). The write itself is all or nothing: each file goes to a
+ * temporary file beside its target, created exclusively under a random name (so a link planted
+ * in advance cannot be followed), synced, then renamed over the target, and the directory synced.
+ * A failure or a signal on the way removes the temporary files (and a directory it created).
+ */
+import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { EXIT, ioErrorText, OutputError, UsageError } from './io';
+
+/** A file to write, and the directory to create for it (the `-o DIR` of convert when missing). */
+export interface OutputFile {
+  readonly path: string;
+  readonly content: string;
+}
+
+/** Where convert's output goes, checked; `createDir` when the directory is still to be made. */
+export interface OutputPlan {
+  readonly files: OutputFile[];
+  readonly createDir?: string;
+}
+
+const FILE_LIKE = /\.(?:ya?ml|json|txt|ts|js)$/i;
+
+function lstatOrUndefined(p: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(p);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new OutputError(`cannot use ${p}: ${ioErrorText(e)}`);
+  }
+}
+
+/** `target` may be replaced by a regular file: not a link, not a directory, nothing odd. */
+function checkTarget(target: string, shown: string, command: string): fs.Stats | undefined {
+  const st = lstatOrUndefined(target);
+  if (!st) return undefined;
+  if (st.isSymbolicLink()) {
+    throw new UsageError(`${shown} is a symbolic link; armada-cdk neither writes through a link nor replaces one: remove it, or choose another output`, command);
+  }
+  if (st.isDirectory()) throw new UsageError(`${shown} is a directory; the output would replace it`, command);
+  if (!st.isFile()) throw new UsageError(`${shown} exists and is not a regular file; choose another output`, command);
+  return st;
+}
 
 /**
- * Writes files all or nothing: everything is written to temporary files beside the targets first,
- * then renamed into place; if anything fails, the temporaries are removed and the directory is
- * left as it was.
+ * Checks `convert -o DIR` itself, before any input is read: DIR is an existing directory (a link
+ * to one included), or a missing name that does not look like a file, in a directory that exists.
+ * Returns the directory to create, if any.
  */
-export function writeFilesAtomically(files: readonly { path: string; content: string }[]): void {
-  const temps: { tmp: string; final: string }[] = [];
+export function checkOutputDirectory(cwd: string, dir: string, command: string): { abs: string; create: boolean } {
+  const abs = path.resolve(cwd, dir);
+  let st: fs.Stats | undefined;
   try {
-    for (const f of files) {
-      fs.mkdirSync(path.dirname(f.path), { recursive: true });
-      const tmp = path.join(path.dirname(f.path), `.${path.basename(f.path)}.${process.pid}.tmp`);
-      fs.writeFileSync(tmp, f.content);
-      temps.push({ tmp, final: f.path });
-    }
+    st = fs.statSync(abs); // a link to a directory is the user's way to put the output elsewhere
   } catch (e) {
-    for (const t of temps) fs.rmSync(t.tmp, { force: true });
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new OutputError(`cannot use -o ${dir}: ${ioErrorText(e)}`);
   }
-  for (const t of temps) fs.renameSync(t.tmp, t.final);
+  if (st && !st.isDirectory()) {
+    throw new UsageError(`-o ${dir} is a file; for ${command}, -o names the directory to write into (for a single file, redirect stdout: > ${dir})`, command);
+  }
+  if (st) return { abs, create: false };
+  if (FILE_LIKE.test(dir)) {
+    throw new UsageError(`-o ${dir} does not exist and looks like a file name; for ${command}, -o names a directory (for a single file, redirect stdout: > ${dir})`, command);
+  }
+  if (!isDirectory(path.dirname(abs))) throw new UsageError(`-o ${dir}: the directory ${path.dirname(dir) || '.'} it would be created in does not exist; create it first`, command);
+  return { abs, create: true };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks `convert -o DIR` for writing `files` into it: the directory (see
+ * {@link checkOutputDirectory}), then each target. Several outputs of the same name are refused
+ * (one would overwrite the other), and so is an existing one without `force`.
+ */
+export function planDirectoryOutput(cwd: string, dir: string, files: readonly { name: string; content: string }[], options: { force: boolean; command: string }): OutputPlan {
+  const { command } = options;
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (seen.has(f.name)) throw new UsageError(`two outputs are both named ${f.name}; one would overwrite the other`, command);
+    seen.add(f.name);
+  }
+  const { abs, create } = checkOutputDirectory(cwd, dir, command);
+  const out: OutputFile[] = [];
+  for (const f of files) {
+    const target = path.join(abs, f.name);
+    const shown = path.join(dir, f.name);
+    const existing = create ? undefined : checkTarget(target, shown, command);
+    if (existing && !options.force) {
+      throw new UsageError(`${shown} already exists (from an earlier run, or from another input whose manifest has the same name); pass --force to replace it, or choose another -o directory`, command);
+    }
+    out.push({ path: target, content: f.content });
+  }
+  return { files: out, ...(create ? { createDir: abs } : {}) };
+}
+
+/** Checks `import -o FILE` before any input is read: a file (replaced when it exists) in a directory that exists. */
+export function checkOutputFile(cwd: string, file: string, command: string): string {
+  const abs = path.resolve(cwd, file);
+  if (file.endsWith('/') || file.endsWith(path.sep)) throw new UsageError(`-o ${file} names a directory; for ${command}, -o names the file to write`, command);
+  if (!isDirectory(path.dirname(abs))) throw new UsageError(`-o ${file}: the directory ${path.dirname(file)} does not exist; create it first`, command);
+  checkTarget(abs, file, command);
+  return abs;
+}
+
+/** {@link checkOutputFile}, then the plan to write `content` there. */
+export function planFileOutput(cwd: string, file: string, content: string, command: string): OutputPlan {
+  return { files: [{ path: checkOutputFile(cwd, file, command), content }] };
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const SIGNAL_NUMBERS: Record<(typeof SIGNALS)[number], number> = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 };
+
+async function syncDirectory(dir: string): Promise<void> {
+  const fh = await fs.promises.open(dir, fs.constants.O_RDONLY);
+  try {
+    await fh.sync();
+  } catch (e) {
+    // Some file systems cannot sync a directory; the data itself was synced.
+    if ((e as NodeJS.ErrnoException).code !== 'EINVAL' && (e as NodeJS.ErrnoException).code !== 'EBADF') throw e;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Writes the planned files all or nothing (see the module comment). Throws {@link OutputError}
+ * for an I/O failure or an interrupt, after removing every temporary file.
+ *
+ * @param shown how a path is named in messages.
+ */
+export async function writeFilesAtomically(plan: OutputPlan, shown: (p: string) => string = (p) => p): Promise<void> {
+  const temps: { tmp: string; final: string }[] = [];
+  let interrupted: (typeof SIGNALS)[number] | undefined;
+  const onSignal = (sig: (typeof SIGNALS)[number]) => {
+    interrupted ??= sig;
+  };
+  const handlers = SIGNALS.map((sig) => [sig, () => onSignal(sig)] as const);
+  for (const [sig, h] of handlers) process.on(sig, h);
+  let createdDir: string | undefined;
+  let renamed = 0;
+  let current = plan.files[0]?.path ?? '';
+  const checkSignal = () => {
+    if (interrupted) throw new OutputError(`interrupted (${interrupted}); nothing was written`, 128 + SIGNAL_NUMBERS[interrupted]);
+  };
+  try {
+    if (plan.createDir) {
+      current = plan.createDir;
+      await fs.promises.mkdir(plan.createDir);
+      createdDir = plan.createDir;
+    }
+    for (const f of plan.files) {
+      current = f.path;
+      checkSignal();
+      const dir = path.dirname(f.path);
+      const tmp = path.join(dir, `.${path.basename(f.path)}.${randomBytes(8).toString('hex')}.tmp`);
+      // O_EXCL: never an existing file, nor a link planted at the name; O_NOFOLLOW: belt and braces.
+      const fh = await fs.promises.open(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o666);
+      temps.push({ tmp, final: f.path });
+      try {
+        await fh.writeFile(f.content);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    }
+    checkSignal();
+    for (const dir of new Set(plan.files.map((f) => path.dirname(f.path)))) await syncDirectory(dir);
+    checkSignal();
+    // rename() replaces whatever is at the target (a link planted since the check included)
+    // without following it.
+    for (const t of [...temps]) {
+      current = t.final;
+      await fs.promises.rename(t.tmp, t.final);
+      temps.shift();
+      renamed++;
+    }
+    for (const dir of new Set(plan.files.map((f) => path.dirname(f.path)))) await syncDirectory(dir);
+  } catch (e) {
+    for (const t of temps) await fs.promises.rm(t.tmp, { force: true }).catch(() => undefined);
+    if (createdDir && renamed === 0) await fs.promises.rmdir(createdDir).catch(() => undefined);
+    if (e instanceof OutputError) throw e;
+    const outcome = renamed === 0 ? 'nothing was written' : `${renamed} of ${plan.files.length} files were already in place`;
+    throw new OutputError(`cannot write ${shown(current)}: ${ioErrorText(e)}; ${outcome}`, EXIT.INVALID);
+  } finally {
+    for (const [sig, h] of handlers) process.removeListener(sig, h);
+  }
+  if (interrupted) throw new OutputError(`interrupted (${interrupted}) after the output was written`, 128 + SIGNAL_NUMBERS[interrupted]);
 }

@@ -209,7 +209,7 @@ class Generator {
     if (o.required !== undefined) props.push(['required', String(o.required)]);
     if (o.allowAsyncUpdates !== undefined) props.push(['allowAsyncUpdates', String(o.allowAsyncUpdates)]);
     const args = props.length ? obj(props, 3) : '';
-    const factory = FACTORY[r.type];
+    const factory = Object.hasOwn(FACTORY, r.type) ? FACTORY[r.type] : undefined;
     // A typed factory when the options fit it; `of` keeps what the factory would not accept.
     const fits = factory !== undefined &&
       (o.minReady === undefined || CONTROLLER_TYPES.includes(r.type)) &&
@@ -287,6 +287,9 @@ function str(s: string): string {
 }
 
 function key(k: string): string {
+  // `__proto__: v` and `'__proto__': v` in an object literal set its prototype; a computed key
+  // is an ordinary property, as the YAML key was.
+  if (k === '__proto__') return `[${str(k)}]`;
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : str(k);
 }
 

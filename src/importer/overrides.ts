@@ -16,6 +16,7 @@
  * this reports a diagnostic instead.
  */
 import { Diagnostic } from '../model/diagnostics';
+import { getOwn, setOwn } from '../model/own-keys';
 import { isPlainObject } from '../model/values';
 
 /** A document whose data the overrides may change (a copy; the loaded document stays as read). */
@@ -46,17 +47,17 @@ export function armadaUpdate(d: Record<string, unknown>, u: Record<string, unkno
   const problems: string[] = [];
   for (const [k, v] of Object.entries(u)) {
     if (isPlainObject(v)) {
-      const current = d[k];
-      if (current === undefined) d[k] = {};
+      const current = getOwn(d, k);
+      if (current === undefined) setOwn(d, k, {});
       else if (!isPlainObject(current)) {
         problems.push(`${[...path, k].join('.')}: the override is a mapping but the document has ${current === null ? 'null' : Array.isArray(current) ? 'a list' : `a ${typeof current}`} there (Armada fails on this)`);
         continue;
       }
-      problems.push(...armadaUpdate(d[k] as Record<string, unknown>, v, [...path, k]));
-    } else if (typeof v === 'string' && Array.isArray(d[k])) {
-      d[k] = v.split(',').map((x) => x.trim());
+      problems.push(...armadaUpdate(getOwn(d, k) as Record<string, unknown>, v, [...path, k]));
+    } else if (typeof v === 'string' && Array.isArray(getOwn(d, k))) {
+      setOwn(d, k, v.split(',').map((x) => x.trim()));
     } else {
-      d[k] = v;
+      setOwn(d, k, v);
     }
   }
   return problems;
@@ -103,7 +104,7 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[]):
     if (docPath.length < 3) return err('expected TYPE:NAME:PATH=VALUE (TYPE is chart, chart_group or manifest)');
     const dataPath = docPath.pop()!.split('.');
     const [alias, name] = docPath;
-    const type = TYPE_ALIASES[alias];
+    const type = Object.hasOwn(TYPE_ALIASES, alias) ? TYPE_ALIASES[alias] : undefined;
     if (!type) return err(`unknown document type ${JSON.stringify(alias)}; Armada knows chart, chart_group and manifest`);
     if (value === '') return err('the value is empty (Armada fails on an empty --set value)');
     if (/["\\]/.test(value)) return err('the value contains a double quote or a backslash, which breaks Armada\'s JSON round trip of --set values');
@@ -119,10 +120,11 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[]):
     const last = dataPath[dataPath.length - 1];
     for (const part of dataPath) {
       if (part === last) {
-        if (!(part in t)) t[part] = value;
+        if (!Object.hasOwn(t, part)) setOwn(t, part, value);
         continue;
       }
-      t = (t[part] ??= {}) as Record<string, unknown>;
+      if (!Object.hasOwn(t, part)) setOwn(t, part, {});
+      t = getOwn(t, part) as Record<string, unknown>;
     }
     if (dataPath.slice(0, -1).includes(last)) {
       err(`the path repeats its last segment ${JSON.stringify(last)}; Armada then also sets it at the first place it appears`, 'warning');

@@ -1,4 +1,5 @@
 /** Chart values: plain JSON data, checked, merged and canonicalised. */
+import { getOwn, setOwn } from './own-keys';
 
 /** A JSON value, as Helm receives it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -95,10 +96,11 @@ export function mergeValues<T extends Values>(base: T, ...overrides: readonly Va
 function mergeTwo(base: Values, override: Values): Values {
   const out: Values = { ...base };
   for (const [k, v] of Object.entries(override)) {
-    if (isPlainObject(v) && isPlainObject(out[k])) {
-      out[k] = mergeTwo(out[k] as Values, v);
+    const current = getOwn(out, k);
+    if (isPlainObject(v) && isPlainObject(current)) {
+      setOwn(out, k, mergeTwo(current as Values, v));
     } else {
-      out[k] = cloneJson(v);
+      setOwn(out, k, cloneJson(v));
     }
   }
   return out;
@@ -116,7 +118,7 @@ export function cloneJson<T>(v: T, onPath: Set<object> = new Set()): T {
   if (Array.isArray(v)) out = v.map((x) => cloneJson(x, onPath));
   else {
     const o: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) o[k] = cloneJson((v as Record<string, unknown>)[k], onPath);
+    for (const k of Object.keys(v)) setOwn(o, k, cloneJson((v as Record<string, unknown>)[k], onPath));
     out = o;
   }
   onPath.delete(v);
@@ -131,7 +133,7 @@ export function sortKeysDeep<T>(v: T): T {
   if (Array.isArray(v)) return v.map(sortKeysDeep) as unknown as T;
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) out[k] = sortKeysDeep(v[k]);
+    for (const k of Object.keys(v).sort()) setOwn(out, k, sortKeysDeep(v[k]));
     return out as T;
   }
   return v;

@@ -16,6 +16,7 @@ import { PreUpgradeDelete } from './pre-upgrade-delete';
 import { ClusterInputs, stableJson } from './provider-support';
 import { ReadinessGate } from './readiness-gate';
 import { releaseInputs, unsupportedFields } from './release-args';
+import { releaseValueInputs } from './release-values';
 
 /** Arguments of a {@link ManifestDeployment}. */
 export interface ManifestDeploymentArgs {
@@ -204,7 +205,7 @@ export class ChartDeployment extends pulumi.ComponentResource {
       }
       this.release = new k8s.helm.v3.Release(
         name,
-        { ...inputs, values: inputs.values as Record<string, unknown>, chart: chartPath },
+        { ...inputs, ...releaseValueInputs(inputs.values), chart: chartPath },
         { ...child, dependsOn: this.preUpgradeDelete ? [...args.waitFor, this.preUpgradeDelete] : [...args.waitFor], retainOnDelete: args.retainOnDelete },
       );
     } else {

@@ -2,6 +2,7 @@
  * What the three dynamic providers (readiness gate, pre-upgrade delete, helm test) share: the
  * cluster inputs, logging to Pulumi from the provider process, and input comparison for `diff`.
  */
+import { setOwn } from '../model/own-keys';
 import { KubeConfigLike, resolveKubeConfig } from './readiness';
 
 /**
@@ -59,7 +60,7 @@ export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
     const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v as object).sort()) sorted[k] = (v as Record<string, unknown>)[k];
+    for (const k of Object.keys(v as object).sort()) setOwn(sorted, k, (v as Record<string, unknown>)[k]);
     return sorted;
   });
 }

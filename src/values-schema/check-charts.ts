@@ -8,6 +8,7 @@ import { Diagnostic, Diagnostics } from '../model/diagnostics';
 import { firstByName } from '../model/plan';
 import { SourceType } from '../model/source';
 import { ManifestSpec } from '../model/spec';
+import { getOwn, setOwn } from '../model/own-keys';
 import { isPlainObject } from '../model/values';
 import { ValuesSchemaError } from './errors';
 
@@ -57,8 +58,10 @@ function coalesce(defaults: Record<string, unknown>, user: Readonly<Record<strin
   const out: Record<string, unknown> = { ...defaults };
   for (const [k, v] of Object.entries(user)) {
     if (v === null) delete out[k];
-    else if (isPlainObject(v) && isPlainObject(out[k])) out[k] = coalesce(out[k] as Record<string, unknown>, v);
-    else out[k] = v;
+    else {
+      const current = getOwn(out, k);
+      setOwn(out, k, isPlainObject(v) && isPlainObject(current) ? coalesce(current, v) : v);
+    }
   }
   return out;
 }

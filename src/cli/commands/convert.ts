@@ -12,7 +12,7 @@ import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../comm
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
 import { CliIo, EXIT, UsageError } from '../io';
 import { printLines } from '../report';
-import { writeFilesAtomically } from '../write';
+import { checkOutputDirectory, planDirectoryOutput, writeFilesAtomically } from '../write';
 
 const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'] as const;
 
@@ -31,7 +31,10 @@ Targets:
 
 Options:
   --to TARGET          the output format (required)
-  -o, --output DIR     write DIR/<manifest>.<target>.yaml (all or nothing) instead of stdout
+  -o, --output DIR     write DIR/<manifest>.<target>.yaml (all or nothing) instead of stdout.
+                       DIR is a directory (created if missing, not its parents); an existing
+                       output file there is replaced only with --force
+  --force              replace an existing DIR/<manifest>.<target>.yaml
   --sync-waves         airship-v1: add argocd.argoproj.io/sync-wave annotations from the plan
   --release-naming prefixed|as-written
                        keleustes-v1alpha1: spec.release as the prefixed Helm release (default)
@@ -49,6 +52,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     ...INPUT_OPTIONS,
     to: { type: 'string', choices: TARGETS },
     output: { type: 'string', short: 'o' },
+    force: { type: 'boolean' },
     'sync-waves': { type: 'boolean' },
     'release-naming': { type: 'string', choices: ['prefixed', 'as-written'] },
     ...FLUX_CLI_OPTIONS,
@@ -58,6 +62,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!to) throw new UsageError(`--to is required (one of ${TARGETS.join(', ')})`, 'convert');
   // Option mistakes are usage errors, found before any file is read.
   const flux = to === 'flux-v2' ? fluxOptions(args) : undefined;
+  const dir = str(args, 'output');
+  if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
   const r = await readManifest(args, io, 'convert');
   if (!reportToStderr(io, r)) return EXIT.INVALID;
   const spec = r.spec!;
@@ -84,12 +90,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   printLines(io, diagnostics, 'stderr');
   if (diagnostics.some((d) => d.severity === 'error')) return EXIT.INVALID;
   const yaml = toYamlStream(objects);
-  const dir = str(args, 'output');
   if (dir === undefined || dir === '-') {
     io.stdout.write(yaml);
   } else {
-    const file = path.resolve(io.cwd, dir, `${spec.name}.${to}.yaml`);
-    writeFilesAtomically([{ path: file, content: yaml }]);
+    const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${spec.name}.${to}.yaml`, content: yaml }], { force: flag(args, 'force'), command: 'convert' });
+    await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
+    const file = plan.files[0].path;
     io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${objects.length} objects)\n`);
   }
   return EXIT.OK;

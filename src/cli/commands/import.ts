@@ -3,7 +3,7 @@ import { generateTypeScript } from '../../importer/codegen';
 import { parse, str } from '../args';
 import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
 import { CliIo, EXIT } from '../io';
-import { writeFilesAtomically } from '../write';
+import { checkOutputFile, planFileOutput, writeFilesAtomically } from '../write';
 
 export const HELP = `Usage: armada-cdk import FILE... -o site.ts [options]
 
@@ -13,7 +13,8 @@ WaitResource.* waits. It compiles as is and synthesizes back to documents equal 
 input. The documents are validated first; nothing is written if they are invalid.
 
 Options:
-  -o, --output FILE    the TypeScript file to write (default: stdout)
+  -o, --output FILE    the TypeScript file to write (default: stdout); replaced if it exists,
+                       its directory must exist
   --export-name NAME   name of the exported manifest constant (default: site)
 ${INPUT_HELP}
 
@@ -25,6 +26,8 @@ Examples:
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parse('import', argv, { ...INPUT_OPTIONS, output: { type: 'string', short: 'o' }, 'export-name': { type: 'string' } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
+  const out = str(args, 'output');
+  if (out !== undefined && out !== '-') checkOutputFile(io.cwd, out, 'import');
   const r = await readManifest(args, io, 'import');
   if (!reportToStderr(io, r)) return EXIT.INVALID;
   const exportName = str(args, 'export-name') ?? 'site';
@@ -33,10 +36,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const code = generateTypeScript(r.spec!, { sources: args.positionals.map((p) => path.basename(p)), exportName });
-  const out = str(args, 'output');
   if (out === undefined || out === '-') io.stdout.write(code);
   else {
-    writeFilesAtomically([{ path: path.resolve(io.cwd, out), content: code }]);
+    await writeFilesAtomically(planFileOutput(io.cwd, out, code, 'import'), () => out);
     io.stderr.write(`wrote ${out} (${r.spec!.charts.length} charts, ${r.spec!.chartGroups.length} groups)\n`);
   }
   return EXIT.OK;

@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parse, str } from '../args';
 import { CliIo, EXIT, UsageError } from '../io';
-import { writeFilesAtomically } from '../write';
+import { planFileOutput, writeFilesAtomically } from '../write';
 
 export const HELP = `Usage: armada-cdk values-types PATH [-o FILE.ts] [--type-name NAME]
 
@@ -14,7 +14,8 @@ chart directory or a schema file. Use the type with Chart<V>:
   new Chart<MariadbValues>(group, 'mariadb', { ..., values: { ... } });
 
 Options:
-  -o, --output FILE    the TypeScript file to write (default: stdout)
+  -o, --output FILE    the TypeScript file to write (default: stdout); replaced if it exists,
+                       its directory must exist
   --type-name NAME     the interface name (default: <ChartName>Values, from Chart.yaml)
 
 Examples:
@@ -48,7 +49,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const out = str(args, 'output');
   if (out === undefined || out === '-') io.stdout.write(code);
   else {
-    writeFilesAtomically([{ path: path.resolve(io.cwd, out), content: code }]);
+    await writeFilesAtomically(planFileOutput(io.cwd, out, code, 'values-types'), () => out);
     io.stderr.write(`wrote ${out} (${typeName})\n`);
   }
   return EXIT.OK;

@@ -1,8 +1,8 @@
 /** The `code` of each diagnostic the loader emits, for filtering and for tests. */
 export const LoadCodes = {
-  /** A path that cannot be read: missing, a directory, no permission, too large. */
+  /** A path that cannot be read: missing, a directory, a FIFO or device, no permission, too large. */
   READ_ERROR: 'read-error',
-  /** Binary data or bytes that are not UTF-8 (Armada decodes every file as UTF-8). */
+  /** Binary data, UTF-16/UTF-32 text, or bytes that are not UTF-8 (Armada decodes every file as UTF-8). */
   NOT_TEXT: 'not-text',
   /** A file or stream without a single YAML document (warning: Armada accepts it). */
   NO_DOCUMENTS: 'no-documents',
@@ -10,6 +10,8 @@ export const LoadCodes = {
   YAML_SYNTAX: 'yaml-syntax',
   /** Well-formed YAML that PyYAML's SafeConstructor refuses to build (`=`, unknown tags, bad dates). */
   YAML_CONSTRUCT: 'yaml-construct',
+  /** A recursive alias, or aliases that expand beyond the budget (an alias bomb). */
+  YAML_ALIAS: 'yaml-alias',
   /** A key written twice in one mapping; the last value is kept, as PyYAML does (warning). */
   DUPLICATE_KEY: 'duplicate-key',
   /** A document with no content (`---` followed by nothing), skipped (warning). */

@@ -6,6 +6,7 @@
  */
 import * as jsyaml from 'js-yaml';
 import { Diagnostic, formatFieldPath } from '../../model/diagnostics';
+import { ALIAS_EXPANSION_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
 import { pyStrRepr } from './py-repr';
@@ -38,7 +39,7 @@ export function parseYamlStream(input: SourceText): ParseResult {
   const documents: LoadedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   const file = input.file;
-  const text = input.text.charCodeAt(0) === 0xfeff ? input.text.slice(1) : input.text;
+  const text = normalizeLineBreaks(input.text.charCodeAt(0) === 0xfeff ? input.text.slice(1) : input.text);
 
   const bad = NON_PRINTABLE_RE.exec(text);
   if (bad) {
@@ -110,7 +111,9 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const hasMerges = constructStats.merges !== mergesBefore;
   const maybeCollectionKeys = MAYBE_COLLECTION_KEY.test(chunkText);
   const source = new ChunkSource(text, chunk);
+  const checkAliases = mayHaveAliases(chunkText);
   values.forEach((value, i) => {
+    if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics)) return;
     let raw = value;
     let specials;
     let failures: ReturnType<typeof collectSpecials>['failures'] = [];
@@ -163,6 +166,53 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
       }
     }
   });
+}
+
+/**
+ * PyYAML ends a line at CR, LF or CRLF. A lone CR becomes LF here, once, so that every position
+ * (parser marks, the AST, the outline) counts lines as PyYAML does; the value is unchanged,
+ * since YAML folds any line break in a scalar to LF.
+ */
+function normalizeLineBreaks(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+}
+
+/**
+ * Refuses a document whose aliases are recursive or expand beyond the budget, before anything
+ * walks it: reported at the alias, and the document is left out.
+ */
+function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: string, diagnostics: Diagnostic[]): boolean {
+  const verdict = measureAliases(value);
+  if (verdict === 'ok') return false;
+  let problem: ReturnType<typeof findAliasProblem>;
+  try {
+    problem = findAliasProblem(text.slice(chunk.start, chunk.end));
+  } catch {
+    problem = undefined; // too deep to walk again: the document start must do
+  }
+  const p = problem ? positionOf(text, chunk.start + problem.offset, chunk.start, chunk.line) : { line: chunk.docLine, column: 1 };
+  const label = labelOf(value);
+  const name = problem ? ` *${problem.alias}` : '';
+  const message =
+    verdict === 'recursive'
+      ? `recursive alias${name}: the node it names contains it, so the document would be infinitely deep; Armada cannot use it`
+      : `the aliases of this document expand to more than ${ALIAS_EXPANSION_BUDGET.toLocaleString('en-US')} nodes${problem ? ` (at${name})` : ''}: an alias bomb? Refused before it is expanded`;
+  diagnostics.push({
+    severity: 'error',
+    location: `${file}:${p.line}:${p.column}`,
+    ...(label ? { document: label } : {}),
+    code: LoadCodes.YAML_ALIAS,
+    message,
+  });
+  return true;
+}
+
+/** `schema name` of a document that is not kept, for its diagnostic. */
+function labelOf(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '';
+  const v = value as { schema?: unknown; metadata?: { name?: unknown } | null };
+  const name = v.metadata !== null && typeof v.metadata === 'object' ? v.metadata.name : undefined;
+  return [v.schema, name].filter((x): x is string => typeof x === 'string').join(' ');
 }
 
 function reportLoadError(e: unknown, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): void {

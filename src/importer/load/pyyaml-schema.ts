@@ -24,6 +24,9 @@ const BOOL_VALUES: Record<string, boolean> = {
   on: true, On: true, ON: true, off: false, Off: false, OFF: false,
 };
 
+/** Own keys only: `!!bool constructor` must not find Object.prototype's members. */
+const boolValue = (s: string): boolean | undefined => (Object.hasOwn(BOOL_VALUES, s) ? BOOL_VALUES[s] : undefined);
+
 const FLOAT_RE =
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const INT_RE = /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
@@ -163,7 +166,7 @@ const TAG = 'tag:yaml.org,2002:';
 const builtin = (jsyaml as unknown as { types: Record<'binary' | 'omap' | 'pairs' | 'set', jsyaml.Type> }).types;
 
 const nullType = new jsyaml.Type(`${TAG}null`, { kind: 'scalar', resolve: resolveNull, construct: () => null });
-const boolType = new jsyaml.Type(`${TAG}bool`, { kind: 'scalar', resolve: resolveBool, construct: (s: string) => BOOL_VALUES[s] });
+const boolType = new jsyaml.Type(`${TAG}bool`, { kind: 'scalar', resolve: resolveBool, construct: (s: string) => boolValue(s) });
 const intType = new jsyaml.Type(`${TAG}int`, { kind: 'scalar', resolve: resolveInt, construct: constructInt });
 const floatType = new jsyaml.Type(`${TAG}float`, { kind: 'scalar', resolve: resolveFloat, construct: constructFloat });
 const timestampType = new jsyaml.Type(`${TAG}timestamp`, { kind: 'scalar', resolve: resolveTimestamp, construct: constructTimestamp });
@@ -193,7 +196,7 @@ const explicitBool = new jsyaml.Type(`${TAG}bool`, {
   kind: 'scalar',
   resolve: (s: string | null) => s !== null,
   construct: (s: string) => {
-    const v = BOOL_VALUES[s.toLowerCase()];
+    const v = boolValue(s.toLowerCase());
     return v !== undefined ? v : special(new ConstructFailure(s, `cannot construct a boolean from ${pyStr(s)}`));
   },
 });
@@ -221,7 +224,7 @@ export const PYYAML_SAFE_SCHEMA: jsyaml.Schema = jsyaml.FAILSAFE_SCHEMA.extend({
  */
 export function resolvePlainScalar(text: string): unknown {
   if (resolveNull(text)) return null;
-  if (resolveBool(text)) return BOOL_VALUES[text];
+  if (resolveBool(text)) return boolValue(text);
   if (resolveInt(text)) return constructInt(text);
   if (resolveFloat(text)) return constructFloat(text);
   if (resolveTimestamp(text)) return constructTimestamp(text);

@@ -13,7 +13,8 @@ import { SourceText } from './source';
 export interface ReadOptions {
   /**
    * Larger inputs are refused: a string that big cannot be held by the JavaScript engine anyway,
-   * and no manifest is.
+   * and no manifest is. Counted on the bytes read, so it holds for stdin and for files that
+   * grow or whose size the file system does not know.
    * @default 256 MiB
    */
   readonly maxBytes?: number;
@@ -34,8 +35,10 @@ const MiB = 1024 * 1024;
 
 /**
  * Reads each path as UTF-8 text; `-` reads `stdin` (once: a second `-` gets a warning). Never
- * throws for a user mistake: a missing or unreadable path, a directory, an empty file, binary
- * data (NUL bytes) or bytes that are not UTF-8 each give a diagnostic and the input is left out.
+ * throws for a user mistake: a missing or unreadable path, a directory, a FIFO, device or socket
+ * (only stdin may be one), an input over the size limit, an empty file, UTF-16 or UTF-32 text,
+ * binary data (NUL bytes) or bytes that are not UTF-8 each give a diagnostic and the input is
+ * left out.
  *
  * @param stdin the stream `-` reads.
  * @default stdin - `process.stdin`
@@ -60,21 +63,17 @@ export async function readInputs(paths: readonly string[], stdin?: NodeJS.Readab
       try {
         bytes = await readStream(stdin ?? process.stdin, maxBytes);
       } catch (e) {
-        fail(LoadCodes.READ_ERROR, e instanceof TooLarge ? `${stdinName} is larger than ${formatSize(maxBytes)}` : `cannot read ${stdinName}: ${errorText(e)}`);
+        fail(LoadCodes.READ_ERROR, e instanceof TooLarge ? `${stdinName} is larger than ${formatSize(maxBytes)}; reading stopped there` : `cannot read ${stdinName}: ${errorText(e)}`);
         continue;
       }
     } else {
       try {
-        const st = await fs.promises.stat(p);
-        if (st.isDirectory()) {
-          fail(LoadCodes.READ_ERROR, `${p} is a directory, not a file`);
+        const r = await readFileBounded(p, maxBytes);
+        if (typeof r === 'string') {
+          fail(LoadCodes.READ_ERROR, r);
           continue;
         }
-        if (st.size > maxBytes) {
-          fail(LoadCodes.READ_ERROR, `${p} is larger than ${formatSize(maxBytes)} (${formatSize(st.size)})`);
-          continue;
-        }
-        bytes = await fs.promises.readFile(p);
+        bytes = r;
       } catch (e) {
         fail(LoadCodes.READ_ERROR, `cannot read ${p}: ${errorText(e)}`);
         continue;
@@ -82,6 +81,14 @@ export async function readInputs(paths: readonly string[], stdin?: NodeJS.Readab
     }
     if (bytes.length === 0) {
       fail(LoadCodes.NO_DOCUMENTS, `${file} contains no YAML documents (it is empty)`, file, 'warning');
+      continue;
+    }
+    const wide = unicodeEncoding(bytes);
+    if (wide) {
+      fail(
+        LoadCodes.NOT_TEXT,
+        `${file} is ${wide.name} text${wide.bom ? ' (it starts with its byte order mark)' : ''}, not UTF-8, which is what Armada reads; convert it first: iconv -f ${wide.iconv} -t UTF-8`,
+      );
       continue;
     }
     const nul = bytes.indexOf(0);
@@ -104,23 +111,107 @@ export async function readInputs(paths: readonly string[], stdin?: NodeJS.Readab
 
 class TooLarge extends Error {}
 
+/**
+ * Reads `stream` to its end, or stops at `maxBytes`: an endless producer (`yes | armada-cdk
+ * validate -`) is cut off there, and the stream is destroyed so that nothing keeps the process
+ * waiting for more.
+ */
 function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let size = 0;
-    stream.on('data', (chunk: Buffer | string) => {
+    const onData = (chunk: Buffer | string) => {
       const b = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       size += b.length;
       if (size > maxBytes) {
-        stream.removeAllListeners('data');
+        stream.removeListener('data', onData);
+        stream.pause();
+        (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
         reject(new TooLarge());
         return;
       }
       parts.push(b);
-    });
+    };
+    stream.on('data', onData);
     stream.on('end', () => resolve(Buffer.concat(parts)));
+    // Kept after a rejection too: a destroyed stream may still report an error, which must not
+    // become an uncaught exception.
     stream.on('error', reject);
   });
+}
+
+const KINDS: [(st: fs.Stats) => boolean, string][] = [
+  [(st) => st.isFIFO(), 'a named pipe (FIFO)'],
+  [(st) => st.isCharacterDevice(), 'a character device'],
+  [(st) => st.isBlockDevice(), 'a block device'],
+  [(st) => st.isSocket(), 'a socket'],
+];
+
+/** What a path is when it is not a regular file, for the refusal message. */
+function notRegular(st: fs.Stats): string | undefined {
+  if (st.isFile()) return undefined;
+  if (st.isDirectory()) return 'a directory, not a file';
+  const kind = KINDS.find(([test]) => test(st));
+  return `${kind ? kind[1] : 'not a regular file'}, not a regular file; only stdin (-) may be a stream or a device: redirect it to stdin and pass -`;
+}
+
+/**
+ * A regular file's bytes, counted as they are read: `st.size` says nothing about a device
+ * (`/dev/zero` is 0 bytes) or a file that grows while it is read, so the limit is applied to the
+ * bytes themselves. Returns the refusal message for something that is not a regular file or is
+ * too large. The path is opened non-blocking, so that a FIFO swapped in after the check cannot
+ * hang the open; the opened file is checked again (symbolic links are followed, to their target).
+ */
+async function readFileBounded(p: string, maxBytes: number): Promise<Buffer | string> {
+  const before = await fs.promises.stat(p);
+  const kind = notRegular(before);
+  if (kind) return `${p} is ${kind}`;
+  if (before.size > maxBytes) return `${p} is larger than ${formatSize(maxBytes)} (${formatSize(before.size)})`;
+  const fh = await fs.promises.open(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const st = await fh.stat();
+    const kindNow = notRegular(st);
+    if (kindNow) return `${p} is ${kindNow}`;
+    const parts: Buffer[] = [];
+    let size = 0;
+    const chunkSize = Math.min(Math.max(st.size + 1, 64 * 1024), 16 * MiB);
+    for (;;) {
+      const buf = Buffer.allocUnsafe(chunkSize);
+      const { bytesRead } = await fh.read(buf, 0, chunkSize, null);
+      if (bytesRead === 0) break;
+      size += bytesRead;
+      if (size > maxBytes) return `${p} is larger than ${formatSize(maxBytes)}; reading stopped there`;
+      parts.push(bytesRead === chunkSize ? buf : buf.subarray(0, bytesRead));
+    }
+    return parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * UTF-16 or UTF-32 text, by its byte order mark or, without one, by the NUL bytes that every
+ * ASCII character carries in those encodings (YAML is mostly ASCII): named as such, rather than
+ * as binary data.
+ */
+function unicodeEncoding(b: Buffer): { name: string; iconv: string; bom: boolean } | undefined {
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xfe && b[2] === 0 && b[3] === 0) return { name: 'UTF-32 (little-endian)', iconv: 'UTF-32LE', bom: true };
+  if (b.length >= 4 && b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff) return { name: 'UTF-32 (big-endian)', iconv: 'UTF-32BE', bom: true };
+  if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe) return { name: 'UTF-16 (little-endian)', iconv: 'UTF-16LE', bom: true };
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) return { name: 'UTF-16 (big-endian)', iconv: 'UTF-16BE', bom: true };
+  // Without a mark: look at the first units; ASCII in UTF-16 is one zero byte per character.
+  const n = Math.min(b.length, 512) & ~3;
+  if (n < 4) return undefined;
+  const zeros = [0, 0, 0, 0];
+  for (let i = 0; i < n; i++) if (b[i] === 0) zeros[i & 3]++;
+  const quarter = n / 4;
+  const most = (k: number) => zeros[k] >= quarter * 0.9;
+  const few = (k: number) => zeros[k] <= quarter * 0.1;
+  if (most(1) && most(2) && most(3) && few(0)) return { name: 'UTF-32 (little-endian)', iconv: 'UTF-32LE', bom: false };
+  if (most(0) && most(1) && most(2) && few(3)) return { name: 'UTF-32 (big-endian)', iconv: 'UTF-32BE', bom: false };
+  if (most(1) && most(3) && few(0) && few(2)) return { name: 'UTF-16 (little-endian)', iconv: 'UTF-16LE', bom: false };
+  if (most(0) && most(2) && few(1) && few(3)) return { name: 'UTF-16 (big-endian)', iconv: 'UTF-16BE', bom: false };
+  return undefined;
 }
 
 function errorText(e: unknown): string {
@@ -144,13 +235,16 @@ function formatSize(n: number): string {
   return n >= MiB ? `${Math.round((n / MiB) * 10) / 10} MiB` : `${n} bytes`;
 }
 
-/** 1-based line and column (in characters, or in bytes) of a byte offset. */
+/** 1-based line and column (in characters, or in bytes) of a byte offset; CR, LF and CRLF each end a line, as in YAML. */
 function bytePosition(bytes: Buffer, offset: number, byteColumn = false): { line: number; column: number } {
   let line = 1;
   let lineStart = 0;
-  for (let nl = bytes.indexOf(10); nl >= 0 && nl < offset; nl = bytes.indexOf(10, nl + 1)) {
-    line++;
-    lineStart = nl + 1;
+  for (let i = 0; i < offset; i++) {
+    const c = bytes[i];
+    if (c === 10 || (c === 13 && bytes[i + 1] !== 10)) {
+      line++;
+      lineStart = i + 1;
+    }
   }
   if (byteColumn) return { line, column: offset - lineStart + 1 };
   let column = 1;

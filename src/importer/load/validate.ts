@@ -4,6 +4,7 @@
  * jsonschema words it, and placed at the offending key in the user's file.
  */
 import type { ErrorObject } from 'ajv-draft-04';
+import { setOwn } from '../../model/own-keys';
 import { Diagnostic, formatFieldPath } from '../../model/diagnostics';
 import { LoadCodes } from './codes';
 import { documentInternals, isPlainObject, LoadedDocument, pathKey, SpecialValue } from './document';
@@ -122,7 +123,7 @@ function substitute(data: unknown, specials: ReadonlyMap<string, SpecialValue>):
       const o: Record<string, unknown> = {};
       for (const k of Object.keys(v)) {
         path.push(k);
-        o[k] = copy((v as Record<string, unknown>)[k]);
+        setOwn(o, k, copy((v as Record<string, unknown>)[k]));
         path.pop();
       }
       out = o;
@@ -203,7 +204,9 @@ function describe(
       const extra = String(p.additionalProperty);
       let message = `Additional properties are not allowed (${pyStrRepr(extra)} was unexpected)`;
       const holder = schemaAt(schema, err.schemaPath.replace(/\/additionalProperties$/, ''));
-      const removed = REMOVED_KEYS[[...schemaPathNames(err.schemaPath), extra].join('.')];
+      const removedKey = [...schemaPathNames(err.schemaPath), extra].join('.');
+      // Own keys only: `constructor` or `toString` must not find Object.prototype's members.
+      const removed = Object.hasOwn(REMOVED_KEYS, removedKey) ? REMOVED_KEYS[removedKey] : undefined;
       const known = holder && isPlainObject(holder.properties) ? Object.keys(holder.properties) : [];
       const hint = closestKey(extra, known);
       if (removed) message += `: ${removed}`;

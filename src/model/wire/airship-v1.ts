@@ -9,6 +9,7 @@
  * the definition's effective value is written explicitly so that the operator does what Armada
  * would.
  */
+import { setOwn } from '../own-keys';
 import { Diagnostics, FieldPath, show } from '../diagnostics';
 import { effectiveNativeWait, effectiveTest, effectiveWaitTimeout, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
 import { Plan, firstByName } from '../plan';
@@ -88,7 +89,7 @@ export function toAirshipCharts(spec: ManifestSpec, plan: Plan, options: Airship
 
 function sortedRecord(r: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const k of Object.keys(r).sort()) out[k] = r[k];
+  for (const k of Object.keys(r).sort()) setOwn(out, k, r[k]);
   return out;
 }
 

@@ -1,12 +1,13 @@
 /** Helpers shared by the wire writers. */
 import { Labels } from '../spec';
+import { setOwn } from '../own-keys';
 import { sortKeysDeep } from '../values';
 
 /** Copies a labels map with sorted keys, or undefined. */
 export function labelsOut(labels: Labels | undefined): Record<string, string> | undefined {
   if (labels === undefined) return undefined;
   const out: Record<string, string> = {};
-  for (const k of Object.keys(labels).sort()) out[k] = labels[k];
+  for (const k of Object.keys(labels).sort()) setOwn(out, k, labels[k]);
   return out;
 }
 
@@ -16,7 +17,7 @@ export function labelsOut(labels: Labels | undefined): Record<string, string> | 
  */
 export function ordered(entries: readonly (readonly [string, unknown])[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of entries) if (v !== undefined) out[k] = v;
+  for (const [k, v] of entries) if (v !== undefined) setOwn(out, k, v);
   return out;
 }
 

@@ -39,7 +39,7 @@ export function toWirePath(kind: DocumentKind, version: SchemaVersion, field: Fi
   let verbatim = false;
   for (const seg of field) {
     if (typeof seg === 'number' || verbatim) out.push(seg);
-    else out.push(SNAKE[seg] ?? seg);
+    else out.push((Object.hasOwn(SNAKE, seg) ? SNAKE[seg] : undefined) ?? seg);
     if (typeof seg === 'string' && VERBATIM_BELOW.has(seg)) verbatim = true;
   }
   return out;

@@ -61,7 +61,8 @@ function walk(schema: StructuralSchema, value: unknown, path: (string | number)[
   const obj = value as Record<string, unknown>;
   const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
   for (const key of Object.keys(obj)) {
-    const prop = schema.properties?.[key];
+    // Own properties only: a value key `constructor` is not a property of every schema.
+    const prop = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
     if (prop) {
       walk(prop, obj[key], [...path, key], out);
     } else if (typeof schema.additionalProperties === 'object') {

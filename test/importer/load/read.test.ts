@@ -65,7 +65,7 @@ describe('reading inputs', () => {
     ]);
   });
 
-  it('refuses binary data and bytes that are not UTF-8, saying where', async () => {
+  it('refuses binary data and bytes that are not UTF-8, saying where (UTF-16 as UTF-16)', async () => {
     const bin = write('chart.tgz', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00]));
     const latin1 = write('latin1.yaml', Buffer.concat([Buffer.from('a: 1\nname: caf'), Buffer.from([0xe9]), Buffer.from('\n')]));
     const utf16 = write('utf16.yaml', Buffer.from('\ufeffa: 1\n', 'utf16le'));
@@ -75,7 +75,7 @@ describe('reading inputs', () => {
     expect(r.diagnostics).toEqual([
       { severity: 'error', location: `${bin}:1:4`, code: 'not-text', message: `${bin} is not a UTF-8 text file (NUL byte at line 1, column 4: binary data?)` },
       { severity: 'error', location: `${latin1}:2:10`, code: 'not-text', message: `${latin1} is not a UTF-8 text file (invalid byte 0xe9 at line 2, column 10)` },
-      { severity: 'error', location: `${utf16}:1:4`, code: 'not-text', message: `${utf16} is not a UTF-8 text file (NUL byte at line 1, column 4: binary data?)` },
+      { severity: 'error', location: utf16, code: 'not-text', message: `${utf16} is UTF-16 (little-endian) text (it starts with its byte order mark), not UTF-8, which is what Armada reads; convert it first: iconv -f UTF-16LE -t UTF-8` },
       { severity: 'error', location: `${truncated}:1:4`, code: 'not-text', message: `${truncated} is not a UTF-8 text file (invalid byte 0xe2 at line 1, column 4)` },
     ]);
   });
@@ -89,7 +89,7 @@ describe('reading inputs', () => {
   it('refuses inputs over the size limit', async () => {
     const p = write('big.yaml', 'a: 1\n'.repeat(100));
     const r = await readInputs([p, '-'], Readable.from([Buffer.alloc(600, 0x20)]), { maxBytes: 400 });
-    expect(r.diagnostics.map((d) => d.message)).toEqual([`${p} is larger than 400 bytes (500 bytes)`, '<stdin> is larger than 400 bytes']);
+    expect(r.diagnostics.map((d) => d.message)).toEqual([`${p} is larger than 400 bytes (500 bytes)`, '<stdin> is larger than 400 bytes; reading stopped there']);
   });
 });
 

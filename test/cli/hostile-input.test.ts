@@ -1,0 +1,231 @@
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Readable } from 'stream';
+import { readInputs } from '../../src/importer/load';
+import { cli, tmpdir, write } from '../helpers/cli';
+import { readShared, sharedPath } from '../helpers/shared';
+import { finished, spawnCli } from '../helpers/spawn-cli';
+
+const SIMPLE = readShared('corpus', 'armada__examples__simple.yaml');
+const dir = tmpdir('armada-cdk-hostile-');
+
+const errorLines = (out: string) => out.split('\n').filter((l) => /: (error|warning): /.test(l));
+
+describe('size caps hold for every kind of input', () => {
+  const device = /is a character device, not a regular file; only stdin \(-\) may be a stream or a device: redirect it to stdin and pass -$/;
+
+  test('a device is refused at once, not read (st.size is 0 for /dev/zero)', async () => {
+    const started = Date.now();
+    const r = await cli(['validate', '/dev/zero']);
+    expect(r.code).toBe(1);
+    expect(errorLines(r.stdout + r.stderr)).toEqual([expect.stringMatching(new RegExp(`^/dev/zero: error: /dev/zero ${device.source}`))]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  test('also through a symbolic link, and as a -f values file', async () => {
+    const link = path.join(dir, 'zero.yaml');
+    fs.symlinkSync('/dev/zero', link);
+    const main = write(dir, 'site.yaml', SIMPLE);
+    const r = await cli(['validate', link]);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toMatch(new RegExp(`${link}: error: ${link} ${device.source}`, 'm'));
+    const f = await cli(['validate', main, '-f', '/dev/urandom']);
+    expect(f.code).toBe(1);
+    expect(f.stdout + f.stderr).toMatch(new RegExp(`/dev/urandom: error: /dev/urandom ${device.source}`, 'm'));
+  });
+
+  test('a FIFO is refused without blocking on it', async () => {
+    const fifo = path.join(dir, 'pipe.yaml');
+    execFileSync('mkfifo', [fifo]);
+    const r = await cli(['validate', fifo]);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain(`${fifo}: error: ${fifo} is a named pipe (FIFO), not a regular file; only stdin (-) may be a stream or a device`);
+  });
+
+  test('a regular file over the limit, and stdin cut off at the limit: the stream is destroyed', async () => {
+    const big = write(dir, 'big.yaml', 'a: 1\n'.repeat(100));
+    let produced = 0;
+    const endless = new Readable({
+      read() {
+        produced += 64;
+        this.push(Buffer.alloc(64, 0x79));
+      },
+    });
+    const r = await readInputs([big, '-'], endless, { maxBytes: 400 });
+    expect(r.diagnostics.map((d) => d.message)).toEqual([`${big} is larger than 400 bytes (500 bytes)`, '<stdin> is larger than 400 bytes; reading stopped there']);
+    expect(endless.destroyed).toBe(true);
+    expect(produced).toBeLessThan(2000);
+  });
+
+  test('the limit holds on the bytes read, whatever st.size says (0 for /proc files, as for devices)', async () => {
+    const proc = '/proc/self/status';
+    expect(fs.statSync(proc).size).toBe(0);
+    const r = await readInputs([proc], undefined, { maxBytes: 100 });
+    expect(r.diagnostics.map((d) => d.message)).toEqual([`${proc} is larger than 100 bytes; reading stopped there`]);
+    // Under the limit, such a file is read in full.
+    const whole = await readInputs([proc], undefined, { maxBytes: 1 << 20 });
+    expect(whole.inputs[0].text).toMatch(/^Name:\t/);
+  });
+
+  test('yes | armada-cdk validate - stops at the limit and exits 1', async () => {
+    const child = spawnCli(['validate', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const line = Buffer.alloc(1 << 20, 'y\n');
+    let stopped = false;
+    const pump = () => {
+      while (!stopped && child.stdin!.write(line));
+    };
+    child.stdin!.on('drain', pump).on('error', () => (stopped = true));
+    child.on('exit', () => (stopped = true));
+    pump();
+    child.stdout!.setEncoding('utf8');
+    let stdout = '';
+    child.stdout!.on('data', (s: string) => (stdout += s));
+    const r = await finished(child, 100_000);
+    expect(r.timedOut).toBe(false);
+    expect(r.code).toBe(1);
+    expect(stdout + r.stderr).toContain('<stdin>: error: <stdin> is larger than 256 MiB; reading stopped there');
+    expect(r.stderr).not.toMatch(/internal error|at .*\.ts:\d+/);
+  }, 120_000);
+});
+
+describe('alias bombs and recursive aliases', () => {
+  const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`)];
+  const withValues = (lines: readonly string[]) => SIMPLE.replace('  values: {}\n', `  values:\n${lines.map((l) => `    ${l}\n`).join('')}`);
+
+  test('a 1 KB billion-laughs document is refused at the alias that passes the budget, with its document', async () => {
+    const text = withValues(bomb);
+    expect(text.length).toBeLessThan(4000);
+    const f = write(dir, 'bomb.yaml', text);
+    const started = Date.now();
+    const r = await cli(['convert', f, '--to', 'documents-v1']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const lineOfA5 = text.split('\n').findIndex((l) => l.startsWith('    a5: ')) + 1;
+    const [line] = errorLines(r.stderr);
+    expect(line).toMatch(
+      new RegExp(`^${f}:${lineOfA5}:\\d+: error: armada/Chart/v1 blog-1: the aliases of this document expand to more than 1,000,000 nodes \\(at \\*a4\\): an alias bomb\\? Refused before it is expanded$`),
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  test('a recursive alias gets a diagnostic at the alias, not exit 70', async () => {
+    const text = SIMPLE.replace('  values: {}\n', '  values: &v\n    self: *v\n');
+    const f = write(dir, 'recursive.yaml', text);
+    for (const command of [['validate', f], ['convert', f, '--to', 'airship-v1'], ['import', f]]) {
+      const r = await cli(command);
+      expect([command[0], r.code]).toEqual([command[0], 1]);
+      const line = text.split('\n').findIndex((l) => l.includes('self: *v')) + 1;
+      expect(errorLines(r.stdout + r.stderr)).toContain(
+        `${f}:${line}:11: error: armada/Chart/v1 blog-1: recursive alias *v: the node it names contains it, so the document would be infinitely deep; Armada cannot use it`,
+      );
+    }
+  });
+
+  test('a recursive alias in a sequence, and one in a -f values file', async () => {
+    const main = write(dir, 'main.yaml', SIMPLE);
+    const ovr = write(dir, 'ovr.yaml', 'schema: armada/Chart/v1\nmetadata:\n  schema: metadata/Document/v1\n  name: blog-1\ndata:\n  values: &l [1, *l]\n');
+    const r = await cli(['validate', main, '-f', ovr]);
+    expect(r.code).toBe(1);
+    expect(errorLines(r.stdout + r.stderr)).toContain(`${ovr}:6:18: error: armada/Chart/v1 blog-1: recursive alias *l: the node it names contains it, so the document would be infinitely deep; Armada cannot use it`);
+  });
+
+  test('ordinary aliases and merges, shared many times, are fine', async () => {
+    const text = SIMPLE.replace('  values: {}\n', '  values:\n    base: &b {a: 1, b: [1, 2, 3]}\n    one: *b\n    two: {<<: *b, c: 2}\n');
+    const r = await cli(['convert', write(dir, 'aliases.yaml', text), '--to', 'documents-v1']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('    one:\n      a: 1\n      b:\n        - 1\n        - 2\n        - 3\n');
+  });
+});
+
+describe('messages', () => {
+  test('UTF-16 and UTF-32 input is named as such, with a mark or without', async () => {
+    const text = 'schema: armada/Chart/v1\n';
+    const be = Buffer.from(text, 'utf16le').swap16();
+    const cases: [string, Buffer, string][] = [
+      ['le-bom.yaml', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'UTF-16 (little-endian) text (it starts with its byte order mark), not UTF-8, which is what Armada reads; convert it first: iconv -f UTF-16LE -t UTF-8'],
+      ['be-bom.yaml', Buffer.concat([Buffer.from([0xfe, 0xff]), be]), 'UTF-16 (big-endian) text (it starts with its byte order mark), not UTF-8, which is what Armada reads; convert it first: iconv -f UTF-16BE -t UTF-8'],
+      ['le.yaml', Buffer.from(text, 'utf16le'), 'UTF-16 (little-endian) text, not UTF-8, which is what Armada reads; convert it first: iconv -f UTF-16LE -t UTF-8'],
+      ['be.yaml', be, 'UTF-16 (big-endian) text, not UTF-8, which is what Armada reads; convert it first: iconv -f UTF-16BE -t UTF-8'],
+      ['utf32.yaml', Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), ...[...text].map((c) => Buffer.from([c.charCodeAt(0), 0, 0, 0]))]), 'UTF-32 (little-endian) text (it starts with its byte order mark), not UTF-8, which is what Armada reads; convert it first: iconv -f UTF-32LE -t UTF-8'],
+    ];
+    for (const [name, bytes, message] of cases) {
+      const f = write(dir, name, bytes);
+      const r = await cli(['validate', f]);
+      expect([name, r.code, errorLines(r.stdout + r.stderr)]).toEqual([name, 1, [`${f}: error: ${f} is ${message}`]]);
+    }
+    // Binary data with NUL bytes is still binary data.
+    const bin = write(dir, 'chart.tgz', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]));
+    expect((await cli(['validate', bin])).stdout).toContain('NUL byte at line 1, column 4: binary data?');
+  });
+
+  test('CR-only line endings give the same positions as LF', async () => {
+    const bad = SIMPLE.replace('sequenced: False', 'sequnced: False').replace('release: blog-1', 'release: 12');
+    const lf = await cli(['validate', write(dir, 'lf.yaml', bad)]);
+    const cr = await cli(['validate', write(dir, 'cr.yaml', bad.replace(/\n/g, '\r'))]);
+    const crlf = await cli(['validate', write(dir, 'crlf.yaml', bad.replace(/\n/g, '\r\n'))]);
+    const strip = (out: string, name: string) => errorLines(out).map((l) => l.replace(path.join(dir, name), 'F'));
+    const lineOf = (needle: string) => bad.split('\n').findIndex((l) => l.includes(needle)) + 1;
+    expect(strip(lf.stdout, 'lf.yaml')).toEqual([
+      `F:${lineOf('release: 12')}:3: error: armada/Chart/v1 blog-1: data.release: 12 is not of type 'string'`,
+      `F:${lineOf('sequnced')}:3: error: armada/ChartGroup/v1 blog-group: data.sequnced: Additional properties are not allowed ('sequnced' was unexpected): did you mean 'sequenced'?`,
+    ]);
+    expect(strip(cr.stdout, 'cr.yaml')).toEqual(strip(lf.stdout, 'lf.yaml'));
+    expect(strip(crlf.stdout, 'crlf.yaml')).toEqual(strip(lf.stdout, 'lf.yaml'));
+    // A syntax error in a CR-only file, and binary data after CR-only lines.
+    const syntax = SIMPLE.replace('release: blog-1', 'release: [x');
+    const synLf = await cli(['validate', write(dir, 'syn-lf.yaml', syntax)]);
+    const synCr = await cli(['validate', write(dir, 'syn-cr.yaml', syntax.replace(/\n/g, '\r'))]);
+    expect(strip(synCr.stdout, 'syn-cr.yaml')).toEqual(strip(synLf.stdout, 'syn-lf.yaml'));
+    const nul = await cli(['validate', write(dir, 'nul-cr.yaml', 'a: 1\rb: 2\rc: \u0000\r')]);
+    expect(nul.stdout).toContain('NUL byte at line 3, column 4');
+  });
+
+  test('keys named like Object.prototype members get real hints, never a function body', async () => {
+    const text = SIMPLE.replace('  sequenced: False\n', '  sequenced: False\n  constructor: 1\n  toString: 2\n  hasOwnProperty: 3\n  descriptio: 4\n');
+    const r = await cli(['validate', write(dir, 'members.yaml', text)]);
+    expect(r.code).toBe(1);
+    const lines = errorLines(r.stdout).map((l) => l.replace(/^.*?: error: /, ''));
+    expect(lines).toEqual([
+      "armada/ChartGroup/v1 blog-group: data.constructor: Additional properties are not allowed ('constructor' was unexpected)",
+      "armada/ChartGroup/v1 blog-group: data.toString: Additional properties are not allowed ('toString' was unexpected)",
+      "armada/ChartGroup/v1 blog-group: data.hasOwnProperty: Additional properties are not allowed ('hasOwnProperty' was unexpected)",
+      "armada/ChartGroup/v1 blog-group: data.descriptio: Additional properties are not allowed ('descriptio' was unexpected): did you mean 'description'?",
+    ]);
+    const main = write(dir, 'site.yaml', SIMPLE);
+    const set = await cli(['validate', main, '--set', 'constructor:blog-1:values.a=1']);
+    expect(set.code).toBe(1);
+    expect(set.stdout + set.stderr).toContain('"constructor:blog-1:values.a=1": unknown document type "constructor"; Armada knows chart, chart_group and manifest');
+    const bool = await cli(['validate', write(dir, 'bool.yaml', SIMPLE.replace('sequenced: False', 'sequenced: !!bool constructor'))]);
+    expect(bool.code).toBe(1);
+    expect(bool.stdout).toContain('cannot construct a boolean from');
+    const cmd = await cli(['constructor']);
+    expect(cmd.code).toBe(2);
+    expect(cmd.stderr).toContain('unknown command "constructor"');
+  });
+});
+
+describe('broken pipes and full outputs', () => {
+  test('convert > /dev/full: a user-facing error, exit 1, no stack trace', async () => {
+    const f = write(dir, 'full.yaml', SIMPLE);
+    const out = fs.openSync('/dev/full', 'w');
+    try {
+      const r = await finished(spawnCli(['convert', f, '--to', 'documents-v2'], { stdio: ['ignore', out, 'pipe'] }));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('armada-cdk: cannot write to standard output: no space left on device (ENOSPC)\n');
+      expect(r.stderr).not.toMatch(/internal error|This is a bug|\n\s+at /);
+    } finally {
+      fs.closeSync(out);
+    }
+  }, 90_000);
+
+  test('convert | head: exits quietly when the reader goes away (EPIPE)', async () => {
+    const f = write(dir, 'epipe.yaml', execFileSync(process.execPath, [sharedPath('tools', 'gen-manifest.mjs'), '300'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+    const child = spawnCli(['convert', f, '--to', 'documents-v1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout!.once('data', () => child.stdout!.destroy());
+    const r = await finished(child);
+    expect(r.signal).toBeNull();
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toMatch(/EPIPE|internal error|\n\s+at /);
+  }, 90_000);
+});
