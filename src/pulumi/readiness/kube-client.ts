@@ -85,6 +85,7 @@ export class KubeApiClient {
       expired = true;
       res.destroy();
     }, maxMs);
+    const tooLarge = () => new ResponseTooLargeError(`A watch event of ${path} is larger than ${this.limits.maxEventBytes} bytes (maxWatchEventBytes)`);
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     const deliver = (line: string): boolean => {
@@ -107,6 +108,7 @@ export class KubeApiClient {
         let from = 0;
         let newline: number;
         while ((newline = chunk.indexOf(10, from)) >= 0) {
+          if (pendingBytes + newline - from > this.limits.maxEventBytes) throw tooLarge();
           pending.push(chunk.subarray(from, newline));
           const line = Buffer.concat(pending).toString('utf8');
           pending = [];
@@ -116,9 +118,7 @@ export class KubeApiClient {
         }
         pending.push(chunk.subarray(from));
         pendingBytes += chunk.length - from;
-        if (pendingBytes > this.limits.maxEventBytes) {
-          throw new ResponseTooLargeError(`A watch event of ${path} is larger than ${this.limits.maxEventBytes} bytes (maxWatchEventBytes)`);
-        }
+        if (pendingBytes > this.limits.maxEventBytes) throw tooLarge();
       }
       if (expired) return 'ended';
       if (deliver(Buffer.concat(pending).toString('utf8'))) return 'stopped';

@@ -162,13 +162,16 @@ export class ResourceWait {
           continue;
         }
         if (!isRetryable(e)) throw e;
-        this.lastError = (e as Error).message;
+        const message = (e as Error).message;
+        this.lastError = message;
         await this.sleep(retryDelay(e, this.ctx.retryDelayMs));
         // A silent stream may have swallowed events (a proxy that stopped forwarding), and an
         // ERROR event without a code says nothing of where the stream stood: only a LIST knows
         // the state now.
         if (e instanceof IdleConnectionError || (e instanceof KubernetesApiError && e.statusCode === undefined)) {
           resourceVersion = await this.relist(tracker);
+          // The LIST worked, but the watch did not: that is what the deadline should report.
+          this.lastError = message;
         }
       }
     }
