@@ -15,6 +15,10 @@ export type ChartSourceErrorCode =
   | 'download'
   /** The downloaded file is not a readable (gzip) tar archive. */
   | 'extract'
+  /** A source costs more than its limit allows (download size or time, extracted size, entries). */
+  | 'limit'
+  /** A fetched chart holds a symbolic link that points outside it, or its subpath is one that leaves the source. */
+  | 'unsafe-symlink'
   /** The git executable could not be started. */
   | 'git-not-installed'
   /** `git clone` or `git fetch` failed for a reason other than an unknown reference. */
