@@ -43,6 +43,13 @@ async function failure(p: Promise<unknown>): Promise<ChartSourceError> {
   return e;
 }
 
+/** A tar stream without its trailing zero blocks, so another archive's entries can follow. */
+function trimEnd(tarball: Buffer): Buffer {
+  let end = tarball.length;
+  while (end >= 512 && tarball.subarray(end - 512, end).every((b) => b === 0)) end -= 512;
+  return tarball.subarray(0, end);
+}
+
 /** Every file under `dir`, relative, sorted. */
 async function listTree(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -190,6 +197,48 @@ describe('what a tarball may put on disk', () => {
         `^tar source ${server.url.replace(/[.]/g, '\\.')}/shared\\.tgz: the chart \\S+/mariadb holds symbolic links that point outside it, which are refused: templates/_helpers\\.tpl -> \\.\\./\\.\\./common/helpers\\.tpl; replace each with the file or directory it points to$`,
       ),
     );
+  });
+
+  test('entries that climb out of the extraction directory, or write through a link out of it, change nothing outside', async () => {
+    const src = path.join(work, 'climb', 'in');
+    await writeChart(path.join(src, 'mariadb'), 'mariadb');
+    await fs.writeFile(path.join(work, 'climb', 'escape.txt'), 'written by the archive\n');
+    const climbing = path.join(work, 'climbing.tgz');
+    await tar.c({ gzip: true, file: climbing, cwd: src, preservePaths: true }, ['mariadb', '../escape.txt']);
+    serveFile('/climbing.tgz', await fs.readFile(climbing));
+
+    // A link to a directory outside, then a file "inside" the link, as two archives back to back.
+    const victim = await tempDir('victim');
+    await fs.symlink(victim, path.join(src, 'mariadb', 'door'));
+    const stage = path.join(work, 'climb', 'stage');
+    await fs.mkdir(path.join(stage, 'mariadb', 'door'), { recursive: true });
+    await fs.writeFile(path.join(stage, 'mariadb', 'door', 'planted.txt'), 'through the link\n');
+    const raw = async (cwd: string, entry: string) => {
+      const chunks: Buffer[] = [];
+      await new Promise<void>((resolve) => {
+        const pack = new tar.Pack({ cwd });
+        pack.on('data', (b: Buffer) => chunks.push(b));
+        pack.on('end', () => resolve());
+        pack.add(entry);
+        pack.end();
+      });
+      return Buffer.concat(chunks);
+    };
+    const head = await raw(src, 'mariadb');
+    const zlib = await import('zlib');
+    serveFile('/through.tgz', zlib.gzipSync(Buffer.concat([trimEnd(head), await raw(stage, 'mariadb/door/planted.txt')])));
+
+    const cacheDir = await fresh();
+    const err = await failure(resolveChartSource(ChartSource.tar(`${server.url}/climbing.tgz`, { subpath: 'mariadb' }), { cacheDir }));
+    expect(err.code).toBe('extract');
+    expect(err.message).toContain("path contains '..'");
+    expect((await listTree(cacheDir)).filter((f) => f.includes('escape'))).toEqual([]);
+    expect(await leftovers(cacheDir)).toEqual([]);
+
+    const r = await resolveChartSource(ChartSource.tar(`${server.url}/through.tgz`, { subpath: 'mariadb' }), { cacheDir });
+    expect(await fs.readdir(victim)).toEqual([]);
+    expect((await fs.lstat(path.join(r.dir, 'door'))).isDirectory()).toBe(true);
+    expect(await fs.readFile(path.join(r.dir, 'door', 'planted.txt'), 'utf8')).toBe('through the link\n');
   });
 
   test('a damaged archive leaves no temp directory behind', async () => {
