@@ -188,6 +188,7 @@ async function gitEnv(request: GitRequest, options: ResolveChartSourceOptions, w
     // git's own default still allows ext:: for a user's command line; this allows only these.
     GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS,
   };
+  // The configuration armada-cdk passes through the environment replaces any the caller set there.
   for (const k of Object.keys(env)) if (/^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(k)) delete env[k];
   const method = request.authMethod?.trim();
   if (!method) return env;
