@@ -5,7 +5,7 @@ import { Duration } from '../../model/duration';
 import { discardEntry, entryName, firstRefresh, isDirectory, once, publishVerified, readPointer, removeTree, tempPath, verifyEntry, writePointer } from './cache';
 import { ChartSourceError, redact, trimDetail } from './errors';
 import { GitCommandError, runGit } from './git-command';
-import { cacheRoot, logger, millis, ResolveChartSourceOptions } from './options';
+import { cacheRoot, limit, logger, millis, ResolveChartSourceOptions } from './options';
 
 /** What to clone and how. */
 export interface GitRequest {
@@ -121,6 +121,7 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
       target = local.trim();
       log(`git: "${request.reference}" is not a ref the server will send; using commit ${target.slice(0, 12)} from the clone`);
     }
+    await checkTreeSize(await run(['ls-tree', '-r', '-l', '-z', target], tmp), options, what);
     await run(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', target], tmp).catch((e) => {
       throw explain(e, `${what}: git checkout of "${request.reference}" failed`, request, options);
     });
@@ -134,6 +135,30 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
   } catch (e) {
     await removeTree(tmp);
     throw e;
+  }
+}
+
+/**
+ * The checkout is the costly part of a clone on disk: the tree's entries and sizes are known
+ * before it (`ls-tree -l`), so a tree over the limits is refused before a file is written.
+ */
+async function checkTreeSize(listing: string, options: ResolveChartSourceOptions, what: string): Promise<void> {
+  const maxEntries = limit(options.maxArchiveEntries, 20_000, 'maxArchiveEntries');
+  const maxBytes = limit(options.maxExtractedBytes, 1024 ** 3, 'maxExtractedBytes');
+  let entries = 0;
+  let bytes = 0;
+  for (const line of listing.split('\0')) {
+    if (line === '') continue;
+    entries++;
+    // `<mode> <type> <object> <size>\t<path>`; the size is `-` for submodules.
+    const size = Number(/^\S+ \S+ \S+\s+(\d+)\t/.exec(line)?.[1] ?? 0);
+    bytes += size;
+  }
+  if (entries > maxEntries) {
+    throw new ChartSourceError('limit', `${what}: the checkout would hold ${entries} files, more than ${maxEntries} (maxArchiveEntries); nothing was checked out`);
+  }
+  if (bytes > maxBytes) {
+    throw new ChartSourceError('limit', `${what}: the checkout would hold ${bytes} bytes, more than ${maxBytes} (maxExtractedBytes); nothing was checked out`);
   }
 }
 

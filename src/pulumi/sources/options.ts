@@ -58,13 +58,14 @@ export interface ResolveChartSourceOptions extends CacheOptions {
    */
   readonly maxDownloadBytes?: number;
   /**
-   * Largest total size of the files in a tarball, in bytes, checked before anything is written: a
-   * few megabytes of gzip can expand to gigabytes.
+   * Largest total size of the files of a tarball or a git checkout, in bytes, checked before
+   * anything is written: a few megabytes of gzip can expand to gigabytes.
    * @default 1073741824 (1 GiB)
    */
   readonly maxExtractedBytes?: number;
   /**
-   * Most entries (files, directories, links) a tarball may hold, checked before anything is written.
+   * Most entries a tarball (files, directories, links) or a git checkout (files) may hold,
+   * checked before anything is written.
    * @default 20000
    */
   readonly maxArchiveEntries?: number;

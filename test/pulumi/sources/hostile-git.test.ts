@@ -188,3 +188,17 @@ describe('the git cache', () => {
     expect(await leftovers(cacheDir)).toEqual([]);
   });
 });
+
+describe('what a git checkout may cost', () => {
+  test('a tree with more files or bytes than the limits is refused before it is checked out', async () => {
+    const cacheDir = await fresh();
+    const many = await failure(resolveChartSource(ChartSource.git(repo, { subpath: 'mariadb' }), { cacheDir, maxArchiveEntries: 5 }));
+    expect(many.code).toBe('limit');
+    expect(many.message).toBe(`git source ${repo}@master: the checkout would hold 10 files, more than 5 (maxArchiveEntries); nothing was checked out`);
+    const big = await failure(resolveChartSource(ChartSource.git(repo, { subpath: 'mariadb' }), { cacheDir, maxExtractedBytes: 100 }));
+    expect(big.code).toBe('limit');
+    expect(big.message).toMatch(new RegExp(`^git source ${repo.replace(/[.]/g, '\\.')}@master: the checkout would hold \\d+ bytes, more than 100 \\(maxExtractedBytes\\); nothing was checked out$`));
+    expect(await leftovers(cacheDir)).toEqual([]);
+    expect(await fs.readdir(path.join(cacheDir, 'git', (await fs.readdir(path.join(cacheDir, 'git')))[0]))).toEqual([]);
+  });
+});
