@@ -48,7 +48,8 @@ export interface WaitForResourcesOptions {
    */
   readonly waitAttemptSleepMs?: number;
   /**
-   * Pause before retrying a broken connection or a 5xx/429 answer, in milliseconds (Armada retries its wait after 1 s).
+   * Pause before retrying a broken connection or a 5xx, 429 or 401 answer, in milliseconds (Armada
+   * retries its wait after 1 s); longer when the server's `Retry-After` asks for more.
    * @default 1000
    */
   readonly retryDelayMs?: number;
