@@ -157,7 +157,7 @@ export class ArmadaManifest extends Construct {
     // Loaded on demand: ajv is only needed when a local chart has a values.schema.json.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { checkLocalChartValues } = require('../values-schema/check-charts') as typeof import('../values-schema/check-charts');
-    d.addAll(checkLocalChartValues(spec));
+    d.addAll(checkLocalChartValues(spec, options));
     const result: ResolvedManifest = { spec, diagnostics: d.all, plan: buildPlan(spec) };
     this.cache = { version, opaque: options.opaqueValues, result };
     return result;

@@ -11,7 +11,7 @@ import { firstByName } from '../model/plan';
 import { SourceType } from '../model/source';
 import type { ChartSpec, ManifestSpec } from '../model/spec';
 import { assembleChart, resolveChartSource, ResolveChartSourceOptions } from './sources';
-import { dedupe, isDirectory, publishDir, tempPath } from './sources/cache';
+import { dedupe, discardEntry, isDirectory, publishDir, removeTree, tempPath } from './sources/cache';
 import { cacheRoot } from './sources/options';
 
 /** Options of {@link chartResolver}: those of `resolveChartSource`, except `refresh`, which is decided per source. */
@@ -97,14 +97,19 @@ export async function publishChart(dir: string, label: string, options: { readon
   const root = path.join(cacheRoot(options), 'charts');
   const target = path.join(root, `${safeName(label)}-${hash.slice(0, 20)}`);
   return dedupe(`chart\0${target}`, async () => {
-    if (await isDirectory(target)) return target;
+    if (await isDirectory(target)) {
+      // The Release installs this directory: one changed since it was published (by hand, or
+      // half-deleted) would deploy something no manifest says, so it is made again.
+      if ((await fingerprint(target)) === hash) return target;
+      await discardEntry(target);
+    }
     await fs.mkdir(root, { recursive: true });
     const tmp = tempPath(root, 'chart');
     try {
       await fs.cp(src, tmp, { recursive: true, verbatimSymlinks: true, filter: (s) => path.basename(s) !== '.git' });
       await publishDir(tmp, target);
     } catch (e) {
-      await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+      await removeTree(tmp);
       throw e;
     }
     return target;

@@ -24,16 +24,26 @@ export interface KubeRequest {
    * @default 30000
    */
   readonly timeoutMs?: number;
+  /**
+   * Largest answer read, in bytes; a larger one (a misbehaving proxy, a huge list) fails the request.
+   * @default 67108864 (64 MiB)
+   */
+  readonly maxBodyBytes?: number;
 }
 
-/** Sends one request; only a broken connection or a timeout throws, any HTTP status is returned. */
+/** Sends one request; only a broken connection, a timeout or an oversized answer throws, any HTTP status is returned. */
 export async function kubeRequest(kubeConfig: KubeConfigLike, request: KubeRequest): Promise<KubeResponse> {
   const cluster = kubeConfig.getCurrentCluster();
   if (!cluster) throw new Error('The kubeconfig has no current cluster.');
   const url = new URL(cluster.server.replace(/\/+$/, '') + request.path);
   for (const [k, v] of Object.entries(request.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   const options: https.RequestOptions = { headers: {} };
-  await kubeConfig.applyToHTTPSOptions(options);
+  try {
+    await kubeConfig.applyToHTTPSOptions(options);
+  } catch (e) {
+    // Its own message may quote what an exec plugin printed, tokens included.
+    throw new Error(`${request.method} ${request.path}: the kubeconfig's credentials could not be applied (${e instanceof Error ? e.name : typeof e})`);
+  }
   const payload = request.body === undefined ? undefined : JSON.stringify(request.body);
   options.method = request.method;
   options.headers = {
@@ -45,11 +55,21 @@ export async function kubeRequest(kubeConfig: KubeConfigLike, request: KubeReque
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<KubeResponse>((resolve, reject) => {
     const req = transport.request(url, options, (res) => {
-      res.setEncoding('utf8');
-      let text = '';
-      res.on('data', (chunk: string) => (text += chunk));
+      const max = request.maxBodyBytes ?? 64 * 1024 * 1024;
+      const chunks: Buffer[] = [];
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > max) {
+          res.destroy();
+          reject(new Error(`${request.method} ${request.path}: the answer is larger than ${max} bytes`));
+          return;
+        }
+        chunks.push(chunk);
+      });
       res.on('error', reject);
       res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
         let body: unknown;
         try {
           body = text === '' ? undefined : JSON.parse(text);
@@ -59,6 +79,7 @@ export async function kubeRequest(kubeConfig: KubeConfigLike, request: KubeReque
         resolve({ status: res.statusCode ?? 0, body });
       });
     });
+    req.on('socket', (socket) => socket.setKeepAlive(true, 30_000));
     req.on('error', (e) => reject(new Error(`${request.method} ${request.path} failed: ${e.message}`, { cause: e })));
     if (payload !== undefined) req.write(payload);
     req.end();

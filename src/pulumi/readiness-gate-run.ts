@@ -6,6 +6,7 @@
 import type { SchemaVersion } from '../model/spec';
 import type { EffectiveWaitResource } from '../model/wait';
 import { readDeployStart } from './helm-record';
+import { waitDeadline } from './readiness/deadline';
 import { KubeConfigLike, ResourceWaitResult, waitForResources, WaitForResourcesOptions } from './readiness';
 import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, releaseChanged } from './provider-support';
 
@@ -65,18 +66,9 @@ export interface GateDependencies {
   readonly now: () => number;
 }
 
-/**
- * The deadline of the wait, in epoch ms. Armada sets one deadline before `helm install/upgrade`
- * and the waits get what the release left (`ChartWait`); the start of the release is Helm's own
- * `info.last_deployed`. A release deployed longer ago than the budget is being checked again
- * without a deployment (a retried gate, a later step, a re-check), and Armada's no-op path then
- * waits with a full budget from now.
- */
+/** The deadline of the wait, in epoch ms: see {@link waitDeadline} for when a re-check gets a fresh budget. */
 export function gateDeadline(options: { readonly now: number; readonly timeoutSeconds: number; readonly sharesDeadline: boolean; readonly deployStart?: number }): number {
-  const budget = options.timeoutSeconds * 1000;
-  if (!options.sharesDeadline || options.deployStart === undefined) return options.now + budget;
-  const shared = options.deployStart + budget;
-  return shared > options.now ? shared : options.now + budget;
+  return waitDeadline(options);
 }
 
 /**

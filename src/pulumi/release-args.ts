@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../model/diagnostics';
 import type { PlannedRelease } from '../model/plan';
 import type { ChartSpec } from '../model/spec';
+import { checkedValues } from './checked-values';
 
 /**
  * Helm's CLI keeps 10 revisions on upgrade (`--history-max`), which is what Armada gets; the
@@ -33,8 +34,9 @@ export interface ReleaseInputs {
  * Armada's `helm install/upgrade` command line (`armada/handlers/helm.py`) as Release inputs:
  *
  * - `name`/`namespace`: the planned release; `createNamespace` as `--create-namespace`.
- * - `values`: the chart's values, Pulumi outputs and secrets included. `allowNullValues`, because
- *   a `null` in a values file removes the chart's default in Helm, and the provider would drop it.
+ * - `values`: the chart's values, Pulumi outputs and secrets included (checked against a local
+ *   chart's values.schema.json once known: `checkedValues`). `allowNullValues`, because a `null`
+ *   in a values file removes the chart's default in Helm, and the provider would drop it.
  * - `timeout`: `wait.timeout`, the budget the readiness gate then shares (see the gate).
  * - `skipAwait`: off exactly when native wait is on (`--wait`); `waitForJobs` when that wait
  *   covers a chart that waits on jobs.
@@ -49,7 +51,7 @@ export function releaseInputs(release: PlannedRelease, chart: ChartSpec): Releas
     name: release.name,
     namespace: release.namespace,
     createNamespace: true,
-    values: chart.values ?? {},
+    values: checkedValues(chart),
     allowNullValues: true,
     timeout: release.waitTimeout,
     skipAwait: !release.nativeWait,

@@ -4,43 +4,134 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Diagnostic, Diagnostics } from '../model/diagnostics';
+import { Diagnostic, Diagnostics, FieldPath } from '../model/diagnostics';
 import { firstByName } from '../model/plan';
 import { SourceType } from '../model/source';
-import { ManifestSpec } from '../model/spec';
+import { ChartSpec, ManifestSpec } from '../model/spec';
 import { getOwn, setOwn } from '../model/own-keys';
-import { isPlainObject } from '../model/values';
+import { isPlainObject, OpaqueLeafTest } from '../model/values';
 import { ValuesSchemaError } from './errors';
+import { showValue } from './messages';
+
+/** Options of {@link checkLocalChartValues}. */
+export interface CheckLocalChartValuesOptions {
+  /**
+   * Recognises values known only later (Pulumi outputs and secrets). A chart whose values hold one
+   * is left to {@link checkResolvedChartValues}, called once they are known: checking the
+   * placeholder would reject a valid value, or pass an invalid one.
+   * @default - every value is plain data, checked here
+   */
+  readonly opaqueValues?: OpaqueLeafTest;
+}
 
 /**
  * One diagnostic per violation, with the chart and the JSON path of the value, for every chart
  * of the manifest whose source is a local directory that has a `values.schema.json`. A chart
  * without a schema, or whose directory is not on this machine, is not an error.
  */
-export function checkLocalChartValues(spec: ManifestSpec): Diagnostic[] {
-  const d = new Diagnostics();
+export function checkLocalChartValues(spec: ManifestSpec, options: CheckLocalChartValuesOptions = {}): Diagnostic[] {
+  const out: Diagnostic[] = [];
   const charts = firstByName(spec.charts);
   for (const chart of charts.values()) {
-    if (chart.source.type !== SourceType.LOCAL) continue;
-    const dir = path.resolve(chart.source.location, chart.source.effectiveSubpath);
-    if (!fs.existsSync(path.join(dir, 'values.schema.json'))) continue;
-    // ajv is loaded only when a chart has a schema to check.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { loadValuesSchema } = require('./load') as typeof import('./load');
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { validateValues } = require('./validate') as typeof import('./validate');
-    try {
-      const schema = loadValuesSchema(dir);
-      for (const v of validateValues(schema, coalesce(readChartDefaults(dir), chart.values ?? {}))) {
-        const field = ['values', ...splitPath(v.path)];
-        d.error(chart.origin, field, 'values-schema', `${v.message} (${path.join(dir, 'values.schema.json')})`);
-      }
-    } catch (e) {
-      if (!(e instanceof ValuesSchemaError)) throw e;
-      d.error(chart.origin, ['source'], 'values-schema', `the chart's values.schema.json cannot be used: ${e.message}`);
+    if (options.opaqueValues && opaquePaths(chart.values ?? {}, options.opaqueValues).length > 0) continue;
+    out.push(...checkChart(chart, chart.values ?? {}, []));
+  }
+  return out;
+}
+
+/**
+ * The same check for one chart whose values held outputs, with their values now known. The
+ * check sees the plain values; at `hidden` paths (where outputs were, secrets among them) a
+ * message says what is allowed but never what was received.
+ */
+export function checkResolvedChartValues(chart: ChartSpec, values: Readonly<Record<string, unknown>>, hidden: readonly FieldPath[]): Diagnostic[] {
+  return checkChart(chart, values, hidden);
+}
+
+/** Whether the chart has a local `values.schema.json` to check against. */
+export function hasLocalValuesSchema(chart: ChartSpec): boolean {
+  return chart.source.type === SourceType.LOCAL && fs.existsSync(path.join(chartDir(chart), 'values.schema.json'));
+}
+
+/** Paths of the values that `opaque` recognises, in document order. */
+export function opaquePaths(values: unknown, opaque: OpaqueLeafTest): FieldPath[] {
+  const found: FieldPath[] = [];
+  const onPath = new Set<object>();
+  const walk = (v: unknown, at: (string | number)[]): void => {
+    if (v === null || typeof v !== 'object') return;
+    if (opaque(v)) {
+      found.push(at);
+      return;
     }
+    if (onPath.has(v)) return;
+    onPath.add(v);
+    if (Array.isArray(v)) v.forEach((item, i) => walk(item, [...at, i]));
+    else for (const [k, item] of Object.entries(v)) walk(item, [...at, k]);
+    onPath.delete(v);
+  };
+  walk(values, []);
+  return found;
+}
+
+function chartDir(chart: ChartSpec): string {
+  return path.resolve(chart.source.location, chart.source.effectiveSubpath);
+}
+
+function checkChart(chart: ChartSpec, values: Readonly<Record<string, unknown>>, hidden: readonly FieldPath[]): Diagnostic[] {
+  if (!hasLocalValuesSchema(chart)) return [];
+  const d = new Diagnostics();
+  const dir = chartDir(chart);
+  // ajv is loaded only when a chart has a schema to check.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { loadValuesSchema } = require('./load') as typeof import('./load');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { validateValues } = require('./validate') as typeof import('./validate');
+  try {
+    const schema = loadValuesSchema(dir);
+    for (const v of validateValues(schema, coalesce(readChartDefaults(dir), values))) {
+      const at = splitPath(v.path);
+      const message = hidden.length > 0 ? hideReceived(v.message, at, values, hidden) : v.message;
+      d.error(chart.origin, ['values', ...at], 'values-schema', `${message} (${path.join(dir, 'values.schema.json')})`);
+    }
+  } catch (e) {
+    if (!(e instanceof ValuesSchemaError)) throw e;
+    d.error(chart.origin, ['source'], 'values-schema', `the chart's values.schema.json cannot be used: ${e.message}`);
   }
   return [...d.all];
+}
+
+/**
+ * A violation at or inside a hidden value says what is allowed, not what was received. Messages
+ * show only strings and scalars (objects and arrays are "an object", "an array"), so the hidden
+ * value's own text is what must go; a message about anything else that still quotes one is
+ * replaced whole.
+ */
+function hideReceived(message: string, at: FieldPath, values: unknown, hidden: readonly FieldPath[]): string {
+  const covered = hidden.some((h) => h.length <= at.length && h.every((k, i) => at[i] === k));
+  let out = message;
+  if (covered) {
+    const received = `received ${showValue(valueAt(values, at))}`;
+    out = out.startsWith(received) ? `received a hidden value${out.slice(received.length)}` : out;
+  }
+  for (const h of hidden) {
+    for (const leaf of scalars(valueAt(values, h))) {
+      if (leaf.length >= 3 && out.includes(leaf)) return 'the hidden value here does not match the schema (not shown, as it may be secret)';
+    }
+  }
+  return out;
+}
+
+function valueAt(values: unknown, at: FieldPath): unknown {
+  let v: unknown = values;
+  for (const k of at) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[k] : undefined;
+  return v;
+}
+
+/** The text forms under which a value (or any scalar inside it) could appear in a message. */
+function scalars(v: unknown): string[] {
+  if (v === null || v === undefined) return [];
+  if (typeof v !== 'object') return [String(v), JSON.stringify(v) ?? ''];
+  return Object.values(v as object).flatMap(scalars);
 }
 
 /** The chart's own values.yaml: Helm validates the schema against defaults + user values. */

@@ -46,8 +46,10 @@ describe('gateDeadline', () => {
   test('shares the release deadline: deploy start + wait.timeout', () => {
     expect(gateDeadline({ ...base, sharesDeadline: true, deployStart: NOW - 100_000 })).toBe(NOW + 500_000);
   });
-  test('a release deployed longer ago than the budget is a re-check: the whole budget from now', () => {
-    expect(gateDeadline({ ...base, sharesDeadline: true, deployStart: NOW - 600_000 })).toBe(NOW + 600_000);
+  test('an install that just used the whole budget keeps its passed deadline: the wait fails at once, as in Armada', () => {
+    expect(gateDeadline({ ...base, sharesDeadline: true, deployStart: NOW - 600_000 })).toBe(NOW);
+  });
+  test('a release an earlier run deployed is a re-check: the whole budget from now', () => {
     expect(gateDeadline({ ...base, sharesDeadline: true, deployStart: NOW - 3_600_000 })).toBe(NOW + 600_000);
   });
   test('a repeat step, or no known start: the whole budget from now', () => {

@@ -109,20 +109,45 @@ export class KubernetesApiError extends Error {
     public readonly statusCode: number | undefined,
     /** The Status `reason` (`Expired`, `Forbidden`, ...), when the server sent one. */
     public readonly reason?: string,
+    /** How long the server asked to wait before retrying (its `Retry-After`), in milliseconds. */
+    public readonly retryAfterMs?: number,
   ) {
     super(message);
   }
 
-  /** Server-side trouble worth retrying until the deadline: 5xx and 429. */
+  /**
+   * Worth retrying until the deadline: 5xx and 429 (server-side trouble), 401 (a token being
+   * refreshed: every request applies the kubeconfig's auth again), and a watch ERROR event
+   * without a code, which says nothing about whether the next attempt fails too.
+   */
   public get retryable(): boolean {
-    return this.statusCode !== undefined && (this.statusCode >= 500 || this.statusCode === 429);
+    const code = this.statusCode;
+    return code === undefined || code >= 500 || code === 429 || code === 401;
   }
 }
 
 /** The connection to the API server failed or broke mid-response; the wait retries it until the deadline. */
 export class TransportError extends Error {
-  public override readonly name = 'TransportError';
+  public override readonly name: string = 'TransportError';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
+}
+
+/**
+ * A connection said nothing for longer than the idle limit: a proxy or load balancer that stopped
+ * forwarding leaves it open but dead. Retried, and a watch that went silent is replaced by a LIST.
+ */
+export class IdleConnectionError extends TransportError {
+  public override readonly name = 'IdleConnectionError';
+}
+
+/** The kubeconfig's credentials could not be applied (an exec plugin or token refresh failed); retried until the deadline. */
+export class CredentialError extends TransportError {
+  public override readonly name = 'CredentialError';
+}
+
+/** A LIST answer or a watch event is larger than the gate accepts; not retried, since the next answer would be as large. */
+export class ResponseTooLargeError extends Error {
+  public override readonly name = 'ResponseTooLargeError';
 }

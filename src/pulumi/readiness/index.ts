@@ -20,7 +20,15 @@ export {
   statefulSetReadiness,
 } from './rules';
 export type { ControllerRuleOptions, Readiness } from './rules';
-export { InvalidWaitResourceError, KubernetesApiError, ReadinessTimeoutError, TransportError } from './errors';
+export {
+  CredentialError,
+  IdleConnectionError,
+  InvalidWaitResourceError,
+  KubernetesApiError,
+  ReadinessTimeoutError,
+  ResponseTooLargeError,
+  TransportError,
+} from './errors';
 export type { NotReadyResource, PendingWait, ReadinessTimeoutDetails } from './errors';
 export { resolveKubeConfig } from './kubeconfig';
 export type { ClusterConfig, KubeConfigLike } from './kubeconfig';

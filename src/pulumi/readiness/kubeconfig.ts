@@ -33,14 +33,35 @@ export async function resolveKubeConfig(config: ClusterConfig | undefined, conte
   if (config !== undefined && typeof config !== 'string') return config;
   const { KubeConfig } = await loadClientNode();
   const kc = new KubeConfig();
-  if (config === undefined) kc.loadFromDefault();
-  else if (isKubeconfigContents(config)) kc.loadFromString(config);
-  else kc.loadFromFile(expandHome(config));
+  const contents = config !== undefined && isKubeconfigContents(config);
+  const what = config === undefined ? 'The default kubeconfig' : contents ? 'The kubeconfig contents' : `The kubeconfig file ${expandHome(config)}`;
+  try {
+    if (config === undefined) kc.loadFromDefault();
+    else if (contents) kc.loadFromString(config);
+    else kc.loadFromFile(expandHome(config));
+  } catch (e) {
+    // No cause attached: the parser's own message quotes the lines around the error, and those
+    // hold tokens and keys (the gate receives the kubeconfig as a secret).
+    throw new Error(`${what} cannot be read: ${safeReason(e)}; its contents are not shown, as they may hold credentials.`);
+  }
   if (context !== undefined) kc.setCurrentContext(context);
   if (!kc.getCurrentCluster()) {
     throw new Error(`The kubeconfig has no cluster for context '${kc.getCurrentContext()}'.`);
   }
   return kc;
+}
+
+/** What went wrong, without any text of the kubeconfig: the YAML error's kind and position, or a field that is missing. */
+function safeReason(e: unknown): string {
+  const err = e as { name?: string; reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown; code?: unknown };
+  if (err?.name === 'YAMLException' && typeof err.reason === 'string') {
+    const at = typeof err.mark?.line === 'number' && typeof err.mark.column === 'number' ? ` at line ${err.mark.line + 1}, column ${err.mark.column + 1}` : '';
+    return `invalid YAML (${err.reason})${at}`;
+  }
+  if (typeof err?.code === 'string' && /^E[A-Z]+$/.test(err.code)) return `cannot open it (${err.code})`;
+  // client-node's own checks name the field only ("users[0].name is missing").
+  if (typeof err?.message === 'string' && /^[A-Za-z0-9_.[\]-]+ is (missing|required)$/.test(err.message)) return err.message;
+  return `it is not a valid kubeconfig (${typeof err?.name === 'string' ? err.name : typeof e})`;
 }
 
 function isKubeconfigContents(s: string): boolean {

@@ -1,3 +1,5 @@
+import { clampDelay } from './timers';
+
 /**
  * Progress messages for a long wait: milestones go out at once; status updates at most once per
  * interval, and the latest one is delivered when the interval ends, so the log shows where the
@@ -37,7 +39,7 @@ export class ProgressReporter {
       this.timer = setTimeout(() => {
         this.timer = undefined;
         this.flush();
-      }, Math.max(wait, 0));
+      }, clampDelay(wait));
       this.timer.unref();
     }
   }

@@ -4,10 +4,11 @@
  */
 import { SchemaVersion } from '../../model/spec';
 import { CONTROLLER_TYPES, EffectiveWaitResource } from '../../model/wait';
-import { KubernetesApiError, PendingWait, ReadinessTimeoutError, TransportError } from './errors';
+import { IdleConnectionError, KubernetesApiError, PendingWait, ReadinessTimeoutError, TransportError } from './errors';
 import { KubeApiClient, ListResult, WatchEvent } from './kube-client';
 import type { ProgressReporter } from './progress';
 import { labelSelector } from './rules';
+import { clampDelay, setLongTimeout } from './timers';
 import { ReadinessTracker } from './tracker';
 
 /** What every wait of one call shares. */
@@ -19,6 +20,8 @@ export interface WaitContext {
   readonly waitAttempts: number;
   readonly waitAttemptSleepMs: number;
   readonly retryDelayMs: number;
+  /** Longest a single watch stream is kept before it is replaced by a new one from the same resourceVersion. */
+  readonly watchMaxMs: number;
   readonly signal: AbortSignal;
   readonly progress: ProgressReporter;
 }
@@ -121,6 +124,9 @@ export class ResourceWait {
       if (this.remaining() <= 0) throw this.timeout(tracker);
 
       let events = 0;
+      // Each stream is capped so that one the server or a proxy never ends is still replaced in
+      // time; the server is asked to end it then too (`timeoutSeconds`).
+      const streamMs = Math.min(this.remaining(), this.ctx.watchMaxMs);
       try {
         const end = await this.withDeadline((signal) =>
           this.ctx.client.watch(
@@ -129,9 +135,10 @@ export class ResourceWait {
               labelSelector: this.selector || undefined,
               resourceVersion,
               allowWatchBookmarks: 'true',
-              timeoutSeconds: String(Math.max(1, Math.ceil(this.remaining() / 1000))),
+              timeoutSeconds: String(Math.max(1, Math.ceil(streamMs / 1000))),
             },
             signal,
+            streamMs,
             (event) => {
               events++;
               this.lastError = undefined;
@@ -151,16 +158,29 @@ export class ResourceWait {
         if (e === DEADLINE) throw this.timeout(tracker);
         if (e instanceof KubernetesApiError && e.statusCode === 410) {
           // The resourceVersion is too old to watch from: what happened since is only known by listing again.
-          const relisted = await this.list(tracker);
-          tracker.resync(relisted.items, true);
-          resourceVersion = relisted.resourceVersion;
+          resourceVersion = await this.relist(tracker);
           continue;
         }
         if (!isRetryable(e)) throw e;
-        this.lastError = (e as Error).message;
-        await this.sleep(this.ctx.retryDelayMs);
+        const message = (e as Error).message;
+        this.lastError = message;
+        await this.sleep(retryDelay(e, this.ctx.retryDelayMs));
+        // A silent stream may have swallowed events (a proxy that stopped forwarding), and an
+        // ERROR event without a code says nothing of where the stream stood: only a LIST knows
+        // the state now.
+        if (e instanceof IdleConnectionError || (e instanceof KubernetesApiError && e.statusCode === undefined)) {
+          resourceVersion = await this.relist(tracker);
+          // The LIST worked, but the watch did not: that is what the deadline should report.
+          this.lastError = message;
+        }
       }
     }
+  }
+
+  private async relist(tracker: ReadinessTracker): Promise<string | undefined> {
+    const relisted = await this.list(tracker);
+    tracker.resync(relisted.items, true);
+    return relisted.resourceVersion;
   }
 
   /** Applies one event; returns the resourceVersion to resume from, when the event carries one. */
@@ -176,8 +196,8 @@ export class ResourceWait {
       case 'BOOKMARK':
         return obj.metadata?.resourceVersion;
       case 'ERROR':
-        // A 410 here means the same as HTTP 410 (relist); 5xx and 429 are retried; anything
-        // else fails the wait, as Armada's KubernetesErrorEventException does.
+        // A 410 here means the same as HTTP 410 (relist); 5xx, 429, 401 and an event without a
+        // code are retried; anything else fails the wait, as Armada's KubernetesErrorEventException does.
         throw new KubernetesApiError(
           `Got error event for ${this.resource.type}s (namespace=${this.ctx.namespace}): ${obj.message ?? JSON.stringify(obj)}`,
           typeof obj.code === 'number' ? obj.code : undefined,
@@ -203,7 +223,7 @@ export class ResourceWait {
         if (e === DEADLINE) throw this.timeout(tracker);
         if (!isRetryable(e)) throw e;
         this.lastError = (e as Error).message;
-        await this.sleep(this.ctx.retryDelayMs);
+        await this.sleep(retryDelay(e, this.ctx.retryDelayMs));
       }
     }
   }
@@ -215,13 +235,13 @@ export class ResourceWait {
     const controller = new AbortController();
     const cancel = () => controller.abort(outer.reason);
     outer.addEventListener('abort', cancel, { once: true });
-    const timer = setTimeout(() => controller.abort(DEADLINE), Math.max(0, this.remaining()));
+    const cancelTimer = setLongTimeout(() => controller.abort(DEADLINE), this.remaining());
     try {
       return await request(controller.signal);
     } catch (e) {
       throw controller.signal.aborted ? controller.signal.reason : e;
     } finally {
-      clearTimeout(timer);
+      cancelTimer();
       outer.removeEventListener('abort', cancel);
     }
   }
@@ -238,7 +258,7 @@ export class ResourceWait {
       const timer = setTimeout(() => {
         signal.removeEventListener('abort', onAbort);
         resolve();
-      }, Math.max(0, Math.min(ms, this.remaining())));
+      }, clampDelay(Math.min(ms, this.remaining())));
       signal.addEventListener('abort', onAbort, { once: true });
     });
   }
@@ -271,8 +291,14 @@ export class ResourceWait {
   }
 }
 
-/** Broken connections and server-side trouble are retried until the deadline, as Armada retries its whole wait. */
+/** Broken connections, server-side trouble and credentials being refreshed are retried until the deadline, as Armada retries its whole wait. */
 function isRetryable(e: unknown): boolean {
   if (e instanceof TransportError) return true;
   return e instanceof KubernetesApiError && e.retryable;
+}
+
+/** The pause before a retry: the server's `Retry-After` when it asks for longer than the usual pause. */
+function retryDelay(e: unknown, fallbackMs: number): number {
+  const asked = e instanceof KubernetesApiError ? e.retryAfterMs : undefined;
+  return asked !== undefined && asked > fallbackMs ? asked : fallbackMs;
 }

@@ -48,10 +48,35 @@ export interface WaitForResourcesOptions {
    */
   readonly waitAttemptSleepMs?: number;
   /**
-   * Pause before retrying a broken connection or a 5xx/429 answer, in milliseconds (Armada retries its wait after 1 s).
+   * Pause before retrying a broken connection or a 5xx, 429 or 401 answer, in milliseconds (Armada
+   * retries its wait after 1 s); longer when the server's `Retry-After` asks for more.
    * @default 1000
    */
   readonly retryDelayMs?: number;
+  /**
+   * How long a request may receive nothing before it is abandoned and retried; a watch that goes
+   * silent for this long is replaced by a fresh LIST. A proxy that stops forwarding keeps the
+   * connection open but dead, and only this notices it. The API server sends watch bookmarks
+   * about once a minute, so a healthy but quiet watch is rarely replaced.
+   * @default 90000
+   */
+  readonly idleTimeoutMs?: number;
+  /**
+   * Longest life of one watch stream, in milliseconds; the next one resumes from the same
+   * resourceVersion. The API server is asked to end it then too (`timeoutSeconds`).
+   * @default 300000
+   */
+  readonly maxWatchMs?: number;
+  /**
+   * Largest LIST answer accepted, in bytes; a larger one fails the wait (narrow `wait.labels`).
+   * @default 268435456 (256 MiB)
+   */
+  readonly maxListBytes?: number;
+  /**
+   * Largest single watch event accepted, in bytes (etcd stores objects of at most about 1.5 MiB).
+   * @default 16777216 (16 MiB)
+   */
+  readonly maxWatchEventBytes?: number;
   /**
    * Receives progress messages: what is waited for, how many are ready, what was skipped.
    * @default - no progress is reported
@@ -77,7 +102,8 @@ export interface WaitForResourcesOptions {
  * @returns how each wait ended, in order
  * @throws ReadinessTimeoutError when the deadline passes first, listing what was not ready
  * @throws InvalidWaitResourceError before waiting on anything, for a resource Armada would reject
- * @throws KubernetesApiError when the API server refuses a request (other than 410, 429 and 5xx, which are handled)
+ * @throws KubernetesApiError when the API server refuses a request (other than 401, 410, 429 and 5xx, which are handled)
+ * @throws ResponseTooLargeError when a LIST answer or watch event exceeds `maxListBytes` or `maxWatchEventBytes`
  */
 export async function waitForResources(options: WaitForResourcesOptions): Promise<ResourceWaitResult[]> {
   for (const resource of options.resources) checkWaitResource(resource);
@@ -88,7 +114,13 @@ export async function waitForResources(options: WaitForResourcesOptions): Promis
   // `wait.resources: []` waits on nothing, so it must not need a cluster either.
   if (options.resources.length === 0) return [];
 
-  const client = new KubeApiClient(await resolveKubeConfig(options.kubeconfig, options.context));
+  const limits = {
+    idleMs: positive(options.idleTimeoutMs, 90_000, 'idleTimeoutMs'),
+    maxListBytes: positive(options.maxListBytes, 256 * 1024 * 1024, 'maxListBytes'),
+    maxEventBytes: positive(options.maxWatchEventBytes, 16 * 1024 * 1024, 'maxWatchEventBytes'),
+  };
+  const watchMaxMs = positive(options.maxWatchMs, 300_000, 'maxWatchMs');
+  const client = new KubeApiClient(await resolveKubeConfig(options.kubeconfig, options.context), limits);
   const progress = new ProgressReporter(options.onProgress, options.progressIntervalMs ?? 10_000);
   const ctx: WaitContext = {
     client,
@@ -98,6 +130,7 @@ export async function waitForResources(options: WaitForResourcesOptions): Promis
     waitAttempts: Math.max(1, Math.floor(options.waitAttempts ?? 1)),
     waitAttemptSleepMs: Math.max(0, options.waitAttemptSleepMs ?? 1000),
     retryDelayMs: Math.max(0, options.retryDelayMs ?? 1000),
+    watchMaxMs,
     signal,
     progress,
   };
@@ -112,4 +145,10 @@ export async function waitForResources(options: WaitForResourcesOptions): Promis
     progress.dispose();
   }
   return results;
+}
+
+function positive(value: number | undefined, fallback: number, option: string): number {
+  if (value === undefined) return fallback;
+  if (!(Number.isFinite(value) && value > 0)) throw new TypeError(`waitForResources: \`${option}\` must be a positive number, got ${value}.`);
+  return value;
 }

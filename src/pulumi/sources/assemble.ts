@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { dedupe, hashOf, isDirectory, publishDir, tempPath } from './cache';
+import { dedupe, discardEntry, hashOf, isDirectory, publishVerified, removeTree, tempPath, verifyEntry } from './cache';
 import { readChartMetadata } from './chart-dir';
 import { ChartSourceError } from './errors';
 import { CacheOptions, cacheRoot, logger } from './options';
@@ -61,8 +61,12 @@ export async function assembleChart(chartDir: string, dependencies: readonly str
 
   return dedupe(`work\0${target}`, async () => {
     if (await isDirectory(target)) {
-      log(`assemble: reusing ${meta.name} with ${describe(deps)}`);
-      return target;
+      if (await verifyEntry(target)) {
+        log(`assemble: reusing ${meta.name} with ${describe(deps)}`);
+        return target;
+      }
+      log(`assemble: ${target} no longer matches the digest recorded when it was assembled; assembling it again`);
+      await discardEntry(target);
     }
     await fs.mkdir(workRoot, { recursive: true });
     const tmp = tempPath(workRoot, safe(meta.name));
@@ -71,9 +75,9 @@ export async function assembleChart(chartDir: string, dependencies: readonly str
       await copyTree(chart, tmp, (src) => src !== skip);
       await fs.mkdir(path.join(tmp, 'charts'));
       for (const d of deps) await copyTree(d.dir, path.join(tmp, 'charts', d.name));
-      await publishDir(tmp, target);
+      await publishVerified(tmp, target);
     } catch (e) {
-      await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+      await removeTree(tmp);
       throw e;
     }
     log(`assemble: ${meta.name} with ${describe(deps)} in ${target}`);

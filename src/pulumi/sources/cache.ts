@@ -100,3 +100,117 @@ export function firstRefresh(key: string): boolean {
   refreshed.add(key);
   return true;
 }
+
+const settled = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` once per key for the life of the process and keeps its result: every chart of one
+ * run that names a location gets the same version of it, even when another process fetches a
+ * newer one meanwhile. `renew` runs `fn` again and keeps the new result (a refresh). A failure is
+ * forgotten, so a later call tries again.
+ */
+export function once<T>(key: string, fn: () => Promise<T>, renew = false): Promise<T> {
+  const known = renew ? undefined : settled.get(key);
+  if (known) return known as Promise<T>;
+  const p = fn();
+  settled.set(key, p);
+  p.catch(() => {
+    if (settled.get(key) === p) settled.delete(key);
+  });
+  return p;
+}
+
+/**
+ * Hash of a tree as it is deployed: relative names, kinds, the executable bit, contents and
+ * symlink targets, in a stable order; `.git` is left out.
+ */
+export async function treeDigest(root: string): Promise<string> {
+  const h = createHash('sha256');
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (e.name === '.git') continue;
+      const abs = path.join(dir, e.name);
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isSymbolicLink()) h.update(`l\0${r}\0${await fs.readlink(abs)}\0`);
+      else if (e.isDirectory()) {
+        h.update(`d\0${r}\0`);
+        await walk(abs, r);
+      } else if (e.isFile()) {
+        const [st, content] = await Promise.all([fs.stat(abs), fs.readFile(abs)]);
+        h.update(`f\0${r}\0${st.mode & 0o111 ? 'x' : '-'}\0${content.length}\0`).update(content);
+      } else {
+        h.update(`o\0${r}\0`);
+      }
+    }
+  };
+  await walk(root, '');
+  return h.digest('hex');
+}
+
+/** Where the digest of a published entry directory is kept: beside it, so a reader finds both. */
+function digestFile(dir: string): string {
+  return `${dir}.digest`;
+}
+
+/**
+ * Publishes a finished temp directory as `final` together with its digest, written first so that
+ * a directory a reader can see always has one. Entries are content- or commit-addressed, so two
+ * publishers of one entry write the same digest.
+ * @returns true when this call published the directory
+ */
+export async function publishVerified(tmp: string, final: string): Promise<boolean> {
+  const digest = await treeDigest(tmp);
+  await writePointer(digestFile(final), digest);
+  return publishDir(tmp, final);
+}
+
+/**
+ * Whether `dir` still holds what was published: its digest matches the one recorded then. An
+ * entry changed since (edited by hand, half-deleted, tampered with) or without a digest is not used.
+ */
+export async function verifyEntry(dir: string): Promise<boolean> {
+  const recorded = await readPointer(digestFile(dir));
+  if (!recorded || !(await isDirectory(dir))) return false;
+  try {
+    return (await treeDigest(dir)) === recorded;
+  } catch {
+    return false;
+  }
+}
+
+/** Moves a bad entry out of the way (rename, then delete), so a fresh copy can take its name. */
+export async function discardEntry(dir: string): Promise<void> {
+  const aside = tempPath(path.dirname(dir), 'discard');
+  try {
+    await fs.rename(dir, aside);
+  } catch {
+    return;
+  }
+  await removeTree(aside);
+}
+
+/**
+ * Deletes a directory tree, retrying while something still writes into it (an extraction that
+ * failed can leave writes in flight, which made a plain `rm` fail with ENOTEMPTY).
+ */
+export async function removeTree(dir: string): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      await fs.rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+    } catch {
+      // retried below
+    }
+    await new Promise((resolve) => setTimeout(resolve, attempt === 0 ? 20 : 100));
+    if (!(await exists(dir))) return;
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}

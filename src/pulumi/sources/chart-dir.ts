@@ -54,6 +54,7 @@ export async function locateChart(root: string, subpath: string, what: string, c
       throw new ChartSourceError('invalid-option', `${what}: subpath "${subpath}" points outside the fetched source; use a path inside it, such as the chart's directory name`);
     }
   }
+  if (confine) await confineReal(root, dir, subpath, what);
   let stat;
   try {
     stat = await fs.stat(dir);
@@ -74,7 +75,63 @@ export async function locateChart(root: string, subpath: string, what: string, c
       `${what}: ${dir} is not a Helm chart: ${path.join(dir, 'Chart.yaml')} does not exist (location ${root}, subpath "${subpath}")${await hint(root)}`,
     );
   }
+  if (confine) await refuseEscapingLinks(dir, what);
   return dir;
+}
+
+/**
+ * The lexical check cannot see symbolic links: a subpath that is one (or goes through one) may
+ * lead out of the clone, into another cache entry or anywhere on the machine.
+ */
+async function confineReal(root: string, dir: string, subpath: string, what: string): Promise<void> {
+  let realRoot: string;
+  let realDir: string;
+  try {
+    [realRoot, realDir] = await Promise.all([fs.realpath(root), fs.realpath(dir)]);
+  } catch {
+    return; // a missing directory is reported by the caller
+  }
+  if (!inside(realRoot, realDir)) {
+    throw new ChartSourceError(
+      'unsafe-symlink',
+      `${what}: subpath "${subpath}" goes through a symbolic link to ${realDir}, outside the fetched source; name the chart's real directory instead`,
+    );
+  }
+}
+
+/**
+ * A fetched chart is installed from a copy, where a link out of the chart would point at
+ * whatever is there on the machine: such links are refused, all of them named at once.
+ */
+async function refuseEscapingLinks(chartDir: string, what: string): Promise<void> {
+  const found: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (e.name === '.git') continue;
+      const abs = path.join(dir, e.name);
+      if (e.isSymbolicLink()) {
+        const target = await fs.readlink(abs);
+        const lexical = path.resolve(path.dirname(abs), target);
+        const real = await fs.realpath(abs).catch(() => lexical);
+        if (!inside(chartDir, lexical) || !inside(await fs.realpath(chartDir), real)) found.push(`${path.relative(chartDir, abs).split(path.sep).join('/')} -> ${target}`);
+      } else if (e.isDirectory()) {
+        await walk(abs);
+      }
+    }
+  };
+  await walk(chartDir);
+  if (found.length > 0) {
+    throw new ChartSourceError(
+      'unsafe-symlink',
+      `${what}: the chart ${chartDir} holds symbolic links that point outside it, which are refused: ${found.join(', ')}; replace each with the file or directory it points to`,
+    );
+  }
+}
+
+function inside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /** Tarballs usually hold one top-level `<chart>/` directory, so the usual fix is naming it as subpath. */

@@ -15,6 +15,10 @@ export type ChartSourceErrorCode =
   | 'download'
   /** The downloaded file is not a readable (gzip) tar archive. */
   | 'extract'
+  /** A source costs more than its limit allows (download size or time, extracted size, entries). */
+  | 'limit'
+  /** A fetched chart holds a symbolic link that points outside it, or its subpath is one that leaves the source. */
+  | 'unsafe-symlink'
   /** The git executable could not be started. */
   | 'git-not-installed'
   /** `git clone` or `git fetch` failed for a reason other than an unknown reference. */
@@ -52,7 +56,27 @@ export function trimDetail(text: string, max = 2000): string {
   return joined.length > max ? `${joined.slice(0, max)}…` : joined;
 }
 
-/** Hides `user:password@` in URLs, since locations may carry tokens and messages end up in CI logs. */
+/**
+ * Query parameters that carry a secret: API tokens (`private_token`, `access_token`), presigned
+ * URL signatures and credentials (S3's `X-Amz-*`, GCS's `X-Goog-*`, Azure's `sig`), keys.
+ */
+const SECRET_PARAM = /^(?:x-amz-.*|x-goog-.*|.*token.*|.*secret.*|.*passw(?:or)?d.*|.*signature.*|sig|.*credential.*|.*key.*|auth.*|session.*|code)$/i;
+
+/**
+ * Hides credentials in URLs, since locations may carry them and messages end up in CI logs:
+ * `user:password@` (up to the last `@` before the path, as a password may hold an unescaped `@`),
+ * and the values of query parameters that carry tokens or signatures.
+ */
 export function redact(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1***@');
+  return text
+    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/gi, '$1***@')
+    .replace(/([?&;])([^=&#\s]+)=([^&#\s]*)/g, (all, sep: string, name: string) => {
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // keep the raw name
+      }
+      return SECRET_PARAM.test(decoded) ? `${sep}${name}=***` : all;
+    });
 }

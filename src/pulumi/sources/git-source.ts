@@ -2,10 +2,10 @@ import { promises as fs } from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { Duration } from '../../model/duration';
-import { dedupe, entryName, firstRefresh, isDirectory, publishDir, readPointer, tempPath, writePointer } from './cache';
+import { discardEntry, entryName, firstRefresh, isDirectory, once, publishVerified, readPointer, removeTree, tempPath, verifyEntry, writePointer } from './cache';
 import { ChartSourceError, redact, trimDetail } from './errors';
 import { GitCommandError, runGit } from './git-command';
-import { cacheRoot, logger, millis, ResolveChartSourceOptions } from './options';
+import { cacheRoot, limit, logger, millis, ResolveChartSourceOptions } from './options';
 
 /** What to clone and how. */
 export interface GitRequest {
@@ -33,16 +33,30 @@ export interface GitCheckout {
  * one repository share it and processes sharing the cache cannot see a half-made one.
  */
 export function fetchGitRepository(request: GitRequest, options: ResolveChartSourceOptions): Promise<GitCheckout> {
-  const entry = path.join(cacheRoot(options), 'git', entryName(request.location, request.reference));
-  return dedupe(`git\0${entry}`, async () => {
-    const log = logger(options);
-    const found = await current(entry);
-    const refresh = options.refresh === true && firstRefresh(`git\0${entry}`);
-    if (found && !refresh) {
-      log(`git: using cached clone of ${describe(request)} (commit ${found.commit.slice(0, 12)})`);
-      return found;
-    }
-    return cloneIntoCache(entry, request, options, found?.root);
+  checkLocation(request.location, `git source ${describe(request)}`);
+  // Keyed without credentials: a rotated token is the same repository.
+  const entry = path.join(cacheRoot(options), 'git', entryName(splitCredentials(request.location).url, request.reference));
+  const key = `git\0${entry}`;
+  const refresh = options.refresh === true && firstRefresh(key);
+  const log = logger(options);
+  let ran = false;
+  const result = once(
+    key,
+    async () => {
+      ran = true;
+      const found = await current(entry, describe(request), log);
+      if (found && !refresh) {
+        log(`git: using cached clone of ${describe(request)} (commit ${found.commit.slice(0, 12)})`);
+        return found;
+      }
+      return cloneIntoCache(entry, request, options, found?.root);
+    },
+    refresh,
+  );
+  if (ran) return result;
+  return result.then((r) => {
+    log(`git: using cached clone of ${describe(request)} (commit ${r.commit.slice(0, 12)}, the commit this run already uses)`);
+    return { ...r, cached: true };
   });
 }
 
@@ -55,11 +69,28 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
   const log = logger(options);
   const what = `git source ${describe(request)}`;
   checkReference(request.reference, what);
+  checkLocation(request.location, what);
+  const { url, username, password } = splitCredentials(request.location);
   const env = await gitEnv(request, options, what);
+  // Configuration through the environment, for these commands only: nothing of it is written into
+  // the clone's .git/config, and none of it shows in the process list.
+  const config: [string, string][] = [];
+  if (request.proxyServer) config.push(['http.proxy', request.proxyServer]);
+  if (username !== undefined || password !== undefined) {
+    // The URL's credentials reach git through a helper that reads them from the environment, so
+    // the clone records the bare URL. The empty helper first drops any configured ones, which
+    // would otherwise be asked to store the credentials.
+    config.push(['credential.helper', ''], ['credential.helper', CREDENTIAL_HELPER]);
+    env.ARMADA_CDK_GIT_USERNAME = username ?? '';
+    env.ARMADA_CDK_GIT_PASSWORD = password ?? '';
+  }
+  config.forEach(([k, v], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = k;
+    env[`GIT_CONFIG_VALUE_${i}`] = v;
+  });
+  env.GIT_CONFIG_COUNT = String(config.length);
   const run = (args: readonly string[], cwd?: string) =>
     runGit(args, { git: options.gitCommand ?? 'git', cwd, env, timeoutMs: millis(options.gitTimeout, Duration.minutes(10), 'gitTimeout') });
-  // `-c` on each command rather than `clone --config`, so the proxy is not written into the cache.
-  const proxy = request.proxyServer ? ['-c', `http.proxy=${request.proxyServer}`] : [];
 
   await fs.mkdir(entry, { recursive: true });
   const tmp = tempPath(entry, 'clone');
@@ -68,12 +99,12 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
     // Borrowing objects from the previous clone makes a refresh cheap; --dissociate then copies
     // them, so deleting old entries never breaks a newer one.
     const borrow = previous ? ['--reference-if-able', previous, '--dissociate'] : [];
-    await run([...proxy, 'clone', '--quiet', '--no-checkout', ...borrow, '--', request.location, tmp]).catch((e) => {
+    await run(['clone', '--quiet', '--no-checkout', ...borrow, '--', url, tmp]).catch((e) => {
       throw explain(e, `${what}: git clone failed`, request, options);
     });
     let target = 'FETCH_HEAD';
     try {
-      await run([...proxy, 'fetch', '--quiet', 'origin', '--', request.reference], tmp);
+      await run(['fetch', '--quiet', 'origin', '--', request.reference], tmp);
     } catch (e) {
       if (!(e instanceof GitCommandError) || !UNKNOWN_REF.test(e.stderr)) throw explain(e, `${what}: git fetch failed`, request, options);
       // Servers that refuse to serve a bare SHA (uploadpack.allowAnySHA1InWant off) or an
@@ -90,24 +121,100 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
       target = local.trim();
       log(`git: "${request.reference}" is not a ref the server will send; using commit ${target.slice(0, 12)} from the clone`);
     }
+    await checkTreeSize(await run(['ls-tree', '-r', '-l', '-z', target], tmp), options, what);
     await run(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', target], tmp).catch((e) => {
       throw explain(e, `${what}: git checkout of "${request.reference}" failed`, request, options);
     });
     const commit = (await run(['rev-parse', 'HEAD'], tmp)).trim();
     const root = path.join(entry, commit);
-    await publishDir(tmp, root);
+    if ((await isDirectory(root)) && !(await verifyEntry(root))) await discardEntry(root);
+    await publishVerified(tmp, root);
     await writePointer(path.join(entry, 'current'), commit);
     log(`git: ${describe(request)} is commit ${commit.slice(0, 12)}`);
     return { root, commit, cached: false };
   } catch (e) {
-    await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
+    await removeTree(tmp);
     throw e;
+  }
+}
+
+/**
+ * The checkout is the costly part of a clone on disk: the tree's entries and sizes are known
+ * before it (`ls-tree -l`), so a tree over the limits is refused before a file is written.
+ */
+async function checkTreeSize(listing: string, options: ResolveChartSourceOptions, what: string): Promise<void> {
+  const maxEntries = limit(options.maxArchiveEntries, 20_000, 'maxArchiveEntries');
+  const maxBytes = limit(options.maxExtractedBytes, 1024 ** 3, 'maxExtractedBytes');
+  let entries = 0;
+  let bytes = 0;
+  for (const line of listing.split('\0')) {
+    if (line === '') continue;
+    entries++;
+    // `<mode> <type> <object> <size>\t<path>`; the size is `-` for submodules.
+    const size = Number(/^\S+ \S+ \S+\s+(\d+)\t/.exec(line)?.[1] ?? 0);
+    bytes += size;
+  }
+  if (entries > maxEntries) {
+    throw new ChartSourceError('limit', `${what}: the checkout would hold ${entries} files, more than ${maxEntries} (maxArchiveEntries); nothing was checked out`);
+  }
+  if (bytes > maxBytes) {
+    throw new ChartSourceError('limit', `${what}: the checkout would hold ${bytes} bytes, more than ${maxBytes} (maxExtractedBytes); nothing was checked out`);
+  }
+}
+
+/**
+ * A helper in git's `!command` form, run by git through the shell: it answers `get` with the
+ * credentials this process put into the environment, and ignores `store` and `erase`.
+ */
+const CREDENTIAL_HELPER = '!f() { test "$1" = get || exit 0; printf \'username=%s\\npassword=%s\\n\' "$ARMADA_CDK_GIT_USERNAME" "$ARMADA_CDK_GIT_PASSWORD"; }; f';
+
+/** Transports that run no command of the remote's choosing; git's `ext::` and `fd::` do. */
+const ALLOWED_PROTOCOLS = 'file:git:http:https:ssh';
+
+/** The URL without its `user:password@`, and those, decoded as git decodes them. */
+export function splitCredentials(location: string): { url: string; username?: string; password?: string } {
+  if (!/^https?:\/\//i.test(location)) return { url: location };
+  let u: URL;
+  try {
+    u = new URL(location);
+  } catch {
+    return { url: location };
+  }
+  if (!u.username && !u.password) return { url: location };
+  const username = u.username ? decodeURIComponent(u.username) : undefined;
+  const password = u.password ? decodeURIComponent(u.password) : undefined;
+  u.username = '';
+  u.password = '';
+  return { url: u.href, username, password };
+}
+
+/** Refuses locations that would make git run a command (`ext::sh -c …`) or use a transport armada-cdk does not allow. */
+function checkLocation(location: string, what: string): void {
+  const transport = /^([A-Za-z0-9][A-Za-z0-9+.-]*)::/.exec(location);
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(location);
+  const name = transport?.[1] ?? scheme?.[1]?.toLowerCase();
+  const allowed = ['file', 'git', 'http', 'https', 'ssh', 'git+ssh', 'ssh+git'];
+  if (transport || (name !== undefined && !allowed.includes(name))) {
+    throw new ChartSourceError(
+      'invalid-option',
+      `${what}: location uses the "${name}${transport ? '::' : '://'}" transport, which armada-cdk does not allow; use https://, ssh://, git://, file:// or a path`,
+    );
   }
 }
 
 /** Environment for git: never prompt (as Armada), messages in English so they can be recognised. */
 async function gitEnv(request: GitRequest, options: ResolveChartSourceOptions, what: string): Promise<NodeJS.ProcessEnv> {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never', LC_ALL: 'C', LANGUAGE: '' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GCM_INTERACTIVE: 'never',
+    LC_ALL: 'C',
+    LANGUAGE: '',
+    // git's own default still allows ext:: for a user's command line; this allows only these.
+    GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS,
+  };
+  // The configuration armada-cdk passes through the environment replaces any the caller set there.
+  for (const k of Object.keys(env)) if (/^GIT_CONFIG_(COUNT|KEY_\d+|VALUE_\d+)$/.test(k)) delete env[k];
   const method = request.authMethod?.trim();
   if (!method) return env;
   if (method.toLowerCase() !== 'ssh') {
@@ -164,11 +271,16 @@ function checkReference(reference: string, what: string): void {
   }
 }
 
-async function current(entry: string): Promise<GitCheckout | undefined> {
+async function current(entry: string, what: string, log: (m: string) => void): Promise<GitCheckout | undefined> {
   const commit = await readPointer(path.join(entry, 'current'));
   if (!commit) return undefined;
   const root = path.join(entry, commit);
-  return (await isDirectory(path.join(root, '.git'))) ? { root, commit, cached: true } : undefined;
+  if (!(await isDirectory(path.join(root, '.git')))) return undefined;
+  if (!(await verifyEntry(root))) {
+    log(`git: the cached clone ${root} of ${what} no longer matches the digest recorded when it was cloned; cloning again`);
+    return undefined;
+  }
+  return { root, commit, cached: true };
 }
 
 function describe(request: GitRequest): string {

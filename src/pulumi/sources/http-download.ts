@@ -17,6 +17,10 @@ export interface DownloadOptions {
   readonly insecure: boolean;
   /** Inactivity limit in milliseconds, per connection phase. */
   readonly timeoutMs: number;
+  /** Limit on the whole download (every redirect included), in milliseconds. */
+  readonly totalTimeoutMs: number;
+  /** Largest body accepted, in bytes. */
+  readonly maxBytes: number;
   readonly maxRedirects?: number;
 }
 
@@ -34,6 +38,22 @@ const TLS_CODES = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TL
 
 /** GETs `location` into `dest` (created or truncated), following redirects. */
 export async function download(location: string, dest: string, options: DownloadOptions): Promise<DownloadResult> {
+  // A server trickling a byte at a time never trips the inactivity limit; this bounds the whole.
+  const total = new AbortController();
+  const timer = setTimeout(() => total.abort(), options.totalTimeoutMs);
+  try {
+    return await downloadWithin(location, dest, options, total.signal);
+  } catch (e) {
+    if (total.signal.aborted) {
+      throw new ChartSourceError('download', `GET: not finished after ${options.totalTimeoutMs / 1000} s (downloadTimeout)`, undefined, { cause: e });
+    }
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function downloadWithin(location: string, dest: string, options: DownloadOptions, signal: AbortSignal): Promise<DownloadResult> {
   let current = parseUrl(location, 'location');
   const start = current.href;
   const proxy = options.proxyServer ? parseProxy(options.proxyServer) : undefined;
@@ -41,7 +61,7 @@ export async function download(location: string, dest: string, options: Download
   for (let hop = 0; ; hop++) {
     // The caller prefixes the location, so only a redirect target is worth repeating.
     const label = `GET${current.href === start ? '' : ` ${redact(current.href)} (redirected)`}${proxy ? ` via proxy ${proxy.host}` : ''}`;
-    const res = await request(current, proxy, options, label);
+    const res = await request(current, proxy, options, label, signal);
     const status = res.statusCode ?? 0;
     if (REDIRECTS.has(status) && res.headers.location) {
       res.resume();
@@ -60,17 +80,24 @@ export async function download(location: string, dest: string, options: Download
         body || undefined,
       );
     }
+    const tooLarge = () => new ChartSourceError('download', `${label}: the body is larger than ${options.maxBytes} bytes (maxDownloadBytes)`);
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > options.maxBytes) {
+      res.destroy();
+      throw tooLarge();
+    }
     const hash = createHash('sha256');
     let bytes = 0;
     const tap = new Transform({
       transform(chunk: Buffer, _enc, cb) {
-        hash.update(chunk);
         bytes += chunk.length;
+        if (bytes > options.maxBytes) return cb(tooLarge());
+        hash.update(chunk);
         cb(null, chunk);
       },
     });
     try {
-      await pipeline(res, tap, createWriteStream(dest));
+      await pipeline(res, tap, createWriteStream(dest), { signal });
     } catch (e) {
       throw wrap(e, `${label}: download interrupted`, proxy);
     }
@@ -122,11 +149,15 @@ function tlsOptions(options: DownloadOptions): tls.ConnectionOptions {
 // identity: a .tgz is already compressed, and a server that gzips it again would hand tar a double layer.
 const HEADERS = { 'user-agent': 'armada-cdk', accept: '*/*', 'accept-encoding': 'identity' };
 
-function request(url: URL, proxy: URL | undefined, options: DownloadOptions, target: string): Promise<http.IncomingMessage> {
+function request(url: URL, proxy: URL | undefined, options: DownloadOptions, target: string, signal: AbortSignal): Promise<http.IncomingMessage> {
   return new Promise<http.IncomingMessage>((resolve, reject) => {
     const fail = (e: unknown) => reject(wrap(e, target, proxy));
     const onResponse = (res: http.IncomingMessage) => resolve(res);
     const arm = (req: http.ClientRequest) => {
+      const abort = () => req.destroy(new Error('aborted'));
+      if (signal.aborted) abort();
+      signal.addEventListener('abort', abort, { once: true });
+      req.on('close', () => signal.removeEventListener('abort', abort));
       req.setTimeout(options.timeoutMs, () => req.destroy(new TimeoutError(options.timeoutMs)));
       req.on('error', fail);
       req.end();
@@ -159,6 +190,9 @@ function request(url: URL, proxy: URL | undefined, options: DownloadOptions, tar
       agent: false,
     });
     connect.setTimeout(options.timeoutMs, () => connect.destroy(new TimeoutError(options.timeoutMs)));
+    const abortConnect = () => connect.destroy(new Error('aborted'));
+    signal.addEventListener('abort', abortConnect, { once: true });
+    connect.on('close', () => signal.removeEventListener('abort', abortConnect));
     connect.on('error', fail);
     connect.on('connect', (res: http.IncomingMessage, socket: net.Socket) => {
       connect.setTimeout(0);

@@ -47,6 +47,29 @@ export interface ResolveChartSourceOptions extends CacheOptions {
    */
   readonly httpTimeout?: Duration;
   /**
+   * Limit on a whole tarball download, redirects included. `httpTimeout` only measures silence,
+   * so a server that trickles bytes would otherwise hold the program forever.
+   * @default Duration.minutes(10)
+   */
+  readonly downloadTimeout?: Duration;
+  /**
+   * Largest tarball accepted, in bytes; a larger body is abandoned as soon as it passes the limit.
+   * @default 268435456 (256 MiB)
+   */
+  readonly maxDownloadBytes?: number;
+  /**
+   * Largest total size of the files of a tarball or a git checkout, in bytes, checked before
+   * anything is written: a few megabytes of gzip can expand to gigabytes.
+   * @default 1073741824 (1 GiB)
+   */
+  readonly maxExtractedBytes?: number;
+  /**
+   * Most entries a tarball (files, directories, links) or a git checkout (files) may hold,
+   * checked before anything is written.
+   * @default 20000
+   */
+  readonly maxArchiveEntries?: number;
+  /**
    * Time limit for each git command (clone, fetch, checkout).
    * @default Duration.minutes(10)
    */
@@ -96,4 +119,13 @@ export function millis(value: Duration | undefined, fallback: Duration, option: 
     throw new ChartSourceError('invalid-option', `${option} must be a positive duration; received ${d.toString()}`);
   }
   return Math.ceil(ms);
+}
+
+/** @internal a positive whole number of an optional limit, refusing values that would disable it by accident. */
+export function limit(value: number | undefined, fallback: number, option: string): number {
+  const v = value ?? fallback;
+  if (!Number.isSafeInteger(v) || v <= 0) {
+    throw new ChartSourceError('invalid-option', `${option} must be a positive whole number; received ${String(value)}`);
+  }
+  return v;
 }

@@ -1,11 +1,11 @@
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import * as tar from 'tar';
 import { Duration } from '../../model/duration';
-import { dedupe, entryName, firstRefresh, isDirectory, publishDir, readPointer, tempPath, writePointer } from './cache';
+import { discardEntry, entryName, firstRefresh, isDirectory, once, publishVerified, readPointer, removeTree, tempPath, verifyEntry, writePointer } from './cache';
 import { discard, download } from './http-download';
 import { ChartSourceError, redact } from './errors';
-import { cacheRoot, logger, millis, ResolveChartSourceOptions } from './options';
+import { cacheRoot, limit, logger, millis, ResolveChartSourceOptions } from './options';
+import { extractArchive, ExtractError, scanArchive } from './tar-extract';
 
 /** A tarball extracted in the cache. */
 export interface TarballEntry {
@@ -19,72 +19,108 @@ export interface TarballEntry {
 
 /**
  * Layout, under `<cacheDir>/tar/<name>-<hash of location>/`: `<sha256>.tgz` (the download),
- * `<sha256>/` (its extraction) and `current` (which sha256 the location last served). Versions are
- * never changed once renamed into place, so readers in other processes are never disturbed.
+ * `<sha256>/` (its extraction), `<sha256>.digest` (the digest of that tree, recorded when it was
+ * extracted and checked before each use) and `current` (which sha256 the location last served).
+ * Versions are never changed once renamed into place, so readers in other processes are never
+ * disturbed, and one process keeps the version it saw first for its whole run.
  */
 export function fetchTarball(location: string, proxyServer: string | undefined, options: ResolveChartSourceOptions): Promise<TarballEntry> {
   const entry = path.join(cacheRoot(options), 'tar', entryName(location));
-  return dedupe(`tar\0${entry}`, async () => {
-    const log = logger(options);
-    const refresh = options.refresh === true && firstRefresh(`tar\0${entry}`);
-    if (!refresh) {
-      const found = await current(entry);
-      if (found) {
-        log(`tar: using cached ${redact(location)} (sha256 ${found.sha256.slice(0, 12)})`);
-        return found;
-      }
-    }
-    await fs.mkdir(entry, { recursive: true });
-    const ca = options.caFile ? await readCa(options.caFile) : undefined;
-    if (options.insecure) log(`tar: TLS verification is off for ${redact(location)} (insecure: true)`);
-    const tmpFile = `${tempPath(entry, 'download')}.tgz`;
-    log(`tar: downloading ${redact(location)}${proxyServer ? ` via proxy ${redact(proxyServer)}` : ''}`);
-    let result;
-    try {
-      result = await download(location, tmpFile, {
-        proxyServer,
-        ca,
-        insecure: options.insecure === true,
-        timeoutMs: millis(options.httpTimeout, Duration.seconds(30), 'httpTimeout'),
-      });
-    } catch (e) {
-      await discard(tmpFile);
-      if (e instanceof ChartSourceError) throw new ChartSourceError(e.code, `tar source ${redact(location)}: ${e.message}`, e.detail, { cause: e });
-      throw e;
-    }
-    const sha = result.sha256;
-    const file = path.join(entry, `${sha}.tgz`);
-    await fs.rename(tmpFile, file);
-    const dir = path.join(entry, sha);
-    if (!(await isDirectory(dir))) {
-      const tmpDir = tempPath(entry, 'extract');
-      await fs.mkdir(tmpDir);
-      try {
-        // strict turns tar's warnings (bad headers, truncation) into errors instead of a half tree.
-        await tar.x({ file, cwd: tmpDir, strict: true, preserveOwner: false });
-      } catch (e) {
-        await fs.rm(tmpDir, { recursive: true, force: true });
-        await discard(file);
-        throw new ChartSourceError(
-          'extract',
-          `tar source ${redact(location)}: the download (${result.bytes} bytes from ${redact(result.finalUrl)}) is not a readable tar.gz archive: ${(e as Error).message}`,
-          undefined,
-          { cause: e },
-        );
-      }
-      await publishDir(tmpDir, dir);
-    }
-    await writePointer(path.join(entry, 'current'), sha);
-    log(`tar: ${redact(location)} extracted (${result.bytes} bytes, sha256 ${sha.slice(0, 12)})`);
-    return { root: dir, sha256: sha, cached: false };
+  const key = `tar\0${entry}`;
+  const refresh = options.refresh === true && firstRefresh(key);
+  let ran = false;
+  const result = once(
+    key,
+    () => {
+      ran = true;
+      return fetchIntoCache(entry, location, proxyServer, options, refresh);
+    },
+    refresh,
+  );
+  if (ran) return result;
+  return result.then((r) => {
+    logger(options)(`tar: using cached ${redact(location)} (sha256 ${r.sha256.slice(0, 12)}, the version this run already uses)`);
+    return { ...r, cached: true };
   });
 }
 
-async function current(entry: string): Promise<TarballEntry | undefined> {
+async function fetchIntoCache(entry: string, location: string, proxyServer: string | undefined, options: ResolveChartSourceOptions, refresh: boolean): Promise<TarballEntry> {
+  const log = logger(options);
+  const what = `tar source ${redact(location)}`;
+  const limits = {
+    maxBytes: limit(options.maxExtractedBytes, 1024 ** 3, 'maxExtractedBytes'),
+    maxEntries: limit(options.maxArchiveEntries, 20_000, 'maxArchiveEntries'),
+  };
+  const downloadLimits = {
+    timeoutMs: millis(options.httpTimeout, Duration.seconds(30), 'httpTimeout'),
+    totalTimeoutMs: millis(options.downloadTimeout, Duration.minutes(10), 'downloadTimeout'),
+    maxBytes: limit(options.maxDownloadBytes, 256 * 1024 ** 2, 'maxDownloadBytes'),
+  };
+  if (!refresh) {
+    const found = await current(entry, what, log);
+    if (found) {
+      log(`tar: using cached ${redact(location)} (sha256 ${found.sha256.slice(0, 12)})`);
+      return found;
+    }
+  }
+  await fs.mkdir(entry, { recursive: true });
+  const ca = options.caFile ? await readCa(options.caFile) : undefined;
+  if (options.insecure) log(`tar: TLS verification is off for ${redact(location)} (insecure: true)`);
+  const tmpFile = `${tempPath(entry, 'download')}.tgz`;
+  log(`tar: downloading ${redact(location)}${proxyServer ? ` via proxy ${redact(proxyServer)}` : ''}`);
+  let result;
+  try {
+    result = await download(location, tmpFile, { proxyServer, ca, insecure: options.insecure === true, ...downloadLimits });
+  } catch (e) {
+    await discard(tmpFile);
+    if (e instanceof ChartSourceError) {
+      const code = /\((maxDownloadBytes|downloadTimeout)\)/.test(e.message) ? 'limit' : e.code;
+      throw new ChartSourceError(code, `${what}: ${e.message}`, e.detail, { cause: e });
+    }
+    throw e;
+  }
+  const sha = result.sha256;
+  const file = path.join(entry, `${sha}.tgz`);
+  await fs.rename(tmpFile, file);
+  const dir = path.join(entry, sha);
+  if (!(await verifyEntry(dir))) {
+    const tmpDir = tempPath(entry, 'extract');
+    try {
+      const scan = await scanArchive(file, limits);
+      for (const link of scan.escapingLinks) log(`tar: ${redact(location)}: left out the symbolic link ${link}, which points outside the archive`);
+      await fs.mkdir(tmpDir);
+      extractArchive(file, tmpDir);
+      if (await isDirectory(dir)) await discardEntry(dir);
+      await publishVerified(tmpDir, dir);
+    } catch (e) {
+      await removeTree(tmpDir);
+      await discard(file);
+      const fromScan = e instanceof ExtractError;
+      throw new ChartSourceError(
+        fromScan && e.limit ? 'limit' : 'extract',
+        fromScan && e.limit
+          ? `${what}: ${e.message}; nothing was extracted. Raise the limit if the archive is really that large`
+          : `${what}: the download (${result.bytes} bytes from ${redact(result.finalUrl)}) is not a readable tar.gz archive: ${(e as Error).message}`,
+        undefined,
+        { cause: e },
+      );
+    }
+  }
+  await writePointer(path.join(entry, 'current'), sha);
+  log(`tar: ${redact(location)} extracted (${result.bytes} bytes, sha256 ${sha.slice(0, 12)})`);
+  return { root: dir, sha256: sha, cached: false };
+}
+
+async function current(entry: string, what: string, log: (m: string) => void): Promise<TarballEntry | undefined> {
   const sha = await readPointer(path.join(entry, 'current'));
   if (!sha) return undefined;
   const root = path.join(entry, sha);
-  return (await isDirectory(root)) ? { root, sha256: sha, cached: true } : undefined;
+  if (!(await isDirectory(root))) return undefined;
+  if (!(await verifyEntry(root))) {
+    log(`tar: ${what}: the cached copy ${root} no longer matches the digest recorded when it was extracted; downloading it again`);
+    return undefined;
+  }
+  return { root, sha256: sha, cached: true };
 }
 
 async function readCa(file: string): Promise<string> {

@@ -10,7 +10,7 @@ import type { KubeConfigLike, KubeObject } from '../../../src/pulumi/readiness';
 /** A LIST answer: a collection, or an error status. */
 export type ListReply =
   | { readonly items: readonly KubeObject[]; readonly resourceVersion: string }
-  | { readonly status: number; readonly body?: unknown };
+  | { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> };
 
 /** One step of a watch stream. */
 export type WatchStep =
@@ -23,7 +23,7 @@ export type WatchStep =
  * client goes away.
  */
 export type WatchReply =
-  | { readonly status: number; readonly body?: unknown }
+  | { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> }
   | { readonly steps: readonly WatchStep[]; readonly end: 'close' | 'drop' | 'hang' };
 
 export interface RecordedRequest {
@@ -99,7 +99,7 @@ export class FakeApiServer {
   }
 
   private async serveWatch(reply: WatchReply, res: http.ServerResponse): Promise<void> {
-    if ('status' in reply) return sendStatus(res, reply.status, reply.body);
+    if ('status' in reply) return sendStatus(res, reply.status, reply.body, reply.headers);
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.flushHeaders();
     for (const step of reply.steps) {
@@ -121,14 +121,14 @@ function next<T>(queue: T[]): T | undefined {
 }
 
 function serveList(reply: ListReply, path: string, res: http.ServerResponse): void {
-  if ('status' in reply) return sendStatus(res, reply.status, reply.body);
+  if ('status' in reply) return sendStatus(res, reply.status, reply.body, reply.headers);
   const kind = `${path.split('/').pop()}`;
   res.writeHead(200, { 'Content-Type': 'application/json' });
   res.end(JSON.stringify({ kind: `${kind}List`, apiVersion: 'v1', metadata: { resourceVersion: reply.resourceVersion }, items: reply.items }));
 }
 
-function sendStatus(res: http.ServerResponse, code: number, body?: unknown): void {
-  res.writeHead(code, { 'Content-Type': 'application/json' });
+function sendStatus(res: http.ServerResponse, code: number, body?: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  res.writeHead(code, { 'Content-Type': 'application/json', ...headers });
   res.end(JSON.stringify(body ?? status(code, `fake failure ${code}`)));
 }
 

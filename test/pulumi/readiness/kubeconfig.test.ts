@@ -68,3 +68,32 @@ it('talks to the cluster of a real KubeConfig given as YAML, as a path, or as an
   expect(lists.map((r) => r.query.get('labelSelector'))).toEqual(['application=yaml', 'application=path', 'application=object']);
   expect(lists.map((r) => r.headers.authorization)).toEqual(['Bearer real-token', 'Bearer real-token', 'Bearer real-token']);
 });
+
+it('never quotes a malformed kubeconfig in its error, whether given as contents or as a file', async () => {
+  const secret = 'eyJhbGciOiJSUzI1NiJ9.s3cr3t-token';
+  const badIndent = ['apiVersion: v1', 'users:', '- name: ci', '  user:', `    token: ${secret}: oops`, '  : x', ''].join('\n');
+  const unclosed = `{"users": [{"name": "ci", "user": {"token": "${secret}"}}], \n`;
+  const noName = ['users:', '- user:', `    token: ${secret}`, ''].join('\n');
+  const file = path.join(dir, 'broken');
+  fs.writeFileSync(file, badIndent);
+  const missing = path.join(dir, 'absent');
+
+  const script = path.join(__dirname, 'malformed-kubeconfig.script.ts');
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', script, badIndent, unclosed, noName, file, missing],
+    { cwd: path.resolve(__dirname, '../../..'), timeout: 30_000 },
+  );
+  const results = stdout.trim().split('\n').map((l) => JSON.parse(l) as { message: string; stack: string; cause: string | null });
+  expect(results.map((r) => r.message)).toEqual([
+    'The kubeconfig contents cannot be read: invalid YAML (bad indentation of a mapping entry) at line 5, column 45; its contents are not shown, as they may hold credentials.',
+    'The kubeconfig contents cannot be read: invalid YAML (unexpected end of the stream within a flow collection) at line 2, column 1; its contents are not shown, as they may hold credentials.',
+    'The kubeconfig contents cannot be read: users[0].name is missing; its contents are not shown, as they may hold credentials.',
+    `The kubeconfig file ${file} cannot be read: invalid YAML (bad indentation of a mapping entry) at line 5, column 45; its contents are not shown, as they may hold credentials.`,
+    `The kubeconfig file ${missing} cannot be read: cannot open it (ENOENT); its contents are not shown, as they may hold credentials.`,
+  ]);
+  for (const r of results) {
+    expect(r.cause).toBeNull();
+    expect(r.stack).not.toContain('s3cr3t');
+  }
+});

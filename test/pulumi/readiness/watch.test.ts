@@ -466,3 +466,25 @@ describe('waitForResources: options', () => {
     expect(api.requests).toHaveLength(0);
   });
 });
+
+describe('waitForResources: pods the kubelet evicted', () => {
+  // A kubelet eviction writes phase Failed and reason Evicted; Armada's check matches phase Evicted
+  // only, so such a pod counts and is never ready, in Armada as here.
+  const evicted = pod('nova-compute-x1', { phase: 'Failed', reason: 'Evicted', rv: '3' });
+
+  it('a bare evicted pod blocks the wait until the deadline, as in Armada', async () => {
+    api.script(PODS, { lists: [{ items: [evicted, pod('nova-api', { rv: '4' })], resourceVersion: '4' }] });
+    const error = await rejection(wait({ deadline: Date.now() + 500, resources: [resource('pod', { application: 'nova' })] }));
+    expect(error.message.split('\n')).toEqual([
+      "Timed out waiting for pods (namespace=openstack, labels=(application=nova)). These pods were not ready=['nova-compute-x1']",
+      '  pod nova-compute-x1: Waiting for pod nova-compute-x1 to be ready...',
+    ]);
+  });
+
+  it('v2 leaves out an evicted pod that a controller owns, as it leaves out every owned pod', async () => {
+    const owned = pod('nova-api-7d9-x2', { phase: 'Failed', reason: 'Evicted', owners: [owner('ReplicaSet')], rv: '3' });
+    api.script(PODS, { lists: [{ items: [owned, pod('nova-api', { rv: '4' })], resourceVersion: '4' }] });
+    const results = await wait({ schemaVersion: SchemaVersion.V2, resources: [resource('pod', { application: 'nova' })] });
+    expect(results[0]).toMatchObject({ outcome: 'ready', count: 1 });
+  });
+});

@@ -2,7 +2,7 @@ import { promises as fs } from 'fs';
 import * as path from 'path';
 import { ChartSource } from '../../../src/model/source';
 import { assembleChart, ChartSourceError, resolveChartSource } from '../../../src/pulumi/sources';
-import { cleanup, git, isolateEnvironment, tempDir, writeChart } from './helpers';
+import { cleanup, git, isolateEnvironment, leftovers, tempDir, writeChart } from './helpers';
 
 let work: string;
 let keystone: string;
@@ -61,12 +61,11 @@ describe('assembleChart', () => {
     const chart = await writeChart(path.join(await tempDir('edit'), 'glance'), 'glance');
     const first = await assembleChart(chart, [htk, mariadb], { cacheDir, log: (m) => log.push(m) });
     expect(path.basename(first)).toMatch(/^glance-[0-9a-f]{20}$/);
-    const marker = path.join(first, 'charts', '.marker');
-    await fs.writeFile(marker, '');
+    const inode = (await fs.stat(first)).ino;
     // Dependency order does not matter: each one has its own directory.
     expect(await assembleChart(chart, [mariadb, htk], { cacheDir, log: (m) => log.push(m) })).toBe(first);
     expect(log.some((l) => l.startsWith('assemble: reusing glance'))).toBe(true);
-    await expect(fs.stat(marker)).resolves.toBeTruthy();
+    expect((await fs.stat(first)).ino).toBe(inode);
 
     await fs.writeFile(path.join(chart, 'values.yaml'), 'replicas: 2\n');
     const changed = await assembleChart(chart, [htk, mariadb], { cacheDir });
@@ -88,7 +87,19 @@ describe('assembleChart', () => {
     const cacheDir = await fresh();
     const outs = await Promise.all([1, 2, 3].map(() => assembleChart(keystone, [htk], { cacheDir })));
     expect(new Set(outs).size).toBe(1);
-    expect((await fs.readdir(path.join(cacheDir, 'work'))).filter((n) => !n.startsWith('.'))).toHaveLength(1);
+    expect((await fs.readdir(path.join(cacheDir, 'work'))).filter((n) => !n.startsWith('.')).sort()).toEqual([path.basename(outs[0]), `${path.basename(outs[0])}.digest`]);
+  });
+
+  test('a work directory changed since it was assembled is assembled again', async () => {
+    const cacheDir = await fresh();
+    const log: string[] = [];
+    const first = await assembleChart(keystone, [htk], { cacheDir });
+    const planted = path.join(first, 'templates', 'planted.yaml');
+    await fs.writeFile(planted, 'kind: Secret\n');
+    expect(await assembleChart(keystone, [htk], { cacheDir, log: (m) => log.push(m) })).toBe(first);
+    expect(log).toContain(`assemble: ${first} no longer matches the digest recorded when it was assembled; assembling it again`);
+    await expect(fs.stat(planted)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await leftovers(cacheDir)).toEqual([]);
   });
 
   test('git metadata is not copied, so a chart at the root of a clone stays small', async () => {

@@ -159,7 +159,7 @@ describe('git sources: one clone per (location, reference)', () => {
     const [x, y] = await Promise.all([cloneIntoCache(entry, request, { cacheDir }), cloneIntoCache(entry, request, { cacheDir })]);
     expect(x.root).toBe(y.root);
     expect(x.root).toBe(path.join(entry, commits.B));
-    expect((await fs.readdir(entry)).sort()).toEqual([commits.B, 'current'].sort());
+    expect((await fs.readdir(entry)).sort()).toEqual([commits.B, `${commits.B}.digest`, 'current'].sort());
     expect(await leftovers(cacheDir)).toEqual([]);
   });
 
