@@ -97,7 +97,7 @@ export function installOffline(dir: string, options: { tarball: string; dependen
     peerDependencies: ours.peerDependencies,
     peerDependenciesMeta: ours.peerDependenciesMeta,
   };
-  const manifest = { ...options.pkg, dependencies: { 'armada-cdk': `file:${options.tarball}`, ...options.dependencies }, devDependencies: options.devDependencies };
+  const manifest: Record<string, unknown> = { ...options.pkg, dependencies: { 'armada-cdk': `file:${options.tarball}`, ...options.dependencies }, devDependencies: options.devDependencies };
   const rootEntry = { name: manifest.name, version: manifest.version, license: manifest.license, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
   fs.writeFileSync(
