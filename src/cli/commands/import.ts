@@ -1,8 +1,8 @@
 import * as path from 'path';
-import { generateTypeScript } from '../../importer/codegen';
+import { exportNameProblem, generateTypeScript } from '../../importer/codegen';
 import { parse, str } from '../args';
 import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
-import { CliIo, EXIT } from '../io';
+import { CliIo, EXIT, UsageError } from '../io';
 import { writeFilesAtomically } from '../write';
 
 export const HELP = `Usage: armada-cdk import FILE... -o site.ts [options]
@@ -14,7 +14,8 @@ input. The documents are validated first; nothing is written if they are invalid
 
 Options:
   -o, --output FILE    the TypeScript file to write (default: stdout)
-  --export-name NAME   name of the exported manifest constant (default: site)
+  --export-name NAME   name of the exported manifest constant (default: site); "default"
+                       makes it the module's default export
 ${INPUT_HELP}
 
 Examples:
@@ -25,13 +26,11 @@ Examples:
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parse('import', argv, { ...INPUT_OPTIONS, output: { type: 'string', short: 'o' }, 'export-name': { type: 'string' } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
+  const exportName = str(args, 'export-name') ?? 'site';
+  const problem = exportNameProblem(exportName);
+  if (problem) throw new UsageError(`--export-name ${JSON.stringify(exportName)} cannot name the exported manifest: ${problem}; use another name, or --export-name default for a default export`, 'import');
   const r = await readManifest(args, io, 'import');
   if (!reportToStderr(io, r)) return EXIT.INVALID;
-  const exportName = str(args, 'export-name') ?? 'site';
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(exportName)) {
-    io.stderr.write(`--export-name must be a JavaScript identifier; received ${JSON.stringify(exportName)}\n`);
-    return 2;
-  }
   const code = generateTypeScript(r.spec!, { sources: args.positionals.map((p) => path.basename(p)), exportName });
   const out = str(args, 'output');
   if (out === undefined || out === '-') io.stdout.write(code);
