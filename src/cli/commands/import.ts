@@ -1,8 +1,9 @@
 import * as path from 'path';
 import { exportNameProblem, generateTypeScript } from '../../importer/codegen';
 import { parse, str } from '../args';
-import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
+import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { CliIo, EXIT, UsageError } from '../io';
+import { plural } from '../report';
 import { writeFilesAtomically } from '../write';
 
 export const HELP = `Usage: armada-cdk import FILE... -o site.ts [options]
@@ -17,6 +18,7 @@ Options:
   --export-name NAME   name of the exported manifest constant (default: site); "default"
                        makes it the module's default export
 ${INPUT_HELP}
+${REPORT_HELP}
 
 Examples:
   armada-cdk import site.yaml -o src/site.ts
@@ -24,19 +26,20 @@ Examples:
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const args = parse('import', argv, { ...INPUT_OPTIONS, output: { type: 'string', short: 'o' }, 'export-name': { type: 'string' } });
+  const args = parse('import', argv, { ...INPUT_OPTIONS, ...REPORT_OPTIONS, output: { type: 'string', short: 'o' }, 'export-name': { type: 'string' } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const exportName = str(args, 'export-name') ?? 'site';
   const problem = exportNameProblem(exportName);
   if (problem) throw new UsageError(`--export-name ${JSON.stringify(exportName)} cannot name the exported manifest: ${problem}; use another name, or --export-name default for a default export`, 'import');
+  const report = reportOptions(args, 'import');
   const r = await readManifest(args, io, 'import');
-  if (!reportToStderr(io, r)) return EXIT.INVALID;
+  if (inputFailed(io, r, report) || !finishReport(io, r.diagnostics, report)) return EXIT.INVALID;
   const code = generateTypeScript(r.spec!, { sources: args.positionals.map((p) => path.basename(p)), exportName });
   const out = str(args, 'output');
   if (out === undefined || out === '-') io.stdout.write(code);
   else {
     writeFilesAtomically([{ path: path.resolve(io.cwd, out), content: code }]);
-    io.stderr.write(`wrote ${out} (${r.spec!.charts.length} charts, ${r.spec!.chartGroups.length} groups)\n`);
+    io.stderr.write(`wrote ${out} (${plural(r.spec!.charts.length, 'chart')}, ${plural(r.spec!.chartGroups.length, 'group')})\n`);
   }
   return EXIT.OK;
 }

@@ -74,7 +74,9 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
       location: manifests[1]?.doc.origin.locate().location ?? docs[0]?.origin.locate().location ?? '<input>',
       message: manifests.length === 0
         ? 'the documents contain no armada/Manifest; Armada needs at least one Chart, one ChartGroup and exactly one Manifest'
-        : `the documents contain ${manifests.length} manifests (${where}); choose one with --target-manifest, as Armada requires`,
+        : options.targetManifest !== undefined
+          ? `the documents contain ${manifests.length} manifests named ${show(options.targetManifest)} (${where}), so --target-manifest cannot choose between them; rename or remove all but one`
+          : `the documents contain ${manifests.length} manifests (${where}); choose one with --target-manifest, as Armada requires`,
       code: 'ARM001',
     });
     return { diagnostics: d };
