@@ -5,6 +5,7 @@
  */
 import { Diagnostics, Origin, show } from '../diagnostics';
 import { Duration } from '../duration';
+import { closest } from '../graph';
 import { ChartSource } from '../source';
 import {
   ChartGroupSpec,
@@ -142,7 +143,8 @@ function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersi
     source = ChartSource.tar(location, { ...common, proxyServer: src.proxy_server as string | undefined });
   } else {
     if (type !== 'local') {
-      d.error(doc.origin, ['source', 'type'], 'source', `received ${show(type)}; Armada fetches only local, tar and git sources (it fails with ChartSourceException before deploying anything)`);
+      const hint = typeof type === 'string' ? closest(type, ['local', 'tar', 'git']) : undefined;
+      d.error(doc.origin, ['source', 'type'], 'source', `received ${show(type)}${hint ? ` (did you mean ${show(hint)}?)` : ''}; Armada fetches only local, tar and git sources (it fails with ChartSourceException before deploying anything)`);
     }
     source = ChartSource.local(location, common);
   }
