@@ -133,10 +133,15 @@ describe('input hints', () => {
     );
   });
 
-  test('did you mean, for a source type', async () => {
+  test('did you mean, for the enumerated values: source, wait and pre-upgrade delete types', async () => {
     const r = await cli(['validate', write(dir, 'gitt.yaml', SIMPLE.replace('type: git\n', 'type: gitt\n'))]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(':16:5: error: armada/Chart/v1 blog-1: data.source.type: received "gitt" (did you mean "git"?); Armada fetches only local, tar and git sources');
+    const types = SIMPLE.replace('  upgrade:\n    no_hooks: false\n', '  upgrade:\n    no_hooks: false\n    pre:\n      delete:\n        - type: jobs\n  wait:\n    labels: {app: blog}\n    resources:\n      - type: statefulsett\n');
+    const t = await cli(['validate', write(dir, 'types.yaml', types)]);
+    expect(t.code).toBe(1);
+    expect(t.stderr).toContain(':20:9: error: armada/Chart/v1 blog-1: data.wait.resources[0].type: received "statefulsett"; Armada waits only on pod, job, deployment, daemonset, statefulset (did you mean "statefulset"?)\n');
+    expect(t.stderr).toContain(':16:11: warning: armada/Chart/v1 blog-1: data.upgrade.pre.delete[0].type: received "jobs" (did you mean "job"?); Armada deletes only job, cronjob, pod before an upgrade');
   });
 
   test('a known key one level off is pointed at its level', async () => {
