@@ -50,3 +50,9 @@ test('every ts sample of the README type-checks with noUnusedLocals', () => {
   fs.rmSync(dir, { recursive: true, force: true });
   expect(problems).toEqual([]);
 });
+
+test('what the README says of side-effect imports: TypeScript keeps a bare import and drops an unused named one', () => {
+  const emit = (code: string) => ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
+  expect(emit("import 'armada-cdk/cdk8s';\n")).toContain('require("armada-cdk/cdk8s")');
+  expect(emit("import { ArmadaChartOutput } from 'armada-cdk/cdk8s';\nexport const x = 1;\n")).not.toContain('armada-cdk/cdk8s');
+});
