@@ -6,7 +6,7 @@
  * `constructs-lowest` devDependency so that it is in that cache), so `npm ci --offline` needs
  * tarballs only.
  */
-import { execFileSync } from 'child_process';
+import { execFile, execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -47,9 +47,9 @@ export function pack(dir: string): string {
 /**
  * Writes `package.json` and `package-lock.json` for a project depending on the packed tarball and
  * on `deps` (names of packages this repository's lockfile holds; `constructs` is the oldest
- * supported), then runs `npm ci --offline`.
+ * supported), then runs `npm ci --offline` (asynchronously, so that projects install side by side).
  */
-export function installOffline(dir: string, options: { tarball: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; pkg: Record<string, unknown> }): void {
+export function installOffline(dir: string, options: { tarball: string; dependencies: Record<string, string>; devDependencies: Record<string, string>; pkg: Record<string, unknown> }): Promise<void> {
   const lock = repoLock();
   const ours = repoPackage();
   const packages: Record<string, LockEntry> = {};
@@ -104,5 +104,9 @@ export function installOffline(dir: string, options: { tarball: string; dependen
     path.join(dir, 'package-lock.json'),
     JSON.stringify({ name: manifest.name, version: manifest.version, lockfileVersion: 3, requires: true, packages: { '': rootEntry, ...packages } }, null, 2) + '\n',
   );
-  execFileSync('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) =>
+    execFile('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, encoding: 'utf8' }, (err, _stdout, stderr) =>
+      err ? reject(new Error(`npm ci --offline failed in ${dir}:\n${stderr}`)) : resolve(),
+    ),
+  );
 }
