@@ -13,7 +13,8 @@ import * as YAML from 'yaml';
 import { installOffline, lowestConstructs, pack, REPO_ROOT } from './offline-project';
 import { readmeBlocks } from './readme-samples';
 
-jest.setTimeout(180_000);
+// Packing builds the package, and each project installs a few hundred packages from the cache.
+jest.setTimeout(300_000);
 
 const TEMPLATE = path.join(REPO_ROOT, 'node_modules', 'cdk8s-cli', 'templates', 'typescript-app');
 const version = (name: string): string => JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
