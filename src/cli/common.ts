@@ -1,7 +1,9 @@
+import { Diagnostic } from '../model/diagnostics';
 import { ResolvedInputs, resolveInputs } from '../importer/resolve';
-import { list, OptionSpec, ParsedArgs, str } from './args';
+import { flag, list, OptionSpec, ParsedArgs, str } from './args';
 import { CliIo, UsageError } from './io';
-import { printLines } from './report';
+import { placeholderWarnings } from './placeholders';
+import { printReport, ReportOptions, tooManyWarnings } from './report';
 
 /** Options every command that reads manifests accepts, as in `armada apply`. */
 export const INPUT_OPTIONS: Record<string, OptionSpec> = {
@@ -9,6 +11,18 @@ export const INPUT_OPTIONS: Record<string, OptionSpec> = {
   values: { type: 'string', short: 'f', multiple: true },
   set: { type: 'string', multiple: true },
 };
+
+/** How diagnostics are reported, for every command that reads manifests. */
+export const REPORT_OPTIONS: Record<string, OptionSpec> = {
+  quiet: { type: 'boolean', short: 'q' },
+  'max-warnings': { type: 'string' },
+};
+
+export const REPORT_HELP = `Report options (diagnostics go to stderr, with a summary line last):
+  -q, --quiet              print errors only (the summary still counts warnings)
+  --max-warnings N         fail (exit 1, nothing written) with more than N warnings
+  A rule that warns more than 3 times is printed once, with the count and the first few
+  documents.`;
 
 export const INPUT_HELP = `Input options (as armada apply):
   --target-manifest NAME   build this armada/Manifest (required when the files have several)
@@ -30,11 +44,29 @@ export async function readManifest(args: ParsedArgs, io: CliIo, command: string)
     onProgress: progress,
   });
   if (progress) io.stderr.write('\r\x1b[K');
-  return result;
+  return { ...result, diagnostics: [...result.diagnostics, ...placeholderWarnings(result.documents)] };
 }
 
-/** Prints the diagnostics of a command that produces output: on stderr, so stdout stays clean. */
-export function reportToStderr(io: CliIo, r: ResolvedInputs): boolean {
-  printLines(io, r.diagnostics, 'stderr');
-  return !r.diagnostics.some((d) => d.severity === 'error') && r.spec !== undefined;
+/** `--quiet` and `--max-warnings` of the command line. */
+export function reportOptions(args: ParsedArgs, command: string): ReportOptions {
+  const max = str(args, 'max-warnings');
+  if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-warnings must be a whole number (0 or more); received ${JSON.stringify(max)}`, command);
+  return { quiet: flag(args, 'quiet'), maxWarnings: max === undefined ? undefined : Number(max) };
+}
+
+/**
+ * When the input cannot be used (errors, or no manifest), prints its diagnostics and the summary
+ * on stderr and returns true; otherwise prints nothing yet, so that a command reports the input's
+ * diagnostics and its own together, once.
+ */
+export function inputFailed(io: CliIo, r: ResolvedInputs, options: ReportOptions): boolean {
+  if (r.spec !== undefined && !r.diagnostics.some((d) => d.severity === 'error')) return false;
+  printReport(io, r.diagnostics, options);
+  return true;
+}
+
+/** Prints the run's diagnostics, `notes` and the summary on stderr; whether the run may write its output. */
+export function finishReport(io: CliIo, ds: readonly Diagnostic[], options: ReportOptions, notes: readonly string[] = []): boolean {
+  printReport(io, ds, options, undefined, notes);
+  return !ds.some((d) => d.severity === 'error') && !tooManyWarnings(ds, options);
 }

@@ -20,7 +20,7 @@ ${Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(14)} ${c.summary}`).joi
 
 Options:
   -h, --help      show help (also: armada-cdk <command> --help)
-  -v, --version   print the version
+  -V, --version   print the version (also -v)
 
 Examples:
   armada-cdk validate site.yaml
@@ -41,10 +41,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     if (command === 'help' && rest[0] && Object.hasOwn(COMMANDS, rest[0])) return io.stdout.write(COMMANDS[rest[0]].load().HELP), EXIT.OK;
+    // Asked for, help is the output; without a command it explains a usage error, on stderr.
+    if (command === undefined) return io.stderr.write(HELP), EXIT.USAGE;
     io.stdout.write(HELP);
-    return command === undefined ? EXIT.USAGE : EXIT.OK;
+    return EXIT.OK;
   }
-  if (command === '-v' || command === '--version') {
+  if (command === '-V' || command === '-v' || command === '--version') {
     io.stdout.write(`${version()}\n`);
     return EXIT.OK;
   }

@@ -4,9 +4,10 @@
  * step of 40 charts does not become 1,600 edges); explicit addDependency edges are dashed.
  */
 import { Plan } from '../model/plan';
+import { plural } from './report';
 
 export function text(plan: Plan): string {
-  const lines = [`manifest ${plan.manifest} (release prefix ${plan.releasePrefix}): ${plan.steps.length} steps, ${plan.releases.length} releases`];
+  const lines = [`manifest ${plan.manifest} (release prefix ${plan.releasePrefix}): ${plural(plan.steps.length, 'step')}, ${plural(plan.releases.length, 'release')}`];
   for (const s of plan.steps) {
     lines.push(`step ${s.index}: group ${s.group}${s.sequenced ? ' (sequenced)' : s.releases.length > 1 ? ` (${s.releases.length} at once)` : ''}`);
     const w = Math.max(...s.releases.map((r) => r.name.length));

@@ -44,6 +44,67 @@ export function printLines(io: CliIo, ds: readonly Diagnostic[], to: 'stdout' | 
   for (const d of sorted(ds)) out.write(formatLine(d) + '\n');
 }
 
+/** How the diagnostics of a run are printed: `--quiet`, `--max-warnings`. */
+export interface ReportOptions {
+  /** Print errors only (the summary still counts the warnings). */
+  readonly quiet?: boolean;
+  /** More warnings than this fail the run. */
+  readonly maxWarnings?: number;
+}
+
+/** A rule that warns more often than this is printed as one line. */
+export const GROUP_AFTER = 3;
+/** How many further documents a grouped line names. */
+const NAMED = 3;
+
+/**
+ * The lines of a report, in input order: every error, and every warning, except that a rule
+ * (diagnostic code) warning more than {@link GROUP_AFTER} times is one line: its first
+ * occurrence, how many there are in all, and the first few other documents.
+ */
+export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
+  const ordered = sorted(ds);
+  const byRule = new Map<string, Diagnostic[]>();
+  for (const d of ordered) {
+    if (d.severity !== 'warning' || d.code === undefined) continue;
+    byRule.set(d.code, [...(byRule.get(d.code) ?? []), d]);
+  }
+  const out: string[] = [];
+  for (const d of ordered) {
+    if (d.severity === 'warning' && options.quiet) continue;
+    const same = d.severity === 'warning' && d.code !== undefined ? byRule.get(d.code)! : [d];
+    if (same.length <= GROUP_AFTER) {
+      out.push(formatLine(d));
+      continue;
+    }
+    if (same[0] !== d) continue;
+    const others = [...new Set(same.slice(1).map((x) => x.document ?? x.location))].filter((x) => x !== (d.document ?? d.location));
+    const named = others.slice(0, NAMED).join(', ') + (others.length > NAMED ? ` and ${others.length - NAMED} more` : '');
+    out.push(`${formatLine(d)} [${d.code}: ${same.length} warnings like this one${named ? `, also in ${named}` : ''}]`);
+  }
+  return out;
+}
+
+/** Whether the warnings exceed `--max-warnings`. */
+export function tooManyWarnings(ds: readonly Diagnostic[], options: ReportOptions): boolean {
+  return options.maxWarnings !== undefined && ds.filter((d) => d.severity === 'warning').length > options.maxWarnings;
+}
+
+/**
+ * Prints a run's diagnostics on stderr, then `notes` (advice about them), then the summary line (`2 errors, 1 warning`) last, with
+ * what `--max-warnings` decided. Nothing when there is nothing to say.
+ */
+export function printReport(io: CliIo, ds: readonly Diagnostic[], options: ReportOptions = {}, last?: string, notes: readonly string[] = []): void {
+  for (const l of [...reportLines(ds, options), ...notes]) io.stderr.write(l + '\n');
+  const over = tooManyWarnings(ds, options) ? `; more than --max-warnings ${options.maxWarnings}` : '';
+  if (ds.length > 0 || last !== undefined) io.stderr.write(`${last ? `${last}: ` : ''}${summary(ds)}${over}\n`);
+}
+
+/** `1 chart`, `2 charts` */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** `2 errors, 1 warning` */
 export function summary(ds: readonly Diagnostic[]): string {
   const e = ds.filter((d) => d.severity === 'error').length;

@@ -199,7 +199,7 @@ export class ArmadaManifest extends Construct {
       if (insideNames.has(name)) d.error(origin, undefined, 'foreign-reference', `${where}, and another one with the same name is inside it; define it once, inside the manifest`);
     }
     if (this.outputs.length === 0 && this.automaticOutputs.length === 0 && insideCdk8sChart(this)) {
-      d.error(origin, undefined, 'no-output', "this manifest is inside a cdk8s Chart but nothing renders it: import 'armada-cdk/cdk8s' (which renders it as ArmadaChart objects), or add an ArmadaChartOutput for it");
+      d.error(origin, undefined, 'no-output', "this manifest is inside a cdk8s Chart but nothing renders it: import 'armada-cdk/cdk8s' as a bare import (import 'armada-cdk/cdk8s';), which renders it as airship v1 ArmadaChart objects, or add an output for it (new ArmadaChartOutput(chart, 'crs', { manifest: site })). TypeScript drops an import whose names are never used as values, so import { ArmadaChartOutput } alone does not load it");
     }
     return spec;
   }

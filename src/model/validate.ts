@@ -350,7 +350,8 @@ function checkUpgrade(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): voi
     (list ?? []).forEach((h, i) => {
       checkLabels(chart, h.labels, [...field, i, 'labels'], d);
       if (checkType && !PRE_DELETE_TYPES.includes(h.type)) {
-        d.warn(chart.origin, [...field, i, 'type'], 'pre-delete-type', `received ${show(h.type)}; Armada deletes only ${PRE_DELETE_TYPES.join(', ')} before an upgrade and logs an error for anything else`);
+        const hint = closest(h.type, PRE_DELETE_TYPES);
+        d.warn(chart.origin, [...field, i, 'type'], 'pre-delete-type', `received ${show(h.type)}${hint ? ` (did you mean ${show(hint)}?)` : ''}; Armada deletes only ${PRE_DELETE_TYPES.join(', ')} before an upgrade and logs an error for anything else`);
       }
       if (h.name !== undefined && spec.schemaVersion === SchemaVersion.V2) {
         d.error(chart.origin, [...field, i, 'name'], 'v2-field', 'hook action name is not part of armada/Chart/v2');

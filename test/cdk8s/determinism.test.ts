@@ -6,6 +6,7 @@ import * as path from 'path';
 import * as YAML from 'yaml';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, WaitResource } from '../../src';
 import { defineSite } from '../../examples/site';
+import { havePythonModule } from '../helpers/python';
 import { synthCrs, synthDocuments } from '../helpers/synth';
 
 /** Strings that YAML 1.1 readers (PyYAML, go-yaml v2) would turn into booleans, numbers or null. */
@@ -42,18 +43,7 @@ describe('determinism and YAML safety', () => {
   });
 
   test('PyYAML (what armada apply uses) reads the documents back unchanged', () => {
-    const python = (() => {
-      try {
-        execFileSync('python3', ['-c', 'import yaml'], { stdio: 'ignore' });
-        return true;
-      } catch {
-        return false;
-      }
-    })();
-    if (!python) {
-      console.warn('skipped: python3 with PyYAML is not available');
-      return;
-    }
+    if (!havePythonModule('yaml', 1, 'PyYAML read-back')) return;
     const { yaml, objects } = synthDocuments(trickySite('forward'));
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-pyyaml-'));
     const file = path.join(dir, 'docs.yaml');

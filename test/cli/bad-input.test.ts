@@ -16,14 +16,14 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     const f = write(dir, 'broken.yaml', 'schema: armada/Chart/v1\nmetadata:\n  name: x\ndata:\n  release: [unclosed\n');
     const r = await cli(['validate', f]);
     expect(r.code).toBe(1);
-    expect(lines(r.stdout)[0]).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: `));
+    expect(lines(r.stderr)[0]).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: error: `));
   });
 
   test('a document that is not a mapping', async () => {
     const f = write(dir, 'scalar.yaml', SIMPLE + '---\n- just\n- a list\n');
     const r = await cli(['validate', f]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('is a sequence');
+    expect(r.stderr).toContain('is a sequence');
   });
 
   test('wrong types, with Armada\'s wording and the field path', async () => {
@@ -41,14 +41,14 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     const f = write(dir, 'typo.yaml', SIMPLE.replace('sequenced: False', 'sequnced: False'));
     const r = await cli(['validate', f]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/data\.sequnced: Additional properties are not allowed \('sequnced' was unexpected\).*did you mean 'sequenced'\?/);
+    expect(r.stderr).toMatch(/data\.sequnced: Additional properties are not allowed \('sequnced' was unexpected\).*did you mean 'sequenced'\?/);
   });
 
   test('missing references, with a suggestion', async () => {
     const f = write(dir, 'ref.yaml', SIMPLE.replace('    - blog-2\n', '    - blog-3\n'));
     const r = await cli(['validate', f]);
     expect(r.code).toBe(1);
-    expect(lines(r.stdout)).toEqual(expect.arrayContaining([expect.stringMatching(/error: armada\/ChartGroup\/v1 blog-group: data\.chart_group\[1\]: chart "blog-3" is not in the manifest; did you mean "blog-2"\?$/)]));
+    expect(lines(r.stderr)).toEqual(expect.arrayContaining([expect.stringMatching(/error: armada\/ChartGroup\/v1 blog-group: data\.chart_group\[1\]: chart "blog-3" is not in the manifest; did you mean "blog-2"\?$/)]));
   });
 
   test('duplicate names: the first wins in Armada, so the second is an error', async () => {
@@ -56,14 +56,14 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     const f = write(dir, 'dup.yaml', SIMPLE + '---\n' + dup.replace('release: blog-2', 'release: blog-2b'));
     const r = await cli(['validate', f]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/data|metadata\.name: another chart is already named "blog-2"/);
+    expect(r.stderr).toMatch(/data|metadata\.name: another chart is already named "blog-2"/);
   });
 
   test('dependency cycles print the whole loop', async () => {
     const f = write(dir, 'cycle.yaml', SIMPLE.replace('  release: blog-1\n', '  release: blog-1\n  dependencies: [blog-2]\n').replace('  release: blog-2\n', '  release: blog-2\n  dependencies: [blog-1]\n'));
     const r = await cli(['validate', f]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('subchart dependencies form a cycle: blog-1 -> blog-2 -> blog-1');
+    expect(r.stderr).toContain('subchart dependencies form a cycle: blog-1 -> blog-2 -> blog-1');
   });
 
   test('empty files, binary garbage, invalid UTF-8 and missing files', async () => {
@@ -73,7 +73,7 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     for (const f of [empty, garbage, latin1, path.join(dir, 'missing.yaml'), dir]) {
       const r = await cli(['validate', f]);
       expect([f, r.code]).toEqual([f, 1]);
-      expect(lines(r.stdout).length).toBeGreaterThan(0);
+      expect(lines(r.stderr).length).toBeGreaterThan(0);
       expect(r.stderr).not.toContain('internal error');
     }
   });
@@ -86,7 +86,7 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     fs.closeSync(fd);
     const r = await cli(['validate', big]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/no Manifest|no armada\/Manifest|fragments/);
+    expect(r.stderr).toMatch(/no Manifest|no armada\/Manifest|fragments/);
   }, 120_000);
 
   test('convert writes nothing when the input is invalid', async () => {
@@ -103,7 +103,7 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     const f = write(dir, 'two.yaml', two);
     const r = await cli(['validate', f]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('choose one with --target-manifest');
+    expect(r.stderr).toContain('choose one with --target-manifest');
     expect((await cli(['validate', f, '--target-manifest', 'other'])).code).toBe(0);
   });
 
@@ -120,7 +120,7 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     expect(ok.stdout).toContain('x: "1"');
     const bad = await cli(['validate', sharedPath('corpus', 'armada__examples__simple.yaml'), '--set', 'chart:blog-1:wait.timeout=600']);
     expect(bad.code).toBe(1);
-    expect(bad.stdout).toContain("data.wait.timeout: '600' is not of type 'integer'");
+    expect(bad.stderr).toContain("data.wait.timeout: '600' is not of type 'integer'");
   });
 });
 

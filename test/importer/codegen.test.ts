@@ -4,7 +4,7 @@ import * as path from 'path';
 import * as ts from 'typescript';
 import * as armada from '../../src';
 import { Testing } from '../../src';
-import { generateTypeScript } from '../../src/importer/codegen';
+import { exportNameProblem, generateTypeScript } from '../../src/importer/codegen';
 import { specToConstructs } from '../../src/importer/to-constructs';
 import { SchemaVersion } from '../../src/model/spec';
 import { documentsToSpec } from '../../src/model/wire/from-documents';
@@ -24,6 +24,9 @@ function typeErrors(files: Record<string, string>): string[] {
   });
   const program = ts.createProgram(names, {
     strict: true,
+    // As cdk8s's project template has them: every generated variable must be used.
+    noUnusedLocals: true,
+    noUnusedParameters: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.CommonJS,
@@ -58,7 +61,7 @@ describe('armada-cdk import: generated TypeScript', () => {
     generated[file.replace(/\.yaml$/, '.ts').replace(/[^A-Za-z0-9_.]/g, '_')] = generateTypeScript(spec!, { sources: [file] });
   }
 
-  test('compiles under tsc --strict for every complete corpus manifest', () => {
+  test('compiles under tsc --strict --noUnusedLocals for every complete corpus manifest', () => {
     expect(typeErrors(generated)).toEqual([]);
   });
 
@@ -80,8 +83,31 @@ describe('armada-cdk import: generated TypeScript', () => {
     expect(code).toContain("export const site = new ArmadaManifest(undefined, 'armada-manifest', { releasePrefix: 'osh' });");
     expect(code).toContain("const helmToolkit = new Chart(site, 'helm-toolkit', {");
     expect(code).toContain("const deployMariadb = new ChartGroup(site, 'deploy-mariadb', { description: 'Mariadb', sequenced: true });");
-    expect(code).toMatch(/const mariadb = new Chart\(deployMariadb, 'mariadb', \{\n {2}namespace: 'openstack',\n {2}source: ChartSource\.local\('\$\{OSH_INFRA_PATH\}', \{ subpath: 'mariadb' \}\),/);
+    // A chart nothing refers to is not a variable (noUnusedLocals); one used as a subchart is.
+    expect(code).toMatch(/\nnew Chart\(deployMariadb, 'mariadb', \{\n {2}namespace: 'openstack',\n {2}source: ChartSource\.local\('\$\{OSH_INFRA_PATH\}', \{ subpath: 'mariadb' \}\),/);
     expect(code).toContain('timeout: Duration.minutes(30)');
     expect(code).toContain('dependencies: [helmToolkit],');
+  });
+});
+
+describe('the exported name', () => {
+  const { spec } = documentsToSpec(parseDocuments(readShared('corpus', complete[0]), complete[0]));
+
+  test('--export-name default gives a default export that compiles', () => {
+    const code = generateTypeScript(spec!, { exportName: 'default' });
+    expect(code).toContain("\nconst site = new ArmadaManifest(undefined, ");
+    expect(code.trimEnd().endsWith('export default site;')).toBe(true);
+    expect(typeErrors({ 'default-export.ts': code })).toEqual([]);
+    expect(armada.ArmadaManifest.isArmadaManifest(run(code).default)).toBe(true);
+  });
+
+  test.each([
+    ['class', 'it is a reserved word of JavaScript or TypeScript'],
+    ['await', 'it is a reserved word of JavaScript or TypeScript'],
+    ['Chart', 'the generated module imports Chart from armada-cdk'],
+    ['my-site', 'it is not a JavaScript identifier (letters, digits, _ and $, not starting with a digit)'],
+  ])('%s is refused with the reason', (name, reason) => {
+    expect(exportNameProblem(name)).toBe(reason);
+    expect(() => generateTypeScript(spec!, { exportName: name })).toThrow(`exportName ${JSON.stringify(name)} cannot name the manifest constant: ${reason}`);
   });
 });

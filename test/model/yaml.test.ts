@@ -2,6 +2,7 @@ import { execFileSync } from 'child_process';
 import * as YAML from 'yaml';
 import { toYamlDocument, toYamlStream } from '../../src/model/wire/yaml';
 import { parseDocuments } from '../helpers/documents';
+import { havePythonModule } from '../helpers/python';
 import { corpusFiles, readShared } from '../helpers/shared';
 
 /** A deterministic pseudo-random generator, so that failures reproduce. */
@@ -34,14 +35,6 @@ function randomValue(r: () => number, depth = 0): unknown {
   return o;
 }
 
-function hasPyYaml(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import yaml'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the CLI YAML writer', () => {
   test('quotes every string a YAML 1.1 or 1.2 reader would read as something else', () => {
@@ -65,7 +58,7 @@ describe('the CLI YAML writer', () => {
     const text = toYamlStream(samples);
     const back = YAML.parseAllDocuments(text, { version: '1.1' }).map((d) => d.toJS());
     expect(back).toEqual(samples);
-    if (!hasPyYaml()) return console.warn('skipped the PyYAML half: python3 with PyYAML is not available');
+    if (!havePythonModule('yaml', 1, 'PyYAML round trip')) return;
     const py = execFileSync('python3', ['-c', 'import json,sys,yaml; print(json.dumps(list(yaml.safe_load_all(sys.stdin.read()))))'], { input: text, encoding: 'utf8', maxBuffer: 1 << 28 });
     expect(JSON.parse(py)).toEqual(samples);
   });

@@ -8,10 +8,10 @@ import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/kel
 import { toFluxObjects } from '../../model/wire/flux-v2';
 import { toYamlStream } from '../../model/wire/yaml';
 import { flag, parse, str } from '../args';
-import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
+import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
 import { CliIo, EXIT, UsageError } from '../io';
-import { printLines } from '../report';
+import { plural } from '../report';
 import { checkOutputDirectory, planDirectoryOutput, writeFilesAtomically } from '../write';
 
 const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'] as const;
@@ -39,13 +39,41 @@ Options:
   --release-naming prefixed|as-written
                        keleustes-v1alpha1: spec.release as the prefixed Helm release (default)
                        or as written
+  --crd upstream|generated
+                       keleustes-v1alpha1: the ArmadaChart CRD installed in the cluster.
+                       upstream (default): keleustes's own, whose closed values schema drops
+                       values it does not list (a warning each) and rejects values of another
+                       type (an error each); real OpenStack-Helm values often fail it.
+                       generated: the CRD armada-cdk generates (ArmadaOperator in cdk8s), with
+                       free-form values: every value is kept as written.
 ${FLUX_CLI_HELP}
 ${INPUT_HELP}
+${REPORT_HELP}
 
 Examples:
   armada-cdk convert site.yaml --to airship-v1 | kubectl apply -f -
   armada-cdk convert site.yaml --to documents-v2 -o out/
 `;
+
+/** Options that only mean something for one target are refused with another. */
+const TARGET_OPTIONS: Record<string, (typeof TARGETS)[number]> = {
+  'sync-waves': 'airship-v1',
+  'release-naming': 'keleustes-v1alpha1',
+  crd: 'keleustes-v1alpha1',
+  ...Object.fromEntries(Object.keys(FLUX_CLI_OPTIONS).map((o) => [o, 'flux-v2' as const])),
+};
+
+function targetOnly(args: ReturnType<typeof parse>, to: string): void {
+  for (const [option, target] of Object.entries(TARGET_OPTIONS)) {
+    if (args.values[option] !== undefined && to !== target) throw new UsageError(`--${option} applies to --to ${target} only; received --to ${to}`, 'convert');
+  }
+}
+
+const CLOSED_VALUES_NOTE =
+  'note: these values were checked against the upstream keleustes ArmadaChart CRD (--crd upstream, the default), whose closed values schema accepts only the values it lists. ' +
+  'If the cluster has the CRD armada-cdk generates (ArmadaOperator; its values are free-form), convert with --crd generated.';
+
+const rejectedByClosedValues = (d: Diagnostic) => d.severity === 'error' && d.code === 'not-expressible' && d.message.startsWith('the keleustes ArmadaChart CRD rejects values');
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parse('convert', argv, {
@@ -55,17 +83,21 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     force: { type: 'boolean' },
     'sync-waves': { type: 'boolean' },
     'release-naming': { type: 'string', choices: ['prefixed', 'as-written'] },
+    crd: { type: 'string', choices: ['upstream', 'generated'] },
     ...FLUX_CLI_OPTIONS,
+    ...REPORT_OPTIONS,
   });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const to = str(args, 'to') as (typeof TARGETS)[number] | undefined;
   if (!to) throw new UsageError(`--to is required (one of ${TARGETS.join(', ')})`, 'convert');
   // Option mistakes are usage errors, found before any file is read.
+  targetOnly(args, to);
   const flux = to === 'flux-v2' ? fluxOptions(args) : undefined;
+  const report = reportOptions(args, 'convert');
   const dir = str(args, 'output');
   if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
   const r = await readManifest(args, io, 'convert');
-  if (!reportToStderr(io, r)) return EXIT.INVALID;
+  if (inputFailed(io, r, report)) return EXIT.INVALID;
   const spec = r.spec!;
   let objects: unknown[];
   let diagnostics: readonly Diagnostic[];
@@ -83,12 +115,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     diagnostics = out.diagnostics.all;
   } else {
     const naming = str(args, 'release-naming') === 'as-written' ? KeleustesReleaseNaming.AS_WRITTEN : KeleustesReleaseNaming.PREFIXED;
-    const out = toKeleustesObjects(spec, buildPlan(spec), { releaseNaming: naming });
+    const out = toKeleustesObjects(spec, buildPlan(spec), { releaseNaming: naming, crd: str(args, 'crd') === 'generated' ? 'generated' : 'upstream' });
     objects = out.objects;
     diagnostics = out.diagnostics.all;
   }
-  printLines(io, diagnostics, 'stderr');
-  if (diagnostics.some((d) => d.severity === 'error')) return EXIT.INVALID;
+  const all = [...r.diagnostics, ...diagnostics];
+  const notes = to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [];
+  if (!finishReport(io, all, report, notes)) return EXIT.INVALID;
   const yaml = toYamlStream(objects);
   if (dir === undefined || dir === '-') {
     io.stdout.write(yaml);
@@ -96,7 +129,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${spec.name}.${to}.yaml`, content: yaml }], { force: flag(args, 'force'), command: 'convert' });
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
     const file = plan.files[0].path;
-    io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${objects.length} objects)\n`);
+    io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${plural(objects.length, 'object')})\n`);
   }
   return EXIT.OK;
 }

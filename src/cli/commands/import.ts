@@ -1,8 +1,9 @@
 import * as path from 'path';
-import { generateTypeScript } from '../../importer/codegen';
+import { exportNameProblem, generateTypeScript } from '../../importer/codegen';
 import { parse, str } from '../args';
-import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
-import { CliIo, EXIT } from '../io';
+import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
+import { CliIo, EXIT, UsageError } from '../io';
+import { plural } from '../report';
 import { checkOutputFile, planFileOutput, writeFilesAtomically } from '../write';
 
 export const HELP = `Usage: armada-cdk import FILE... -o site.ts [options]
@@ -15,8 +16,10 @@ input. The documents are validated first; nothing is written if they are invalid
 Options:
   -o, --output FILE    the TypeScript file to write (default: stdout); replaced if it exists,
                        its directory must exist
-  --export-name NAME   name of the exported manifest constant (default: site)
+  --export-name NAME   name of the exported manifest constant (default: site); "default"
+                       makes it the module's default export
 ${INPUT_HELP}
+${REPORT_HELP}
 
 Examples:
   armada-cdk import site.yaml -o src/site.ts
@@ -24,22 +27,21 @@ Examples:
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const args = parse('import', argv, { ...INPUT_OPTIONS, output: { type: 'string', short: 'o' }, 'export-name': { type: 'string' } });
+  const args = parse('import', argv, { ...INPUT_OPTIONS, ...REPORT_OPTIONS, output: { type: 'string', short: 'o' }, 'export-name': { type: 'string' } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const out = str(args, 'output');
   if (out !== undefined && out !== '-') checkOutputFile(io.cwd, out, 'import');
-  const r = await readManifest(args, io, 'import');
-  if (!reportToStderr(io, r)) return EXIT.INVALID;
   const exportName = str(args, 'export-name') ?? 'site';
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(exportName)) {
-    io.stderr.write(`--export-name must be a JavaScript identifier; received ${JSON.stringify(exportName)}\n`);
-    return 2;
-  }
+  const problem = exportNameProblem(exportName);
+  if (problem) throw new UsageError(`--export-name ${JSON.stringify(exportName)} cannot name the exported manifest: ${problem}; use another name, or --export-name default for a default export`, 'import');
+  const report = reportOptions(args, 'import');
+  const r = await readManifest(args, io, 'import');
+  if (inputFailed(io, r, report) || !finishReport(io, r.diagnostics, report)) return EXIT.INVALID;
   const code = generateTypeScript(r.spec!, { sources: args.positionals.map((p) => path.basename(p)), exportName });
   if (out === undefined || out === '-') io.stdout.write(code);
   else {
     await writeFilesAtomically(planFileOutput(io.cwd, out, code, 'import'), () => out);
-    io.stderr.write(`wrote ${out} (${r.spec!.charts.length} charts, ${r.spec!.chartGroups.length} groups)\n`);
+    io.stderr.write(`wrote ${out} (${plural(r.spec!.charts.length, 'chart')}, ${plural(r.spec!.chartGroups.length, 'group')})\n`);
   }
   return EXIT.OK;
 }

@@ -1,6 +1,6 @@
 import { buildPlan, Plan } from '../../model/plan';
 import { parse, str } from '../args';
-import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
+import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { CliIo, EXIT } from '../io';
 
 export const HELP = `Usage: armada-cdk plan FILE... [options]
@@ -12,6 +12,13 @@ every release of the previous step is ready.
 Options:
   --format text|json|mermaid|dot   output format (default: text)
 ${INPUT_HELP}
+${REPORT_HELP}
+
+The text form lists each release with its namespace, chart and wait: the timeout, the resource
+types waited on (a "?" marks an optional one, which passes when there is none: job?), "no
+resource wait" for wait.resources: [], "helm --wait" when Helm's native wait is on, the test
+timeout when tests run, "after X" for addDependency edges, and "again" for a chart deployed by
+an earlier group too.
 
 The JSON form: {"manifest", "releasePrefix", "steps": [{"index", "group", "sequenced",
 "releases": [{"name", "namespace", "chart", "waitTimeout"}]}]}, steps in deployment order.
@@ -23,10 +30,11 @@ Examples:
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const args = parse('plan', argv, { ...INPUT_OPTIONS, format: { type: 'string', choices: ['text', 'json', 'mermaid', 'dot'] } });
+  const args = parse('plan', argv, { ...INPUT_OPTIONS, ...REPORT_OPTIONS, format: { type: 'string', choices: ['text', 'json', 'mermaid', 'dot'] } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
+  const report = reportOptions(args, 'plan');
   const r = await readManifest(args, io, 'plan');
-  if (!reportToStderr(io, r)) return EXIT.INVALID;
+  if (inputFailed(io, r, report) || !finishReport(io, r.diagnostics, report)) return EXIT.INVALID;
   const plan = buildPlan(r.spec!);
   const format = str(args, 'format') ?? 'text';
   // eslint-disable-next-line @typescript-eslint/no-require-imports

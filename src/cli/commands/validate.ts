@@ -1,7 +1,7 @@
 import { parse, str } from '../args';
-import { INPUT_HELP, INPUT_OPTIONS, readManifest } from '../common';
+import { INPUT_HELP, INPUT_OPTIONS, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { CliIo, EXIT } from '../io';
-import { printLines, summary, toJson } from '../report';
+import { plural, printReport, tooManyWarnings, toJson } from '../report';
 
 export const HELP = `Usage: armada-cdk validate FILE... [options]
 
@@ -10,12 +10,14 @@ JSON schemas, references (manifest -> groups -> charts -> dependencies), then ev
 checks at synth (names, releases, waits, timeouts, values, ...). Documents of other schemas
 (Deckhand, Pegleg, Promenade) are ignored, as Armada ignores them.
 
-Prints one line per diagnostic: FILE:LINE:COL: error: <document>: <field>: <message>
-Exit status: 0 valid, 1 invalid, 2 usage error.
+Prints one line per diagnostic on stderr: FILE:LINE:COL: error: <document>: <field>: <message>,
+then "valid: ..." or "invalid: ..." with the counts (N errors, M warnings).
+Exit status: 0 valid, 1 invalid (or more warnings than --max-warnings), 2 usage error.
 
 Options:
-  --format text|json       output format (default: text; json for CI)
+  --format text|json       output format (default: text; json for CI, on stdout)
 ${INPUT_HELP}
+${REPORT_HELP}
 
 Examples:
   armada-cdk validate site/*.yaml
@@ -24,15 +26,16 @@ Examples:
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const args = parse('validate', argv, { ...INPUT_OPTIONS, format: { type: 'string', choices: ['text', 'json'] } });
+  const args = parse('validate', argv, { ...INPUT_OPTIONS, ...REPORT_OPTIONS, format: { type: 'string', choices: ['text', 'json'] } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
+  const report = reportOptions(args, 'validate');
   const r = await readManifest(args, io, 'validate');
-  const ok = r.spec !== undefined && !r.diagnostics.some((d) => d.severity === 'error');
+  const valid = r.spec !== undefined && !r.diagnostics.some((d) => d.severity === 'error');
+  const ok = valid && !tooManyWarnings(r.diagnostics, report);
   if (str(args, 'format') === 'json') {
     io.stdout.write(JSON.stringify({ ...toJson(r.diagnostics), manifest: r.spec?.name ?? null }, null, 2) + '\n');
   } else {
-    printLines(io, r.diagnostics, 'stdout');
-    io.stdout.write(ok ? `valid: manifest ${r.spec!.name}, ${r.spec!.charts.length} charts, ${r.spec!.groups.length} groups (${summary(r.diagnostics)})\n` : `invalid: ${summary(r.diagnostics)}\n`);
+    printReport(io, r.diagnostics, report, valid ? `valid: manifest ${r.spec!.name}, ${plural(r.spec!.charts.length, 'chart')}, ${plural(r.spec!.groups.length, 'group')}` : 'invalid');
   }
   return ok ? EXIT.OK : EXIT.INVALID;
 }

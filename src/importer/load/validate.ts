@@ -209,8 +209,10 @@ function describe(
       const removed = Object.hasOwn(REMOVED_KEYS, removedKey) ? REMOVED_KEYS[removedKey] : undefined;
       const known = holder && isPlainObject(holder.properties) ? Object.keys(holder.properties) : [];
       const hint = closestKey(extra, known);
+      const level = hint || removed ? undefined : indentationHint(schema, err.schemaPath, extra, path);
       if (removed) message += `: ${removed}`;
       else if (hint) message += `: did you mean ${pyStrRepr(hint)}?`;
+      else if (level) message += `: ${level}`;
       return { field: [...path, extra], message };
     }
     case 'type': {
@@ -224,8 +226,11 @@ function describe(
         field: path,
         message: Array.isArray(p.passingSchemas) ? `${r()} is valid under each of ${p.passingSchemas.join(', ')}` : `${r()} is not valid under any of the given schemas`,
       };
-    case 'enum':
-      return { field: path, message: `${r()} is not one of ${r(p.allowedValues)}` };
+    case 'enum': {
+      const allowed = Array.isArray(p.allowedValues) ? p.allowedValues.filter((x): x is string => typeof x === 'string') : [];
+      const hint = typeof value === 'string' ? closestKey(value, allowed) : undefined;
+      return { field: path, message: `${r()} is not one of ${r(p.allowedValues)}${hint ? `: did you mean ${pyStrRepr(hint)}?` : ''}` };
+    }
     case 'minItems':
     case 'minLength':
       return { field: path, message: `${r()} is too short` };
@@ -257,6 +262,30 @@ function describe(
     default:
       return { field: path, message: err.message ?? `fails ${err.keyword}` };
   }
+}
+
+/**
+ * A known key one level off, as a mis-indented line gives: `labels` beside `wait` instead of
+ * under it, or `timeout` under `wait.labels`... Looks one level down (the properties of the
+ * holder's own properties) and one level up (the properties of the holder's parent).
+ */
+function indentationHint(schema: Record<string, unknown>, schemaPath: string, extra: string, path: readonly (string | number)[]): string | undefined {
+  const holderPath = schemaPath.replace(/\/additionalProperties$/, '');
+  const holder = schemaAt(schema, holderPath);
+  const shown = (p: readonly (string | number)[]) => ['data', ...p].join('.');
+  if (holder && isPlainObject(holder.properties)) {
+    for (const [name, child] of Object.entries(holder.properties as Record<string, unknown>)) {
+      if (isPlainObject(child) && isPlainObject(child.properties) && extra in child.properties) {
+        return `${pyStrRepr(extra)} is a key of ${shown([...path, name])}: is it indented one level too little?`;
+      }
+    }
+  }
+  const parent = /^(.*)\/properties\/[^/]+$/.exec(holderPath)?.[1];
+  const above = parent === undefined ? undefined : schemaAt(schema, parent);
+  if (above && isPlainObject(above.properties) && extra in above.properties && path.length > 0) {
+    return `${pyStrRepr(extra)} is a key of ${path.length > 1 ? shown(path.slice(0, -1)) : 'data'}: is it indented one level too far?`;
+  }
+  return undefined;
 }
 
 /** `#/properties/upgrade/properties/options/additionalProperties` → `['upgrade', 'options']`. */

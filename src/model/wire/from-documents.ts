@@ -5,6 +5,7 @@
  */
 import { Diagnostics, Origin, show } from '../diagnostics';
 import { Duration } from '../duration';
+import { closest } from '../graph';
 import { ChartSource } from '../source';
 import {
   ChartGroupSpec,
@@ -74,7 +75,9 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
       location: manifests[1]?.doc.origin.locate().location ?? docs[0]?.origin.locate().location ?? '<input>',
       message: manifests.length === 0
         ? 'the documents contain no armada/Manifest; Armada needs at least one Chart, one ChartGroup and exactly one Manifest'
-        : `the documents contain ${manifests.length} manifests (${where}); choose one with --target-manifest, as Armada requires`,
+        : options.targetManifest !== undefined
+          ? `the documents contain ${manifests.length} manifests named ${show(options.targetManifest)} (${where}), so --target-manifest cannot choose between them; rename or remove all but one`
+          : `the documents contain ${manifests.length} manifests (${where}); choose one with --target-manifest, as Armada requires`,
       code: 'ARM001',
     });
     return { diagnostics: d };
@@ -140,7 +143,8 @@ function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersi
     source = ChartSource.tar(location, { ...common, proxyServer: src.proxy_server as string | undefined });
   } else {
     if (type !== 'local') {
-      d.error(doc.origin, ['source', 'type'], 'source', `received ${show(type)}; Armada fetches only local, tar and git sources (it fails with ChartSourceException before deploying anything)`);
+      const hint = typeof type === 'string' ? closest(type, ['local', 'tar', 'git']) : undefined;
+      d.error(doc.origin, ['source', 'type'], 'source', `received ${show(type)}${hint ? ` (did you mean ${show(hint)}?)` : ''}; Armada fetches only local, tar and git sources (it fails with ChartSourceException before deploying anything)`);
     }
     source = ChartSource.local(location, common);
   }

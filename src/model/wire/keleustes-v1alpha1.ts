@@ -44,6 +44,13 @@ export interface KeleustesOptions {
    * @default KeleustesReleaseNaming.PREFIXED
    */
   readonly releaseNaming?: KeleustesReleaseNaming;
+  /**
+   * Which ArmadaChart CRD the cluster has: `'upstream'` (keleustes's own, whose closed values
+   * schema prunes or rejects chart values it does not list) or `'generated'` (the one armada-cdk
+   * generates, `ArmadaOperator`, with free-form values: no values check).
+   * @default 'upstream'
+   */
+  readonly crd?: 'upstream' | 'generated';
 }
 
 let valuesSchema: StructuralSchema | undefined;
@@ -60,6 +67,7 @@ export function toKeleustesObjects(spec: ManifestSpec, plan: Plan, options: Kele
   const charts = firstByName(spec.charts);
   const groups = firstByName(spec.groups);
   const naming = options.releaseNaming ?? KeleustesReleaseNaming.PREFIXED;
+  const closedValues = (options.crd ?? 'upstream') === 'upstream';
 
   const deployed: ChartSpec[] = [];
   const owner = new Map<string, string>();
@@ -91,7 +99,7 @@ export function toKeleustesObjects(spec: ManifestSpec, plan: Plan, options: Kele
   const manifestNamespace = manifestNamespaces[0];
 
   const objects: KubeObject[] = [];
-  for (const c of deployed) objects.push(chartObject(spec, c, naming, d));
+  for (const c of deployed) objects.push(chartObject(spec, c, naming, closedValues, d));
   for (const g of dedupe(listed)) {
     objects.push({
       apiVersion: KELEUSTES_API_VERSION,
@@ -130,7 +138,7 @@ function dedupe<T>(items: T[]): T[] {
   return [...new Set(items)];
 }
 
-function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseNaming, d: Diagnostics): KubeObject {
+function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseNaming, closedValues: boolean, d: Diagnostics): KubeObject {
   const lost = (field: FieldPath, message: string) =>
     d.warn(c.origin, field, 'not-expressible', `cannot be expressed for the keleustes operator (armada.airshipit.org/v1alpha1): ${message}`);
   const release = naming === KeleustesReleaseNaming.PREFIXED ? `${spec.releasePrefix}-${c.release}` : c.release;
@@ -144,7 +152,7 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
     );
   }
 
-  if (c.values !== undefined) {
+  if (c.values !== undefined && closedValues) {
     for (const f of checkStructural(keleustesValuesSchema(), c.values)) {
       const field = ['values', ...f.path];
       if (f.kind === 'pruned') lost(field, `values.${formatFieldPath(f.path)}: ${f.message} (this operator's values schema is closed)`);

@@ -5,6 +5,7 @@ import { parseYamlStream } from '../../../src/importer/load';
 import { documentInternals, LoadedDocument, pathKey } from '../../../src/importer/load/document';
 import { pyFloatRepr, PyTimestamp } from '../../../src/importer/load/py-values';
 import { pyRepr } from '../../../src/importer/load/py-repr';
+import { havePythonModule } from '../../helpers/python';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const SHARED = path.resolve(REPO_ROOT, '../shared');
@@ -68,19 +69,9 @@ export function readCorpusIndex(): Map<string, IndexEntry> {
   return out;
 }
 
-let pythonChecked: boolean | undefined;
-
-/** Whether `python3` with PyYAML is on this machine (the cross-checks are skipped without it). */
-export function havePyYaml(): boolean {
-  if (pythonChecked === undefined) {
-    const r = spawnSync('python3', ['-c', 'import yaml'], { encoding: 'utf8' });
-    pythonChecked = r.status === 0;
-    if (!pythonChecked) {
-      // eslint-disable-next-line no-console
-      console.warn('python3 with PyYAML is not available: the PyYAML cross-checks are skipped (the semantics table still runs)');
-    }
-  }
-  return pythonChecked;
+/** Whether `python3` with PyYAML is on this machine; required on CI (see test/helpers/python.ts). */
+export function havePyYaml(skippedTests = 1): boolean {
+  return havePythonModule('yaml', skippedTests, 'PyYAML');
 }
 
 // Dumps every stream with safe_load_all in a form that keeps what JSON would lose: float vs

@@ -198,7 +198,7 @@ describe('PyYAML SafeLoader scalar semantics', () => {
       'a: 1\na: 2\n---\n- x\n- y\n---\nplain\n---\n',
       '0755: a\n2.5: b\n~: c\non: d\n',
     ];
-    const run = havePyYaml() ? it : it.skip;
+    const run = havePyYaml(1) ? it : it.skip;
     run('gives the same values, float-ness and dates for every table entry and a few streams', () => {
       const expected = pyyamlLoadAll(texts);
       texts.forEach((text, i) => {

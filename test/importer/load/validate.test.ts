@@ -1,6 +1,7 @@
 import { spawnSync } from 'child_process';
 import { classifyDocuments, validateArmadaDocuments } from '../../../src/importer/load';
 import { compiledSchema } from '../../../src/importer/load/schemas';
+import { havePythonModule } from '../../helpers/python';
 import { havePyYaml, parseText, REPO_ROOT } from './helpers';
 
 function validate(schema: string, data: string, file = 'v.yaml') {
@@ -113,11 +114,7 @@ describe("validation with Armada's schemas", () => {
   });
 
   describe("cross-checked against Python's jsonschema Draft4Validator", () => {
-    const haveJsonschema = havePyYaml() && spawnSync('python3', ['-c', 'import jsonschema'], { encoding: 'utf8' }).status === 0;
-    if (!haveJsonschema) {
-      // eslint-disable-next-line no-console
-      console.warn("python3 with jsonschema is not available: the jsonschema cross-check is skipped");
-    }
+    const haveJsonschema = havePyYaml() && havePythonModule('jsonschema', 1, 'jsonschema Draft4Validator');
     const run = haveJsonschema ? it : it.skip;
     const cases: [string, string][] = [
       ['armada/Chart/v1', `  ${CHART}  wait: {timeout: '600', labels: {a: 1}, resources: [{type: job, min_ready: 1.0}, {min_ready: x}]}\n  test: 'yes'\n  values: 2019-01-01\n  timeout: 600.0\n`],

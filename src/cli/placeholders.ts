@@ -1,0 +1,39 @@
+/**
+ * `${VAR}` left in the input: OpenStack-Helm's manifests are templates for `envsubst`, and Armada
+ * reads such a string literally (a chart location of "${OSH_INFRA_PATH}" is a relative path), so
+ * an unexpanded placeholder is almost always a step forgotten before `armada apply`.
+ */
+import { Diagnostic } from '../model/diagnostics';
+import { formatWirePath } from '../model/wire/fields';
+import type { LoadedDocument } from '../importer/load';
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** One warning per string of an Armada document that holds `${VAR}`. */
+export function placeholderWarnings(documents: readonly LoadedDocument[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const doc of documents) {
+    if (typeof doc.schema !== 'string' || !doc.schema.startsWith('armada/')) continue;
+    walk(doc.data, ['data'], (path, value) => {
+      const names = [...new Set([...value.matchAll(PLACEHOLDER)].map((m) => m[1]))];
+      if (names.length === 0) return;
+      out.push({
+        severity: 'warning',
+        code: 'unexpanded-placeholder',
+        location: doc.location(path),
+        document: doc.label,
+        field: formatWirePath(path),
+        message: `${names.map((n) => `\${${n}}`).join(', ')} is not expanded: Armada reads the string as written; expand the environment variables first, for example envsubst < site.yaml | armada-cdk validate -`,
+      });
+    });
+  }
+  return out;
+}
+
+type WirePath = readonly (string | number)[];
+
+function walk(v: unknown, path: WirePath, visit: (path: WirePath, value: string) => void): void {
+  if (typeof v === 'string') visit(path, v);
+  else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i], visit));
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k], visit);
+}

@@ -1,0 +1,58 @@
+/**
+ * Every ```ts sample of the README compiles as written, each as its own module, with the
+ * repository's strict options (noUnusedLocals and noUnusedParameters among them): a sample that
+ * imports a name only for its side effect, or uses an API that changed, fails here.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as ts from 'typescript';
+import { generateValuesTypes, loadValuesSchema } from '../../src/values-schema';
+import { readmeBlocks, REPO_ROOT } from './readme-samples';
+
+const blocks = readmeBlocks('ts');
+
+test('the README has its samples, the first one a complete cdk8s app', () => {
+  expect(blocks.length).toBeGreaterThanOrEqual(8);
+  expect(blocks[0].code).toContain("import * as cdk8s from 'cdk8s';");
+  expect(blocks[0].code).toMatch(/new ArmadaChartOutput\(out, 'crs', \{ manifest: site \}\);/);
+  expect(blocks[0].code.trimEnd().split('\n').pop()).toMatch(/^app\.synth\(\);/);
+});
+
+test('every ts sample of the README type-checks with noUnusedLocals', () => {
+  // Inside the checkout (in the ignored lib/), so that the samples resolve the installed packages.
+  fs.mkdirSync(path.join(REPO_ROOT, 'lib'), { recursive: true });
+  const dir = fs.mkdtempSync(path.join(REPO_ROOT, 'lib', 'readme-samples-'));
+  const samples = path.join(dir, 'samples');
+  fs.mkdirSync(samples);
+  // What the samples import from "your" modules: the example site, and a values type generated
+  // from a chart's schema the way the README says.
+  const site = `export { defineSite, site } from ${JSON.stringify(path.join(REPO_ROOT, 'examples', 'site'))};\n`;
+  fs.writeFileSync(path.join(dir, 'site.ts'), site);
+  fs.writeFileSync(path.join(samples, 'site.ts'), site);
+  const schema = loadValuesSchema(path.join(REPO_ROOT, 'test', 'fixtures', 'charts', 'mariadb'));
+  fs.writeFileSync(path.join(samples, 'mariadb-values.ts'), generateValuesTypes(schema, { typeName: 'MariadbValues' }));
+  const files = blocks.map((b) => {
+    const f = path.join(samples, `readme-line-${b.line}.ts`);
+    fs.writeFileSync(f, b.code);
+    return f;
+  });
+  const config = ts.readConfigFile(path.join(REPO_ROOT, 'tsconfig.json'), ts.sys.readFile);
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, REPO_ROOT);
+  const program = ts.createProgram(files, { ...options, noEmit: true, incremental: false, noUnusedLocals: true, noUnusedParameters: true });
+  const problems = ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file && d.file.fileName.startsWith(samples))
+    .map((d) => {
+      const { line, character } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
+      const block = Number(/readme-line-(\d+)\.ts$/.exec(d.file!.fileName)?.[1] ?? 0);
+      return `README.md:${block + line}:${character + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+    });
+  fs.rmSync(dir, { recursive: true, force: true });
+  expect(problems).toEqual([]);
+});
+
+test('what the README says of side-effect imports: TypeScript keeps a bare import and drops an unused named one', () => {
+  const emit = (code: string) => ts.transpileModule(code, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
+  expect(emit("import 'armada-cdk/cdk8s';\n")).toContain('require("armada-cdk/cdk8s")');
+  expect(emit("import { ArmadaChartOutput } from 'armada-cdk/cdk8s';\nexport const x = 1;\n")).not.toContain('armada-cdk/cdk8s');
+});
