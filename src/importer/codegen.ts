@@ -134,6 +134,10 @@ class Generator {
     if (g.description !== undefined) props.push(['description', str(g.description)]);
     if (g.sequenced !== undefined) props.push(['sequenced', String(g.sequenced)]);
     if (g.testCharts !== undefined) props.push(['testCharts', String(g.testCharts)]);
+    if (g.schemaVersion !== undefined) {
+      this.imports.add('SchemaVersion');
+      props.push(['schemaVersion', `SchemaVersion.V${g.schemaVersion}`]);
+    }
     if (g.displayName !== undefined) props.push(['displayName', str(g.displayName)]);
     const id = this.idIn(site, g.name);
     if (id !== g.name) props.unshift(['name', str(g.name)]);
@@ -145,6 +149,10 @@ class Generator {
     this.imports.add('Chart');
     const v = this.declare(c.name, 'chart');
     const props: [string, string][] = [];
+    if (c.schemaVersion !== undefined) {
+      this.imports.add('SchemaVersion');
+      props.push(['schemaVersion', `SchemaVersion.V${c.schemaVersion}`]);
+    }
     if (c.chartName !== undefined && c.chartName !== c.name) props.push(['chartName', str(c.chartName)]);
     if (c.release !== c.name) props.push(['release', str(c.release)]);
     props.push(['namespace', str(c.namespace)]);

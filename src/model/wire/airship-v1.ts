@@ -10,7 +10,7 @@
  * would.
  */
 import { Diagnostics, FieldPath, show } from '../diagnostics';
-import { effectiveNativeWait, effectiveTest, effectiveWaitTimeout, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
+import { chartVersion, effectiveNativeWait, effectiveTest, effectiveWaitTimeout, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
 import { Plan, firstByName } from '../plan';
 import { SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
@@ -154,7 +154,7 @@ class ChartWriter {
           ['min_ready', r.options.minReady === undefined ? undefined : String(r.options.minReady)],
         ]) as unknown as AirshipChartWaitResource;
       });
-    } else if (this.spec.schemaVersion === SchemaVersion.V2) {
+    } else if (chartVersion(c, this.spec.schemaVersion) === SchemaVersion.V2) {
       // The operator's default is v1's (jobs, pods); a v2 definition waits on every type.
       resources = V2_DEFAULT_WAIT_RESOURCES.map((r) => ({ type: r.type }));
     }
