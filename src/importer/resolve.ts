@@ -9,10 +9,9 @@ import { ManifestSpec } from '../model/spec';
 import { validateManifest } from '../model/validate';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
 import { checkLocalChartValues } from '../values-schema/check-charts';
-import { ArmadaDocument, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
+import { ArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
-import { applySets, applyValuesFiles, OverridableDocument } from './overrides';
-import { cloneJson } from '../model/values';
+import { applySets, applyValuesFiles, cloneShared, OverridableDocument, SetWrite, sharedNodes } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
 
 /** Options of {@link resolveInputs}. */
@@ -68,10 +67,13 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   const loaded = await loadEach(paths, options.stdin, progress);
   diagnostics.push(...loaded.diagnostics);
 
-  // Overrides work on copies; the loaded documents keep their positions for diagnostics.
+  // Overrides work on copies (which keep the sharing of YAML aliases, as Armada's objects do);
+  // the loaded documents keep their positions for diagnostics.
   const copies = new Map<ArmadaDocument, OverridableDocument>();
+  const others = precedingOthers(loaded.documents, loaded.armada);
   const overridable = loaded.armada.map((doc) => {
-    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data: cloneJson((doc.data ?? {}) as Record<string, unknown>) };
+    const data = cloneShared((doc.data ?? {}) as Record<string, unknown>);
+    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data, precededBy: others.get(doc), shared: sharedNodes(data) };
     copies.set(doc, o);
     return o;
   });
@@ -81,7 +83,10 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     diagnostics.push(...ovr.diagnostics);
     diagnostics.push(...applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
   }
-  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets));
+  const writes: SetWrite[] = [];
+  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets, (w) => writes.push(w)));
+  const docOf = new Map([...copies].map(([doc, o]) => [o, doc]));
+  const bySet = (ds: readonly Diagnostic[]) => blameSets(ds, writes.map((w) => ({ ...w, label: docOf.get(w.doc)!.label })));
 
   // A document changed by an override is validated with its new data, at its original place.
   const effective = loaded.armada.map((doc) => {
@@ -129,7 +134,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
         : `this document looks unrendered (${reasons.map((r) => r.message).join('; ')}): render the site first, or pass it with --values if it is an override document`,
     });
   }
-  if (hasErrors(diagnostics)) return { diagnostics, documents: loaded.documents };
+  if (hasErrors(diagnostics)) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
 
   const inputs: InputDocument[] = effective.map((doc) => {
     const info = armadaSchema(doc.schema)!;
@@ -137,11 +142,47 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   });
   const { spec, diagnostics: conversion } = documentsToSpec(inputs, { targetManifest: options.targetManifest });
   diagnostics.push(...conversion.all);
-  if (!spec) return { diagnostics, documents: loaded.documents };
+  if (!spec) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
   progress(`checking manifest ${spec.name} (${spec.charts.length} charts)`);
   diagnostics.push(...validateManifest(spec).all);
   if (!options.skipChartSchemas) diagnostics.push(...checkLocalChartValues(spec));
-  return { spec, diagnostics, documents: loaded.documents };
+  return { spec, diagnostics: bySet(diagnostics), documents: loaded.documents };
+}
+
+/**
+ * For each Armada document, the first document before it in the stream (all inputs, in order,
+ * as Armada concatenates them) that is not an Armada document.
+ */
+function precedingOthers(all: readonly LoadedDocument[], armada: readonly ArmadaDocument[]): Map<ArmadaDocument, { label: string; location: string }[]> {
+  const isArmada = new Set<LoadedDocument>(armada);
+  const out = new Map<ArmadaDocument, { label: string; location: string }[]>();
+  let first: { label: string; location: string } | undefined;
+  for (const doc of all) {
+    if (isArmada.has(doc)) out.set(doc as ArmadaDocument, first ? [first] : []);
+    else if (!first && !isArmadaSchema(doc.schema)) first = { label: doc.label, location: `${doc.file}:${doc.startLine}:1` };
+  }
+  return out;
+}
+
+/**
+ * A finding about a value a `--set` wrote is the `--set` argument's, not the file line's: it is
+ * placed at `--set[N]`, and an error says that the value was a string.
+ */
+function blameSets(ds: readonly Diagnostic[], writes: readonly (SetWrite & { label: string })[]): Diagnostic[] {
+  if (writes.length === 0) return [...ds];
+  return ds.map((d) => {
+    if (d.document === undefined || d.field === undefined) return d;
+    // The last --set to write a path decides its value.
+    for (let i = writes.length - 1; i >= 0; i--) {
+      const w = writes[i];
+      if (w.label !== d.document) continue;
+      const prefix = formatWirePath(['data', ...w.path]);
+      if (d.field !== prefix && !d.field.startsWith(`${prefix}.`) && !d.field.startsWith(`${prefix}[`)) continue;
+      const note = d.severity === 'error' ? ' (--set values are always strings, and a string set onto a list is split on commas; put a typed value, such as a number, a boolean or a mapping, in a --values file)' : '';
+      return { ...d, location: `--set[${w.index}]`, message: `${JSON.stringify(w.expr)}: ${d.message}${note}` };
+    }
+    return d;
+  });
 }
 
 /** Loads the inputs one file at a time, so that a long run can say how far it got. */

@@ -42,7 +42,7 @@ describe('Armada overrides', () => {
       '"chart:nope:a=1": no chart document named "nope" (Armada: UnknownDocumentOverrideException)',
       '"chart:blog-1:a=": the value is empty (Armada fails on an empty --set value)',
       '"chart:blog-1:a=\\"q\\"": the value contains a double quote or a backslash, which breaks Armada\'s JSON round trip of --set values',
-      '"chart:blog-1:values.a.b.c=1": data.values.a.b: the override is a mapping but the document has a number there (Armada fails on this)',
+      '"chart:blog-1:values.a.b.c=1": data.values.a.b: the override is a non-empty mapping but the document has a number there (Armada fails on this: it calls .get() on it)',
     ]);
   });
 
