@@ -9,6 +9,7 @@ import { firstByName } from '../model/plan';
 import { SourceType } from '../model/source';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, SchemaVersion, TestOptions, UpgradeOptions, WaitOptions, HookAction } from '../model/spec';
 import { CONTROLLER_TYPES, WaitResource } from '../model/wait';
+import { isYamlTimestamp } from '../model/values';
 
 /** Options of {@link generateTypeScript}. */
 export interface CodegenOptions {
@@ -320,6 +321,9 @@ function literal(v: unknown, depth: number): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return str(v);
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  // Exact beyond 2^53; a timestamp as the string Helm receives from Armada (its str()).
+  if (typeof v === 'bigint') return `BigInt(${str(String(v))})`;
+  if (isYamlTimestamp(v)) return str(String(v));
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return list(v.map((x) => literal(x, depth + 1)), depth);
   if (typeof v === 'object') return obj(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, literal(x, depth + 1)] as const), depth);

@@ -77,7 +77,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     copies.set(doc, o);
     return o;
   });
-  const before = new Map(overridable.map((o) => [o, JSON.stringify(o.data)]));
+  const before = new Map(overridable.map((o) => [o, snapshot(o.data)]));
   if (options.valuesFiles?.length) {
     const ovr = await loadInputs(options.valuesFiles, options.stdin);
     diagnostics.push(...ovr.diagnostics);
@@ -91,7 +91,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   // A document changed by an override is validated with its new data, at its original place.
   const effective = loaded.armada.map((doc) => {
     const o = copies.get(doc)!;
-    return before.get(o) === JSON.stringify(o.data) ? doc : withData(doc, o.data);
+    return before.get(o) === snapshot(o.data) ? doc : withData(doc, o.data);
   });
 
   // Armada needs a whole site: at least one Chart, one ChartGroup and a Manifest.
@@ -178,11 +178,16 @@ function blameSets(ds: readonly Diagnostic[], writes: readonly (SetWrite & { lab
       if (w.label !== d.document) continue;
       const prefix = formatWirePath(['data', ...w.path]);
       if (d.field !== prefix && !d.field.startsWith(`${prefix}.`) && !d.field.startsWith(`${prefix}[`)) continue;
-      const note = d.severity === 'error' ? ' (--set values are always strings, and a string set onto a list is split on commas; put a typed value, such as a number, a boolean or a mapping, in a --values file)' : '';
+      const note = d.severity === 'error' ? ' (--set values are always strings; put typed values, such as numbers, booleans or mappings, in a --values file)' : '';
       return { ...d, location: `--set[${w.index}]`, message: `${JSON.stringify(w.expr)}: ${d.message}${note}` };
     }
     return d;
   });
+}
+
+/** A comparable text of a document's data (integers beyond 2^53 are bigints, which JSON lacks). */
+function snapshot(data: unknown): string {
+  return JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }
 
 /** Loads the inputs one file at a time, so that a long run can say how far it got. */

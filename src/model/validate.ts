@@ -32,6 +32,9 @@ export interface ValidateOptions {
 
 const PRE_DELETE_TYPES = ['job', 'cronjob', 'pod'];
 
+/** The longest Go `time.Duration` (2^63 - 1 nanoseconds), in whole seconds. */
+const GO_DURATION_MAX_SECONDS = 9223372036;
+
 /** Validates a resolved manifest; returns every error and warning. */
 export function validateManifest(spec: ManifestSpec, options: ValidateOptions = {}): Diagnostics {
   const d = new Diagnostics();
@@ -305,6 +308,9 @@ function checkTimeouts(chart: ChartSpec, d: Diagnostics): void {
       ? '; Armada would accept it and fail the chart at its first wait ("Timed out waiting for resource"), its deadline having already passed'
       : '';
     if (problem) d.error(chart.origin, field, 'timeout', problem + armada);
+    else if (t.toSeconds() > GO_DURATION_MAX_SECONDS) {
+      d.error(chart.origin, field, 'timeout', `received ${t.toSeconds()} seconds; Helm reads a timeout as a Go duration, which ends at ${GO_DURATION_MAX_SECONDS} seconds (about 292 years), so Armada's helm call would fail on it`);
+    }
   };
   check(chart.wait?.timeout, ['wait', 'timeout']);
   check(chart.timeout, ['timeout']);

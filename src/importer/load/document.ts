@@ -39,7 +39,7 @@ export interface LoadedDocument {
 }
 
 /** A value PyYAML gives a type JSON does not have, found at a wire path of a loaded document. */
-export type SpecialValue = { readonly kind: 'float'; readonly value: number } | { readonly kind: 'timestamp' } | { readonly kind: 'bytes' };
+export type SpecialValue = { readonly kind: 'float'; readonly value: number } | { readonly kind: 'timestamp' } | { readonly kind: 'bytes' } | { readonly kind: 'integer' };
 
 /** What the loader learnt about a document beyond its JavaScript value. */
 export interface DocumentInternals {

@@ -18,7 +18,7 @@ import { LoadCodes } from './codes';
 import { ChunkAst } from './positions';
 import { pyRepr } from './py-repr';
 import { ConstructFailure, FloatMarker } from './py-values';
-import { constructStats, resolvePlainScalar } from './pyyaml-schema';
+import { constructStats, plainKeyString, resolvePlainScalar } from './pyyaml-schema';
 
 const ANCHOR = /&([^\s[\]{},]+)/g;
 // A plain key PyYAML may not read as a string: YAML 1.1 booleans, null, a number.
@@ -130,11 +130,12 @@ function checkKeys(
     groups.set(hash, list);
   }
   for (const list of groups.values()) {
-    const spellings = new Set(list.map((x) => x.text));
+    // Keys that are one string here too (`yes`, `true`) are reported as duplicates already.
+    const spellings = new Set(list.map((x) => plainKeyString(x.text)));
     if (spellings.size < 2) continue;
     const [first, ...rest] = list;
     for (const again of rest) {
-      if (again.text === first.text) continue;
+      if (plainKeyString(again.text) === plainKeyString(first.text)) continue;
       out.push({
         ...base,
         location: at(again.offset),

@@ -16,6 +16,7 @@ import { SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
 import { V2_DEFAULT_WAIT_RESOURCES } from '../wait';
 import { labelsOut, ordered, valuesOut } from './emit';
+import { timestampsAsStrings } from '../values';
 import type { AirshipArmadaChartData, AirshipChartDeleteResource, AirshipChartSource, AirshipChartUpgrade, AirshipChartWait, AirshipChartWaitResource } from './types';
 
 export const AIRSHIP_API_VERSION = 'armada.airshipit.org/v1';
@@ -115,7 +116,7 @@ class ChartWriter {
       // The operator runs no tests unless told; Armada runs them unless told not to.
       ['test', { enabled: effectiveTest(c, group).enabled }],
       ['upgrade', this.upgrade()],
-      ['values', valuesOut(c.values)],
+      ['values', timestampsAsStrings(valuesOut(c.values))],
     ]) as unknown as AirshipArmadaChartData;
   }
 

@@ -6,7 +6,7 @@
  * definition's effective value is written explicitly, so that the documents mean the same thing.
  */
 import { Diagnostics, FieldPath, show } from '../diagnostics';
-import { chartVersion, effectiveTest } from '../effective';
+import { chartVersion, effectiveTest, effectiveWaitResources } from '../effective';
 import { firstByName } from '../plan';
 import {
   ChartGroupSpec,
@@ -167,6 +167,12 @@ class DocumentWriter {
     // The two versions default native wait differently: keep the definition's meaning.
     const native = w?.native?.enabled ?? (crossVersion ? own === SchemaVersion.V1 : undefined);
     const resources = this.resources(c, w?.resources, crossVersion);
+    if (crossVersion && effectiveWaitResources(c, this.spec.schemaVersion).some((r) => r.type === 'pod')) {
+      // Armada's pod wait reads the chart document's schema: no field can carry the old rule.
+      this.lost(c, ['wait', 'resources'], own === SchemaVersion.V1
+        ? 'the v1 pod wait skips only pods owned by a Job and repeats until nothing changes; as armada/Chart/v2 it skips every pod that has an owner (Deployment, StatefulSet, DaemonSet, Job pods) and runs once'
+        : 'the v2 pod wait skips every pod that has an owner and runs once; as armada/Chart/v1 it also waits on the pods of Deployments, StatefulSets and DaemonSets and repeats until nothing changes');
+    }
     if (w === undefined && timeout === undefined && native === undefined && resources === undefined) return undefined;
     return ordered([
       ['timeout', timeout],

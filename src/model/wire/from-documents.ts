@@ -203,7 +203,8 @@ function groupFromData(doc: InputDocument, version: SchemaVersion, manifestVersi
   };
 }
 
-const seconds = (v: unknown): Duration | undefined => (typeof v === 'number' ? Duration.seconds(v) : undefined);
+// An integer beyond 2^53 arrives as a bigint; validation then reports it as beyond what Helm takes.
+const seconds = (v: unknown): Duration | undefined => (typeof v === 'number' ? Duration.seconds(v) : typeof v === 'bigint' ? Duration.seconds(Number(v)) : undefined);
 const obj = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
