@@ -59,7 +59,16 @@ export interface ResolvedInputs {
 const hasErrors = (ds: readonly Diagnostic[]) => ds.some((d) => d.severity === 'error');
 
 /** Signs of Deckhand that rendered documents keep as well (see resolveInputs). */
-const WEAK = new Set(['metadata.substitutions', 'metadata.layeringDefinition.actions']);
+const WEAK = new Set(['metadata.substitutions', 'metadata.layeringDefinition.actions', 'metadata.replacement']);
+
+/**
+ * Deckhand flags Armada itself never reads. `replacement: true` stays on the document that
+ * survives rendering (it took its parent's place), so on a complete document it is only a warning;
+ * an abstract document is never in rendered output, so one in the stream means the site was not
+ * rendered, and stays an error although Armada would deploy it as written.
+ */
+const REPLACEMENT = 'metadata.replacement';
+const ABSTRACT = 'metadata.layeringDefinition.abstract';
 
 export async function resolveInputs(paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
   const diagnostics: Diagnostic[] = [];
@@ -120,6 +129,17 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     const fragment = strong.length > 0 || (reasons.length > 0 && schemaErrors.some((d) => d.severity === 'error'));
     if (!fragment) {
       diagnostics.push(...schemaErrors);
+      const replacement = reasons.find((r) => r.path.join('.') === REPLACEMENT);
+      if (replacement) {
+        diagnostics.push({
+          severity: 'warning',
+          location: doc.location(replacement.path),
+          document: doc.label,
+          field: REPLACEMENT,
+          code: 'unrendered',
+          message: 'metadata.replacement: true: Deckhand keeps the flag on the document that replaced its parent, and Armada ignores it and deploys the document as written; make sure the stream is the rendered site (the parent it replaced must not be in it)',
+        });
+      }
       continue;
     }
     const deckhand = reasons.some((r) => r.path[0] === 'metadata');
@@ -130,7 +150,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
       field: formatWirePath(reasons[0].path),
       code: 'unrendered',
       message: deckhand
-        ? `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only: render the site (layering and substitution) first`
+        ? `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only${reasons.some((r) => r.path.join('.') === ABSTRACT) ? ' (it ignores the abstract flag itself and would deploy this document as written)' : ''}: render the site (layering and substitution) first`
         : `this document looks unrendered (${reasons.map((r) => r.message).join('; ')}): render the site first, or pass it with --values if it is an override document`,
     });
   }

@@ -40,10 +40,12 @@ export function validateManifest(spec: ManifestSpec, options: ValidateOptions = 
   const d = new Diagnostics();
   checkManifest(spec, d);
   const { deployed, reachable } = checkReferences(spec, d);
+  const first = firstByName(spec.charts);
   for (const chart of spec.charts) {
     // Armada never looks at a chart that no group deploys and no deployed chart uses as a
-    // subchart (not even its source), so such a chart only has to have a valid name.
-    if (reachable.has(chart.name)) checkChart(spec, chart, deployed.has(chart.name), d, options);
+    // subchart (not even its source), nor at a second chart of the same name, so such a chart
+    // only has to have a valid name.
+    if (reachable.has(chart.name) && first.get(chart.name) === chart) checkChart(spec, chart, deployed.has(chart.name), d, options);
     else checkName(chart, d);
   }
   checkDuplicates(spec, d);
@@ -309,7 +311,7 @@ function checkTimeouts(chart: ChartSpec, d: Diagnostics): void {
       : '';
     if (problem) d.error(chart.origin, field, 'timeout', problem + armada);
     else if (t.toSeconds() > GO_DURATION_MAX_SECONDS) {
-      d.error(chart.origin, field, 'timeout', `received ${t.toSeconds()} seconds; Helm reads a timeout as a Go duration, which ends at ${GO_DURATION_MAX_SECONDS} seconds (about 292 years), so Armada's helm call would fail on it`);
+      d.error(chart.origin, field, 'timeout', `received ${t.toSeconds() > Number.MAX_SAFE_INTEGER ? 'more than 2^53' : t.toSeconds()} seconds; Helm reads a timeout as a Go duration, which ends at ${GO_DURATION_MAX_SECONDS} seconds (about 292 years), so Armada's helm call would fail on it`);
     }
   };
   check(chart.wait?.timeout, ['wait', 'timeout']);
