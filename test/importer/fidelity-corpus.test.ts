@@ -152,7 +152,7 @@ describe.each(complete)('%s', (file) => {
     expect(buildPlan(r.spec!).releases.every((x) => x.name.includes('--'))).toBe(true);
   });
 
-  test('--values with a date, a timestamp, a 2^53+1 integer and {} onto the chart\'s values: valid, kept as PyYAML reads them', async () => {
+  test('--values with a date, a timestamp and a 2^53+1 integer in the chart\'s values: valid, kept as PyYAML reads them', async () => {
     const chartDoc = (yaml.loadAll(text) as Doc[]).find((d) => d?.metadata?.name === chart && d.schema.startsWith('armada/Chart/'))!;
     const ovr = `---\nschema: ${chartDoc.schema}\nmetadata:\n  schema: metadata/Document/v1\n  name: ${chart}\ndata:\n  values:\n    zz_date: 2002-12-14\n    zz_time: 2001-12-14t21:59:43.10-05:00\n    zz_big: 9007199254740993\n`;
     const out = tmpdir();

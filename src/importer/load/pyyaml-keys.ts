@@ -99,7 +99,10 @@ function pyKey(key: unknown): { kind: 'number'; value: number } | { kind: 'null'
   return undefined;
 }
 
-const LABEL_PARENTS = new Set(['labels']);
+/** Labels Armada turns into a selector: under `data.wait` (and its resources) or `data.upgrade` (pre-upgrade deletes). */
+function isSelectorLabels(path: readonly (string | number)[]): boolean {
+  return path[0] === 'data' && (path[1] === 'wait' || path[1] === 'upgrade') && path[path.length - 1] === 'labels';
+}
 
 function checkKeys(
   pairs: Pair[],
@@ -114,7 +117,7 @@ function checkKeys(
     if (!k) continue;
     const text = String((pair.key as Scalar).value);
     const offset = (pair.key as Scalar).range?.[0] ?? 0;
-    if (k.kind !== 'null' && LABEL_PARENTS.has(String(path[path.length - 1])) && path[0] === 'data') {
+    if (k.kind !== 'null' && isSelectorLabels(path)) {
       const py = k.kind === 'bool' ? (k.value ? 'True' : 'False') : pyRepr(k.value);
       out.push({
         ...base,
