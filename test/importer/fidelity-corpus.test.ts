@@ -152,6 +152,25 @@ describe.each(complete)('%s', (file) => {
     expect(buildPlan(r.spec!).releases.every((x) => x.name.includes('--'))).toBe(true);
   });
 
+  test('--values merging {} onto a string field: a no-op (valid); a non-empty mapping there: invalid (Armada calls .get() on the string)', async () => {
+    const chartDoc = (yaml.loadAll(text) as Doc[]).find((d) => d?.metadata?.name === chart && d.schema.startsWith('armada/Chart/'))!;
+    const ovr = (v: string) => `---\nschema: ${chartDoc.schema}\nmetadata:\n  schema: metadata/Document/v1\n  name: ${chart}\ndata:\n  release: ${v}\n`;
+    const f = put(`${base}.yaml`, text);
+    expect((await run(['validate', f, '-f', put(`${base}.empty-ovr.yaml`, ovr('{}'))])).code).toBe(0);
+    const bad = await run(['validate', f, '-f', put(`${base}.bad-ovr.yaml`, ovr('{a: 1}'))]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('data.release: the override is a non-empty mapping but the document has a string there (Armada fails on this: it calls .get() on it)');
+  });
+
+  test('a second chart document of the same name: kept stricter (Armada silently takes the first), and the message says so', async () => {
+    const docs = text.split(/^---\n/m);
+    const first = docs.find((d) => new RegExp(`^schema: armada/Chart/v1\\nmetadata:\\n(?:  .*\\n)*?  name: ${chart}\\n`, 'm').test(d))!;
+    const r = await run(['validate', put(`${base}.dup.yaml`, `${text}---\n${first}`)]);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(`another chart is already named "${chart}"`);
+    expect(r.out).toContain('Armada would silently use the first one and ignore this one, so armada-cdk requires names unique per kind');
+  });
+
   test('--values with a date, a timestamp and a 2^53+1 integer in the chart\'s values: valid, kept as PyYAML reads them', async () => {
     const chartDoc = (yaml.loadAll(text) as Doc[]).find((d) => d?.metadata?.name === chart && d.schema.startsWith('armada/Chart/'))!;
     const ovr = `---\nschema: ${chartDoc.schema}\nmetadata:\n  schema: metadata/Document/v1\n  name: ${chart}\ndata:\n  values:\n    zz_date: 2002-12-14\n    zz_time: 2001-12-14t21:59:43.10-05:00\n    zz_big: 9007199254740993\n`;
