@@ -11,6 +11,7 @@ import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from
 import { checkLocalChartValues } from '../values-schema/check-charts';
 import { ArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
+import { inheritInternals } from './load/document';
 import { applySets, applyValuesFiles, cloneShared, OverridableDocument, SetWrite, sharedNodes } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
 
@@ -227,7 +228,7 @@ async function loadEach(paths: readonly string[], stdin: NodeJS.ReadableStream |
 /** The same document (file, positions, label) with overridden data. */
 function withData(doc: ArmadaDocument, data: Record<string, unknown>): ArmadaDocument {
   const raw = { ...(doc.raw as Record<string, unknown>), data };
-  return {
+  const changed: ArmadaDocument = {
     file: doc.file,
     index: doc.index,
     startLine: doc.startLine,
@@ -239,4 +240,6 @@ function withData(doc: ArmadaDocument, data: Record<string, unknown>): ArmadaDoc
     locate: (p) => doc.locate(p),
     location: (p) => doc.location(p),
   };
+  inheritInternals(changed, doc);
+  return changed;
 }

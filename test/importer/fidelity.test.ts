@@ -223,6 +223,15 @@ describe('accept what Armada deploys', () => {
     ]);
   });
 
+  test('a document changed by an override keeps PyYAML\'s typing of what the override left alone (600.0 is a float)', async () => {
+    const dir = tmpdir();
+    const site = path.join(dir, 'float.yaml');
+    fs.writeFileSync(site, fs.readFileSync(path.join(FIXTURES, 'site.yaml'), 'utf8').replace('  wait:\n', '  wait:\n    timeout: 600.0\n'));
+    const r = await cli(['validate', site, '--set', 'chart:blog:values.x=1']);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain(`${site}:11:5: error: armada/Chart/v2 blog: data.wait.timeout: 600.0 is not of type 'integer'`);
+  });
+
   test('an override through a YAML alias changes every place that shares the node, with a warning', async () => {
     const out = tmpdir();
     const r = await run('convert', 'alias-override.yaml', '--to', 'documents-v2', '-o', out, '--set', 'chart:blog:wait.labels.tier=web', '--set', 'chart:blog:values.primary.host=db-2');

@@ -55,6 +55,16 @@ export function documentInternals(doc: LoadedDocument): DocumentInternals {
   return internals.get(doc) ?? { specials: EMPTY_SPECIALS };
 }
 
+/**
+ * Gives `to` (the same document with overridden data) the loader's notes on `from`, so that a
+ * whole-number float or an integer beyond 2^53 the override left in place is still typed as
+ * PyYAML typed it.
+ */
+export function inheritInternals(to: LoadedDocument, from: LoadedDocument): void {
+  const notes = internals.get(from);
+  if (notes) internals.set(to, notes);
+}
+
 /** A stable map key for a wire path (indices and keys of the same spelling cannot meet at one level). */
 export function pathKey(path: WirePath): string {
   return path.join('\u0001');
