@@ -210,6 +210,11 @@ describe('accept what Armada deploys', () => {
     const cr = fs.readFileSync(path.join(out, 'site.airship-v1.yaml'), 'utf8');
     // Kubernetes and Helm get the text Armada's yaml.safe_dump hands Helm, as strings.
     expect(cr).toContain('  values:\n    built: "2001-12-14 21:59:43.100000-05:00"\n    released: "2002-12-14"\n    serial: 9007199254740993\n');
+    expect((await run('convert', 'typed-values.yaml', '--to', 'keleustes-v1alpha1', '-o', out)).code).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'site.keleustes-v1alpha1.yaml'), 'utf8')).toContain('  values:\n    built: "2001-12-14 21:59:43.100000-05:00"\n    released: "2002-12-14"\n    serial: 9007199254740993\n');
+    // The generated TypeScript holds the string Helm receives and the exact integer.
+    expect((await run('import', 'typed-values.yaml', '-o', path.join(out, 'site.ts'))).code).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'site.ts'), 'utf8')).toContain("  values: {\n    released: '2002-12-14',\n    built: '2001-12-14 21:59:43.100000-05:00',\n    serial: BigInt('9007199254740993'),\n  },\n");
   });
 
   test('an empty mapping merged onto a list, a string or null is a no-op; a non-empty one fails as in Armada', async () => {
