@@ -64,12 +64,14 @@ const WEAK = new Set(['metadata.substitutions', 'metadata.layeringDefinition.act
 
 /**
  * Deckhand flags Armada itself never reads. `replacement: true` stays on the document that
- * survives rendering (it took its parent's place), so on a complete document it is only a warning;
+ * survives rendering (Deckhand's rendered-documents returns the replacing document, and drops the
+ * replaced and the abstract ones), so on a complete document it is only a warning;
  * an abstract document is never in rendered output, so one in the stream means the site was not
  * rendered, and stays an error although Armada would deploy it as written.
  */
 const REPLACEMENT = 'metadata.replacement';
 const ABSTRACT = 'metadata.layeringDefinition.abstract';
+const PARENT_SELECTOR = 'metadata.layeringDefinition.parentSelector';
 
 export async function resolveInputs(paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
   const diagnostics: Diagnostic[] = [];
@@ -126,7 +128,10 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   for (const doc of effective) {
     const schemaErrors = validateArmadaDocument(doc);
     const reasons = unrenderedReasons(doc);
-    const strong = reasons.filter((r) => !WEAK.has(r.path.join('.')));
+    // A replacement always has a parentSelector (Deckhand requires it), and rendered output keeps
+    // both on the document that took its parent's place.
+    const replaces = reasons.some((r) => r.path.join('.') === REPLACEMENT);
+    const strong = reasons.filter((r) => !WEAK.has(r.path.join('.')) && !(replaces && r.path.join('.') === PARENT_SELECTOR));
     const fragment = strong.length > 0 || (reasons.length > 0 && schemaErrors.some((d) => d.severity === 'error'));
     if (!fragment) {
       diagnostics.push(...schemaErrors);
