@@ -53,8 +53,8 @@ export interface ArmadaChartOutputProps extends OutputProps {
 /** Props of {@link ArmadaDocuments}. */
 export interface ArmadaDocumentsProps extends OutputProps {
   /**
-   * The Armada document schema version to write.
-   * @default - the manifest's schemaVersion
+   * The Armada document schema version to write, for every document.
+   * @default - each document's own: the manifest's schemaVersion, or a chart's or group's own `schemaVersion`
    */
   readonly version?: SchemaVersion;
 }

@@ -1,7 +1,7 @@
 import { Construct, IConstruct } from 'constructs';
 import { brand } from '../model/brand';
 import { ConstructOrigin } from '../model/diagnostics';
-import { ChartGroupSpec } from '../model/spec';
+import { ChartGroupSpec, SchemaVersion } from '../model/spec';
 import { Chart } from './chart';
 import { kindSymbol, nearest, touch } from './tree';
 
@@ -28,6 +28,12 @@ export interface ChartGroupProps {
    * @default - not written
    */
   readonly testCharts?: boolean;
+  /**
+   * The schema version of this group's own `armada/ChartGroup` document, when it differs from the
+   * manifest's (a v2 manifest may list v1 groups, whose `testCharts` is then allowed).
+   * @default - the manifest's schemaVersion
+   */
+  readonly schemaVersion?: SchemaVersion;
   /**
    * The document's `data.name` (unused by Armada; kept for round trips).
    * @default - not written
@@ -103,6 +109,7 @@ export class ChartGroup extends Construct {
   public _toSpec(inManifest: (c: IConstruct) => boolean, foreign: Map<string, string>): ChartGroupSpec {
     return {
       name: this.name,
+      ...(this.props.schemaVersion !== undefined ? { schemaVersion: this.props.schemaVersion } : {}),
       description: this.props.description,
       sequenced: this.props.sequenced,
       testCharts: this.props.testCharts,

@@ -138,6 +138,7 @@ export class Chart<V extends object = Values> extends Construct {
     };
     return {
       name: this.name,
+      ...(p.schemaVersion !== undefined ? { schemaVersion: p.schemaVersion } : {}),
       chartName: p.chartName,
       release: this.release,
       namespace: this.namespace,

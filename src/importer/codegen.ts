@@ -9,6 +9,7 @@ import { firstByName } from '../model/plan';
 import { SourceType } from '../model/source';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, SchemaVersion, TestOptions, UpgradeOptions, WaitOptions, HookAction } from '../model/spec';
 import { CONTROLLER_TYPES, WaitResource } from '../model/wait';
+import { isYamlTimestamp } from '../model/values';
 
 /** Options of {@link generateTypeScript}. */
 export interface CodegenOptions {
@@ -169,6 +170,10 @@ class Generator {
     if (g.description !== undefined) props.push(['description', str(g.description)]);
     if (g.sequenced !== undefined) props.push(['sequenced', String(g.sequenced)]);
     if (g.testCharts !== undefined) props.push(['testCharts', String(g.testCharts)]);
+    if (g.schemaVersion !== undefined) {
+      this.imports.add('SchemaVersion');
+      props.push(['schemaVersion', `SchemaVersion.V${g.schemaVersion}`]);
+    }
     if (g.displayName !== undefined) props.push(['displayName', str(g.displayName)]);
     const id = this.idIn(site, g.name);
     if (id !== g.name) props.unshift(['name', str(g.name)]);
@@ -181,6 +186,10 @@ class Generator {
     this.imports.add('Chart');
     const v = this.declare(c.name, 'chart');
     const props: [string, string][] = [];
+    if (c.schemaVersion !== undefined) {
+      this.imports.add('SchemaVersion');
+      props.push(['schemaVersion', `SchemaVersion.V${c.schemaVersion}`]);
+    }
     if (c.chartName !== undefined && c.chartName !== c.name) props.push(['chartName', str(c.chartName)]);
     if (c.release !== c.name) props.push(['release', str(c.release)]);
     props.push(['namespace', str(c.namespace)]);
@@ -355,6 +364,9 @@ function literal(v: unknown, depth: number): string {
   if (v === null) return 'null';
   if (typeof v === 'string') return str(v);
   if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  // Exact beyond 2^53; a timestamp as the string Helm receives from Armada (its str()).
+  if (typeof v === 'bigint') return `BigInt(${str(String(v))})`;
+  if (isYamlTimestamp(v)) return str(String(v));
   if (typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return list(v.map((x) => literal(x, depth + 1)), depth);
   if (typeof v === 'object') return obj(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, literal(x, depth + 1)] as const), depth);

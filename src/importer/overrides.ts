@@ -11,9 +11,14 @@
  *   the integer schema then rejects), a string set onto an existing list is comma-split, missing
  *   intermediate keys are created. `--set` runs after every `--values` file.
  *
- * Where Armada crashes (a mapping merged onto a non-mapping, an empty `--set` value, a value with
- * `"` or `\` that breaks its JSON round trip, non-Armada documents in the stream with `--set`)
- * this reports a diagnostic instead.
+ * Where Armada crashes (a non-empty mapping merged onto a non-mapping, an empty `--set` value, a
+ * value with `"`, `\` or a control character such as a tab or a newline that breaks its JSON round
+ * trip, a non-Armada document before the `--set` target in the stream) this reports a diagnostic
+ * instead. An empty mapping merged onto a list, a string or null is a no-op, as in Armada.
+ *
+ * Overrides change the data in place, as Armada's do: a node the document shares through a YAML
+ * alias (PyYAML gives every alias the same object) changes at every place that refers to it, so
+ * the documents must be copied with their sharing kept ({@link cloneShared}).
  */
 import { Diagnostic } from '../model/diagnostics';
 import { getOwn, setOwn } from '../model/own-keys';
@@ -24,6 +29,25 @@ export interface OverridableDocument {
   readonly schema: string;
   readonly name: string;
   data: Record<string, unknown>;
+  /**
+   * Documents before this one in the stream that are not Armada's (label and location): Armada's
+   * `--set` lookup fails on them.
+   * @default - none
+   */
+  readonly precededBy?: readonly { readonly label: string; readonly location: string }[];
+  /**
+   * Nodes of `data` that several places share through YAML aliases ({@link sharedNodes}).
+   * @default - none
+   */
+  readonly shared?: ReadonlySet<object>;
+}
+
+/** Where a `--set` wrote: the document, the data path, and which `--set` argument. */
+export interface SetWrite {
+  readonly doc: OverridableDocument;
+  readonly path: readonly string[];
+  readonly index: number;
+  readonly expr: string;
 }
 
 /** An override document, from a `--values` file. */
@@ -50,7 +74,9 @@ export function armadaUpdate(d: Record<string, unknown>, u: Record<string, unkno
       const current = getOwn(d, k);
       if (current === undefined) setOwn(d, k, {});
       else if (!isPlainObject(current)) {
-        problems.push(`${[...path, k].join('.')}: the override is a mapping but the document has ${current === null ? 'null' : Array.isArray(current) ? 'a list' : `a ${typeof current}`} there (Armada fails on this)`);
+        // `update(d.get(k), {})` loops over nothing and puts the old value back.
+        if (Object.keys(v).length === 0) continue;
+        problems.push(`${[...path, k].join('.')}: the override is a non-empty mapping but the document has ${current === null ? 'null' : Array.isArray(current) ? 'a list' : `a ${typeof current}`} there (Armada fails on this: it calls .get() on it)`);
         continue;
       }
       problems.push(...armadaUpdate(getOwn(d, k) as Record<string, unknown>, v, [...path, k]));
@@ -82,6 +108,9 @@ export function applyValuesFiles(docs: OverridableDocument[], overrides: readonl
       out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, field: 'data', code: 'override', message: 'the override data must be a mapping' });
       continue;
     }
+    for (const where of sharedTouched(target, ovr.data)) {
+      out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: 'override', message: `${where} is a node the document shares through a YAML alias; as in Armada, the change shows at every place that refers to it` });
+    }
     for (const p of armadaUpdate(target.data, ovr.data, ['data'])) {
       out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: 'override', message: p });
     }
@@ -89,8 +118,11 @@ export function applyValuesFiles(docs: OverridableDocument[], overrides: readonl
   return out;
 }
 
-/** Parses and applies `--set` expressions in order; returns the diagnostics. */
-export function applySets(docs: OverridableDocument[], sets: readonly string[]): Diagnostic[] {
+/**
+ * Parses and applies `--set` expressions in order; returns the diagnostics. `onWrite` learns
+ * where each one wrote, so that later findings about that value can name the `--set` argument.
+ */
+export function applySets(docs: OverridableDocument[], sets: readonly string[], onWrite?: (w: SetWrite) => void): Diagnostic[] {
   const out: Diagnostic[] = [];
   sets.forEach((expr, i) => {
     const location = `--set[${i}]`;
@@ -108,10 +140,21 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[]):
     if (!type) return err(`unknown document type ${JSON.stringify(alias)}; Armada knows chart, chart_group and manifest`);
     if (value === '') return err('the value is empty (Armada fails on an empty --set value)');
     if (/["\\]/.test(value)) return err('the value contains a double quote or a backslash, which breaks Armada\'s JSON round trip of --set values');
+    // json.loads refuses raw control characters inside a string ("Invalid control character").
+    const control = /[\u0000-\u001f]/.exec(value);
+    if (control) {
+      return err(`the value contains ${CONTROL_NAMES[control[0]] ?? `the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`}, which Armada's JSON round trip of --set values refuses ("Invalid control character"); put such a value in a --values file`);
+    }
     if (dataPath.some((p) => p === '' || p.includes('null') || /["\\]/.test(p))) {
       return err('the path has an empty segment, or one containing "null", a quote or a backslash, which Armada\'s JSON round trip of --set paths corrupts');
     }
     const target = docs.find((d) => schemaParts(d.schema)?.type === type && d.name === name);
+    // Armada walks the whole stream in order and reads `get_schema_info(schema).type` of each
+    // document: one that is not Armada's, before the target, raises AttributeError.
+    const blocker = target ? target.precededBy?.[0] : docs.find((d) => d.precededBy?.length)?.precededBy?.[0];
+    if (blocker) {
+      return err(`${blocker.label ? `document ${blocker.label}` : 'a document'} (${blocker.location}) is not an Armada document and comes before the ${alias} ${JSON.stringify(name)} in the stream; Armada's --set looks documents up in stream order and fails on it ('NoneType' object has no attribute 'type'): pass the Armada documents first, or in files of their own`);
+    }
     if (!target) return err(`no ${alias} document named ${JSON.stringify(name)} (Armada: UnknownDocumentOverrideException)`);
     // Armada builds the override tree by walking the path and stops descending at every segment
     // equal to the last one (a bug): `a.b.a=v` sets both `a` and `b.a`. Reproduced, with a warning.
@@ -129,7 +172,77 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[]):
     if (dataPath.slice(0, -1).includes(last)) {
       err(`the path repeats its last segment ${JSON.stringify(last)}; Armada then also sets it at the first place it appears`, 'warning');
     }
+    for (const where of sharedTouched(target, tree)) {
+      err(`${where} is a node the document shares through a YAML alias; as in Armada, the change shows at every place that refers to it`, 'warning');
+    }
     for (const p of armadaUpdate(target.data, tree, ['data'])) err(p);
+    onWrite?.({ doc: target, path: dataPath, index: i, expr });
   });
   return out;
+}
+
+const CONTROL_NAMES: Record<string, string> = { '\t': 'a tab', '\n': 'a newline', '\r': 'a carriage return' };
+
+/** The paths (`data.wait.labels`) of shared nodes an override tree would change in place. */
+function sharedTouched(doc: OverridableDocument, tree: Record<string, unknown>): string[] {
+  const shared = doc.shared;
+  if (!shared || shared.size === 0) return [];
+  const found: string[] = [];
+  const walk = (d: unknown, u: Record<string, unknown>, path: string[]) => {
+    if (!isPlainObject(d)) return;
+    if (shared.has(d)) {
+      found.push(path.join('.'));
+      return;
+    }
+    for (const [k, v] of Object.entries(u)) if (isPlainObject(v)) walk(d[k], v, [...path, k]);
+  };
+  walk(doc.data, tree, ['data']);
+  return found;
+}
+
+/**
+ * The objects (mappings and lists) reachable from `root` more than once: what YAML aliases share.
+ * A `<<` merge copies the keys but shares their values, as PyYAML does.
+ */
+export function sharedNodes(root: unknown): Set<object> {
+  const seen = new Set<object>();
+  const shared = new Set<object>();
+  const walk = (v: unknown) => {
+    if (typeof v !== 'object' || v === null) return;
+    if (seen.has(v)) {
+      shared.add(v);
+      return;
+    }
+    seen.add(v);
+    for (const x of Array.isArray(v) ? v : Object.values(v as Record<string, unknown>)) walk(x);
+  };
+  walk(root);
+  return shared;
+}
+
+/**
+ * A deep copy that keeps the sharing of the original (Python's `deepcopy` memo): two places that
+ * referred to one object refer to one copy, so an override through one is seen through the other.
+ * Scalars and class instances (timestamps, binary data) are kept as they are.
+ */
+export function cloneShared<T>(root: T): T {
+  const copies = new Map<object, unknown>();
+  const copy = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null) return v;
+    const done = copies.get(v);
+    if (done !== undefined) return done;
+    if (Array.isArray(v)) {
+      const out: unknown[] = [];
+      copies.set(v, out);
+      for (const x of v) out.push(copy(x));
+      return out;
+    }
+    if (!isPlainObject(v)) return v;
+    const out: Record<string, unknown> = {};
+    copies.set(v, out);
+    // defineProperty: a `__proto__` key of the input stays an own key, as in a Python dict.
+    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: copy(x), writable: true, enumerable: true, configurable: true });
+    return out;
+  };
+  return copy(root) as T;
 }

@@ -9,10 +9,10 @@ import { ManifestSpec } from '../model/spec';
 import { validateManifest } from '../model/validate';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
 import { checkLocalChartValues } from '../values-schema/check-charts';
-import { ArmadaDocument, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
+import { ArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
-import { applySets, applyValuesFiles, OverridableDocument } from './overrides';
-import { cloneJson } from '../model/values';
+import { inheritInternals } from './load/document';
+import { applySets, applyValuesFiles, cloneShared, OverridableDocument, SetWrite, sharedNodes } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
 
 /** Options of {@link resolveInputs}. */
@@ -60,7 +60,18 @@ export interface ResolvedInputs {
 const hasErrors = (ds: readonly Diagnostic[]) => ds.some((d) => d.severity === 'error');
 
 /** Signs of Deckhand that rendered documents keep as well (see resolveInputs). */
-const WEAK = new Set(['metadata.substitutions', 'metadata.layeringDefinition.actions']);
+const WEAK = new Set(['metadata.substitutions', 'metadata.layeringDefinition.actions', 'metadata.replacement']);
+
+/**
+ * Deckhand flags Armada itself never reads. `replacement: true` stays on the document that
+ * survives rendering (Deckhand's rendered-documents returns the replacing document, and drops the
+ * replaced and the abstract ones), so on a complete document it is only a warning;
+ * an abstract document is never in rendered output, so one in the stream means the site was not
+ * rendered, and stays an error although Armada would deploy it as written.
+ */
+const REPLACEMENT = 'metadata.replacement';
+const ABSTRACT = 'metadata.layeringDefinition.abstract';
+const PARENT_SELECTOR = 'metadata.layeringDefinition.parentSelector';
 
 export async function resolveInputs(paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
   const diagnostics: Diagnostic[] = [];
@@ -68,25 +79,31 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   const loaded = await loadEach(paths, options.stdin, progress);
   diagnostics.push(...loaded.diagnostics);
 
-  // Overrides work on copies; the loaded documents keep their positions for diagnostics.
+  // Overrides work on copies (which keep the sharing of YAML aliases, as Armada's objects do);
+  // the loaded documents keep their positions for diagnostics.
   const copies = new Map<ArmadaDocument, OverridableDocument>();
+  const others = precedingOthers(loaded.documents, loaded.armada);
   const overridable = loaded.armada.map((doc) => {
-    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data: cloneJson((doc.data ?? {}) as Record<string, unknown>) };
+    const data = cloneShared((doc.data ?? {}) as Record<string, unknown>);
+    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data, precededBy: others.get(doc), shared: sharedNodes(data) };
     copies.set(doc, o);
     return o;
   });
-  const before = new Map(overridable.map((o) => [o, JSON.stringify(o.data)]));
+  const before = new Map(overridable.map((o) => [o, snapshot(o.data)]));
   if (options.valuesFiles?.length) {
     const ovr = await loadInputs(options.valuesFiles, options.stdin);
     diagnostics.push(...ovr.diagnostics);
     diagnostics.push(...applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
   }
-  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets));
+  const writes: SetWrite[] = [];
+  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets, (w) => writes.push(w)));
+  const docOf = new Map([...copies].map(([doc, o]) => [o, doc]));
+  const bySet = (ds: readonly Diagnostic[]) => blameSets(ds, writes.map((w) => ({ ...w, label: docOf.get(w.doc)!.label })));
 
   // A document changed by an override is validated with its new data, at its original place.
   const effective = loaded.armada.map((doc) => {
     const o = copies.get(doc)!;
-    return before.get(o) === JSON.stringify(o.data) ? doc : withData(doc, o.data);
+    return before.get(o) === snapshot(o.data) ? doc : withData(doc, o.data);
   });
 
   // Armada needs a whole site: at least one Chart, one ChartGroup and a Manifest.
@@ -111,10 +128,24 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   for (const doc of effective) {
     const schemaErrors = validateArmadaDocument(doc);
     const reasons = unrenderedReasons(doc);
-    const strong = reasons.filter((r) => !WEAK.has(r.path.join('.')));
+    // A replacement always has a parentSelector (Deckhand requires it), and rendered output keeps
+    // both on the document that took its parent's place.
+    const replaces = reasons.some((r) => r.path.join('.') === REPLACEMENT);
+    const strong = reasons.filter((r) => !WEAK.has(r.path.join('.')) && !(replaces && r.path.join('.') === PARENT_SELECTOR));
     const fragment = strong.length > 0 || (reasons.length > 0 && schemaErrors.some((d) => d.severity === 'error'));
     if (!fragment) {
       diagnostics.push(...schemaErrors);
+      const replacement = reasons.find((r) => r.path.join('.') === REPLACEMENT);
+      if (replacement) {
+        diagnostics.push({
+          severity: 'warning',
+          location: doc.location(replacement.path),
+          document: doc.label,
+          field: REPLACEMENT,
+          code: 'unrendered',
+          message: 'metadata.replacement: true: Deckhand keeps the flag on the document that replaced its parent, and Armada ignores it and deploys the document as written; make sure the stream is the rendered site (the parent it replaced must not be in it)',
+        });
+      }
       continue;
     }
     const deckhand = reasons.some((r) => r.path[0] === 'metadata');
@@ -125,11 +156,11 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
       field: formatWirePath(reasons[0].path),
       code: 'unrendered',
       message: deckhand
-        ? `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only: render the site (layering and substitution) first`
+        ? `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only${reasons.some((r) => r.path.join('.') === ABSTRACT) ? ' (it ignores the abstract flag itself and would deploy this document as written)' : ''}: render the site (layering and substitution) first`
         : `this document looks unrendered (${reasons.map((r) => r.message).join('; ')}): render the site first, or pass it with --values if it is an override document`,
     });
   }
-  if (hasErrors(diagnostics)) return { diagnostics, documents: loaded.documents };
+  if (hasErrors(diagnostics)) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
 
   const inputs: InputDocument[] = effective.map((doc) => {
     const info = armadaSchema(doc.schema)!;
@@ -137,11 +168,52 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   });
   const { spec, diagnostics: conversion } = documentsToSpec(inputs, { targetManifest: options.targetManifest });
   diagnostics.push(...conversion.all);
-  if (!spec) return { diagnostics, documents: loaded.documents };
+  if (!spec) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
   progress(`checking manifest ${spec.name} (${spec.charts.length} charts)`);
   diagnostics.push(...validateManifest(spec).all);
   if (!options.skipChartSchemas) diagnostics.push(...checkLocalChartValues(spec));
-  return { spec, diagnostics, documents: loaded.documents };
+  return { spec, diagnostics: bySet(diagnostics), documents: loaded.documents };
+}
+
+/**
+ * For each Armada document, the first document before it in the stream (all inputs, in order,
+ * as Armada concatenates them) that is not an Armada document.
+ */
+function precedingOthers(all: readonly LoadedDocument[], armada: readonly ArmadaDocument[]): Map<ArmadaDocument, { label: string; location: string }[]> {
+  const isArmada = new Set<LoadedDocument>(armada);
+  const out = new Map<ArmadaDocument, { label: string; location: string }[]>();
+  let first: { label: string; location: string } | undefined;
+  for (const doc of all) {
+    if (isArmada.has(doc)) out.set(doc as ArmadaDocument, first ? [first] : []);
+    else if (!first && !isArmadaSchema(doc.schema)) first = { label: doc.label, location: `${doc.file}:${doc.startLine}:1` };
+  }
+  return out;
+}
+
+/**
+ * A finding about a value a `--set` wrote is the `--set` argument's, not the file line's: it is
+ * placed at `--set[N]`, and an error says that the value was a string.
+ */
+function blameSets(ds: readonly Diagnostic[], writes: readonly (SetWrite & { label: string })[]): Diagnostic[] {
+  if (writes.length === 0) return [...ds];
+  return ds.map((d) => {
+    if (d.document === undefined || d.field === undefined) return d;
+    // The last --set to write a path decides its value.
+    for (let i = writes.length - 1; i >= 0; i--) {
+      const w = writes[i];
+      if (w.label !== d.document) continue;
+      const prefix = formatWirePath(['data', ...w.path]);
+      if (d.field !== prefix && !d.field.startsWith(`${prefix}.`) && !d.field.startsWith(`${prefix}[`)) continue;
+      const note = d.severity === 'error' ? ' (--set values are always strings; put typed values, such as numbers, booleans or mappings, in a --values file)' : '';
+      return { ...d, location: `--set[${w.index}]`, message: `${JSON.stringify(w.expr)}: ${d.message}${note}` };
+    }
+    return d;
+  });
+}
+
+/** A comparable text of a document's data (integers beyond 2^53 are bigints, which JSON lacks). */
+function snapshot(data: unknown): string {
+  return JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }
 
 /** Loads the inputs one file at a time, so that a long run can say how far it got. */
@@ -161,7 +233,7 @@ async function loadEach(paths: readonly string[], stdin: NodeJS.ReadableStream |
 /** The same document (file, positions, label) with overridden data. */
 function withData(doc: ArmadaDocument, data: Record<string, unknown>): ArmadaDocument {
   const raw = { ...(doc.raw as Record<string, unknown>), data };
-  return {
+  const changed: ArmadaDocument = {
     file: doc.file,
     index: doc.index,
     startLine: doc.startLine,
@@ -173,4 +245,6 @@ function withData(doc: ArmadaDocument, data: Record<string, unknown>): ArmadaDoc
     locate: (p) => doc.locate(p),
     location: (p) => doc.location(p),
   };
+  inheritInternals(changed, doc);
+  return changed;
 }

@@ -56,6 +56,7 @@ export function specToConstructs(spec: ManifestSpec, options: SpecToConstructsOp
       sequenced: g.sequenced,
       testCharts: g.testCharts,
       displayName: g.displayName,
+      schemaVersion: g.schemaVersion,
     });
     for (const cName of g.charts) {
       const existing = built.get(cName);
@@ -90,6 +91,7 @@ function chartProps(c: ChartSpec): ChartProps {
     namespace: c.namespace,
     source: c.source,
     release: c.release,
+    schemaVersion: c.schemaVersion,
     chartName: c.chartName,
     values: c.values as Record<string, unknown> | undefined,
     protected: c.protected,

@@ -23,16 +23,28 @@ export function effectiveWaitTimeout(chart: ChartSpec): number {
   return chart.wait?.timeout?.toSeconds() ?? chart.timeout?.toSeconds() ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
 }
 
-/** Whether Helm's own `--wait` is used: `wait.native.enabled`, defaulting to on in v1 and off in v2. */
-export function effectiveNativeWait(chart: ChartSpec, version: SchemaVersion): boolean {
-  return chart.wait?.native?.enabled ?? version === SchemaVersion.V1;
+/** The schema version a chart is judged by: its own document's, else the manifest's. */
+export function chartVersion(chart: ChartSpec, manifestVersion: SchemaVersion): SchemaVersion {
+  return chart.schemaVersion ?? manifestVersion;
+}
+
+/** The schema version a group is judged by: its own document's, else the manifest's. */
+export function groupVersion(group: ChartGroupSpec, manifestVersion: SchemaVersion): SchemaVersion {
+  return group.schemaVersion ?? manifestVersion;
+}
+
+/** Whether Helm's own `--wait` is used: `wait.native.enabled`, defaulting to on for a v1 chart and off for v2. */
+export function effectiveNativeWait(chart: ChartSpec, manifestVersion: SchemaVersion): boolean {
+  return chart.wait?.native?.enabled ?? chartVersion(chart, manifestVersion) === SchemaVersion.V1;
 }
 
 /**
  * The resources waited on, in order, with `wait.labels` merged into each. No `resources` gives the
- * version's default list; `[]` gives nothing.
+ * default list of the chart's own schema version (`ChartWait.__init__` reads the chart document's
+ * schema); `[]` gives nothing.
  */
-export function effectiveWaitResources(chart: ChartSpec, version: SchemaVersion): EffectiveWaitResource[] {
+export function effectiveWaitResources(chart: ChartSpec, manifestVersion: SchemaVersion): EffectiveWaitResource[] {
+  const version = chartVersion(chart, manifestVersion);
   const base = chart.wait?.labels ?? {};
   const resources = chart.wait?.resources;
   if (resources === undefined) {

@@ -6,6 +6,7 @@
  * explicit `addDependency` edges this library adds on top of Armada.
  */
 import {
+  chartVersion,
   effectiveNativeWait,
   effectiveTest,
   effectiveWaitResources,
@@ -30,6 +31,12 @@ export interface PlannedRelease {
   readonly waitTimeout: number;
   /** Helm's own `--wait`. */
   readonly nativeWait: boolean;
+  /**
+   * The chart document's own schema version, which Armada's wait reads: for v1, pods owned by a
+   * Job are skipped and each wait repeats until nothing changes; for v2, every owned pod is skipped
+   * and each wait runs once.
+   */
+  readonly schemaVersion: SchemaVersion;
   /** What the readiness gate waits on, in order, labels merged, defaults applied. */
   readonly waitResources: readonly EffectiveWaitResource[];
   /** `helm test` after the wait. */
@@ -150,6 +157,7 @@ function plannedRelease(spec: ManifestSpec, chart: ChartSpec, group: ChartGroupS
     namespace: chart.namespace,
     waitTimeout: effectiveWaitTimeout(chart),
     nativeWait: effectiveNativeWait(chart, spec.schemaVersion),
+    schemaVersion: chartVersion(chart, spec.schemaVersion),
     waitResources: effectiveWaitResources(chart, spec.schemaVersion),
     test: effectiveTest(chart, group),
     deleteTimeout: effectiveDeleteTimeout(chart),

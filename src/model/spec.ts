@@ -179,6 +179,14 @@ export interface DeleteOptions {
  */
 export interface ChartOptions {
   /**
+   * The schema version of this chart's own `armada/Chart` document. Armada judges every document
+   * by its own schema, so a v1 chart listed by a v2 manifest keeps the v1 rules: its wait
+   * defaults, Helm's native wait, which pods the wait skips (only Job-owned ones) and the repeated
+   * wait passes, and its v1-only fields (`chart_name`, `timeout`, `install`, ...).
+   * @default - the manifest's schemaVersion
+   */
+  readonly schemaVersion?: SchemaVersion;
+  /**
    * v1 `chart_name` (Armada does not read it; kept for round trips).
    * @default - the chart name
    */
@@ -239,6 +247,8 @@ export interface ChartSpec extends ChartOptions {
 /** One `armada/ChartGroup` document, resolved. */
 export interface ChartGroupSpec {
   readonly name: string;
+  /** The group document's own schema version; undefined means the manifest's. */
+  readonly schemaVersion?: SchemaVersion;
   readonly description?: string;
   readonly sequenced?: boolean;
   /** v1 deprecated: default `test.enabled` for the group's charts. */

@@ -19,7 +19,7 @@ import { SourceType } from './source';
 import { ChartSpec, ManifestSpec, SchemaVersion, Labels, HookAction } from './spec';
 import { findValueProblems, OpaqueLeafTest } from './values';
 import { CONTROLLER_TYPES, parseMinReady, WAIT_RESOURCE_TYPES } from './wait';
-import { effectiveWaitResources } from './effective';
+import { chartVersion, effectiveWaitResources, groupVersion } from './effective';
 
 /** Options of {@link validateManifest}. */
 export interface ValidateOptions {
@@ -32,19 +32,24 @@ export interface ValidateOptions {
 
 const PRE_DELETE_TYPES = ['job', 'cronjob', 'pod'];
 
+/** The longest Go `time.Duration` (2^63 - 1 nanoseconds), in whole seconds. */
+const GO_DURATION_MAX_SECONDS = 9223372036;
+
 /** Validates a resolved manifest; returns every error and warning. */
 export function validateManifest(spec: ManifestSpec, options: ValidateOptions = {}): Diagnostics {
   const d = new Diagnostics();
   checkManifest(spec, d);
   const { deployed, reachable } = checkReferences(spec, d);
+  const first = firstByName(spec.charts);
   for (const chart of spec.charts) {
     // Armada never looks at a chart that no group deploys and no deployed chart uses as a
-    // subchart (not even its source), so such a chart only has to have a valid name.
-    if (reachable.has(chart.name)) checkChart(spec, chart, deployed.has(chart.name), d, options);
+    // subchart (not even its source), nor at a second chart of the same name, so such a chart
+    // only has to have a valid name.
+    if (reachable.has(chart.name) && first.get(chart.name) === chart) checkChart(spec, chart, deployed.has(chart.name), d, options);
     else checkName(chart, d);
   }
   checkDuplicates(spec, d);
-  checkSubchartCycles(spec, d);
+  checkSubchartCycles(spec, reachable, d);
   checkOrdering(spec, d);
   return d;
 }
@@ -54,8 +59,10 @@ function checkManifest(spec: ManifestSpec, d: Diagnostics): void {
   if (nameProblem) d.error(spec.origin, ['name'], 'name', `manifest name ${show(spec.name)} ${nameProblem}`);
   if (typeof spec.releasePrefix !== 'string' || spec.releasePrefix === '') {
     d.error(spec.origin, ['releasePrefix'], 'release-prefix', `received ${show(spec.releasePrefix)}; releasePrefix must be a non-empty string (Helm releases are named "<releasePrefix>-<release>")`);
-  } else if (dns1123SubdomainProblem(spec.releasePrefix)) {
-    d.error(spec.origin, ['releasePrefix'], 'release-prefix', `received ${show(spec.releasePrefix)}; it starts every Helm release name, so it ${dns1123SubdomainProblem(spec.releasePrefix)}`);
+  } else if (dns1123SubdomainProblem(releaseName(spec.releasePrefix, 'x'))) {
+    // Only the whole release name must be valid: Armada joins with one "-", so a prefix ending
+    // in "-" gives "armada--blog", which Helm accepts.
+    d.error(spec.origin, ['releasePrefix'], 'release-prefix', `received ${show(spec.releasePrefix)}; it starts every Helm release name ("<releasePrefix>-<release>"), so it must start with a lower-case letter or digit and contain only lower-case letters, digits, "-" and "." (not "." before the joining "-")`);
   }
   if (spec.chartGroups.length === 0) {
     d.error(spec.origin, ['chartGroups'], 'no-groups', 'the manifest lists no chart groups; Armada requires at least one ChartGroup and one Chart');
@@ -64,7 +71,7 @@ function checkManifest(spec: ManifestSpec, d: Diagnostics): void {
     const p = dns1123SubdomainProblem(g.name);
     if (p) d.error(g.origin, ['name'], 'name', `chart group name ${show(g.name)} ${p}`);
     if (g.testCharts !== undefined) {
-      if (spec.schemaVersion === SchemaVersion.V2) d.error(g.origin, ['testCharts'], 'v2-field', 'testCharts is not part of armada/ChartGroup/v2 (the manifest uses schemaVersion 2)');
+      if (groupVersion(g, spec.schemaVersion) === SchemaVersion.V2) d.error(g.origin, ['testCharts'], 'v2-field', `testCharts is not part of armada/ChartGroup/v2${versionSource(g.schemaVersion)}`);
       else d.warn(g.origin, ['testCharts'], 'deprecated', 'testCharts is deprecated; set test.enabled on the charts');
     }
   }
@@ -167,7 +174,7 @@ function checkDuplicates(spec: ManifestSpec, d: Diagnostics): void {
     for (const i of items) {
       const prev = first.get(i.name);
       if (prev) {
-        d.error(i.origin, ['name'], 'duplicate-name', `another ${kind} is already named ${show(i.name)} (${prev.locate().location}); names must be unique per kind, Armada would use the first one only`);
+        d.error(i.origin, ['name'], 'duplicate-name', `another ${kind} is already named ${show(i.name)} (${prev.locate().location}); Armada would silently use the first one and ignore this one, so armada-cdk requires names unique per kind`);
       } else {
         first.set(i.name, i.origin);
       }
@@ -179,20 +186,26 @@ function checkDuplicates(spec: ManifestSpec, d: Diagnostics): void {
   // Two different charts must not install the same Helm release (namespace + prefixed name).
   const plan = buildPlan(spec);
   const owner = new Map<string, string>();
+  const firstSteps = new Map<string, number | undefined>();
   const charts = firstByName(spec.charts);
   for (const r of plan.releases) {
     const key = `${r.namespace}/${r.name}`;
     const prev = owner.get(key);
     if (prev !== undefined && prev !== r.chart) {
-      d.error(charts.get(r.chart)!.origin, ['release'], 'duplicate-release', `Helm release ${show(r.name)} in namespace ${show(r.namespace)} is already installed by chart ${show(prev)}; give one of them another release`);
+      const what = firstSteps.get(key) === plan.firstStepOf(r.chart)
+        ? 'Armada would install both into that one release at the same time'
+        : `Armada would install it for ${show(prev)} and then silently upgrade that same release to chart ${show(r.chart)}`;
+      d.error(charts.get(r.chart)!.origin, ['release'], 'duplicate-release', `Helm release ${show(r.name)} in namespace ${show(r.namespace)} is already installed by chart ${show(prev)}; ${what}; give one of them another release`);
     }
+    if (prev === undefined) firstSteps.set(key, plan.firstStepOf(r.chart));
     if (prev === undefined) owner.set(key, r.chart);
   }
 }
 
-function checkSubchartCycles(spec: ManifestSpec, d: Diagnostics): void {
+/** Only where Armada builds: a cycle among charts no deployed chart reaches is never followed. */
+function checkSubchartCycles(spec: ManifestSpec, reachable: ReadonlySet<string>, d: Diagnostics): void {
   const charts = firstByName(spec.charts);
-  const cycles = findCycles([...charts.keys()], (n) => (charts.get(n)?.dependencies ?? []).filter((x) => charts.has(x)));
+  const cycles = findCycles([...charts.keys()].filter((n) => reachable.has(n)), (n) => (charts.get(n)?.dependencies ?? []).filter((x) => charts.has(x)));
   for (const loop of cycles) {
     const chart = charts.get(loop[0])!;
     d.error(chart.origin, ['dependencies'], 'dependency-cycle', `subchart dependencies form a cycle: ${loop.join(' -> ')}`);
@@ -292,7 +305,14 @@ function checkTimeouts(chart: ChartSpec, d: Diagnostics): void {
       return;
     }
     const problem = t.problem();
-    if (problem) d.error(chart.origin, field, 'timeout', problem);
+    // Armada takes 0 as a timeout (it tests `is None`) and starts the wait with its deadline passed.
+    const armada = t.toSeconds() <= 0 && field[field.length - 1] === 'timeout' && (field[0] === 'wait' || field.length === 1)
+      ? '; Armada would accept it and fail the chart at its first wait ("Timed out waiting for resource"), its deadline having already passed'
+      : '';
+    if (problem) d.error(chart.origin, field, 'timeout', problem + armada);
+    else if (t.toSeconds() > GO_DURATION_MAX_SECONDS) {
+      d.error(chart.origin, field, 'timeout', `received ${t.toSeconds() > Number.MAX_SAFE_INTEGER ? 'more than 2^53' : t.toSeconds()} seconds; Helm reads a timeout as a Go duration, which ends at ${GO_DURATION_MAX_SECONDS} seconds (about 292 years), so Armada's helm call would fail on it`);
+    }
   };
   check(chart.wait?.timeout, ['wait', 'timeout']);
   check(chart.timeout, ['timeout']);
@@ -328,7 +348,7 @@ function checkWait(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: D
     const mr = r.options.minReady;
     if (mr !== undefined) {
       if (!parseMinReady(mr)) {
-        d.error(chart.origin, [...field, 'minReady'], 'min-ready', `received ${show(mr)}; minReady must be a whole number of pods (0 or more) or a percentage "N%" with N from 0 to 100`);
+        d.error(chart.origin, [...field, 'minReady'], 'min-ready', `received ${show(mr)}; minReady must be a whole number of pods (0 or more) or a percentage "N%" with N from 0 to 100${armadaMinReadyReading(mr)}`);
       } else if (WAIT_RESOURCE_TYPES.includes(r.type) && !CONTROLLER_TYPES.includes(r.type)) {
         d.error(chart.origin, [...field, 'minReady'], 'min-ready', `minReady applies to deployment, daemonset and statefulset only; Armada rejects it for ${r.type} ("invalid config for item in wait.resources")`);
       }
@@ -346,6 +366,7 @@ function checkWait(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: D
 function checkUpgrade(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): void {
   const u = chart.upgrade;
   if (!u) return;
+  const version = chartVersion(chart, spec.schemaVersion);
   const hooks = (list: readonly HookAction[] | undefined, field: FieldPath, checkType: boolean) => {
     (list ?? []).forEach((h, i) => {
       checkLabels(chart, h.labels, [...field, i, 'labels'], d);
@@ -353,8 +374,8 @@ function checkUpgrade(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): voi
         const hint = closest(h.type, PRE_DELETE_TYPES);
         d.warn(chart.origin, [...field, i, 'type'], 'pre-delete-type', `received ${show(h.type)}${hint ? ` (did you mean ${show(hint)}?)` : ''}; Armada deletes only ${PRE_DELETE_TYPES.join(', ')} before an upgrade and logs an error for anything else`);
       }
-      if (h.name !== undefined && spec.schemaVersion === SchemaVersion.V2) {
-        d.error(chart.origin, [...field, i, 'name'], 'v2-field', 'hook action name is not part of armada/Chart/v2');
+      if (h.name !== undefined && version === SchemaVersion.V2) {
+        d.error(chart.origin, [...field, i, 'name'], 'v2-field', `hook action name is not part of armada/Chart/v2${versionSource(chart.schemaVersion)}`);
       }
     });
   };
@@ -362,24 +383,24 @@ function checkUpgrade(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): voi
   hooks(u.pre?.update, ['upgrade', 'pre', 'update'], false);
   hooks(u.pre?.create, ['upgrade', 'pre', 'create'], false);
   hooks(u.post?.create, ['upgrade', 'post', 'create'], false);
-  if (u.pre?.update !== undefined && spec.schemaVersion === SchemaVersion.V1) {
+  if (u.pre?.update !== undefined && version === SchemaVersion.V1) {
     d.warn(chart.origin, ['upgrade', 'pre', 'update'], 'deprecated', 'upgrade.pre.update is broken in Armada since Helm 3 (it needs the removed Tiller handler)');
   }
-  if (u.pre?.create !== undefined && spec.schemaVersion === SchemaVersion.V1 && u.pre.create.length > 0) {
+  if (u.pre?.create !== undefined && version === SchemaVersion.V1 && u.pre.create.length > 0) {
     d.warn(chart.origin, ['upgrade', 'pre', 'create'], 'ignored', 'upgrade.pre.create is accepted but never implemented by Armada');
   }
-  if (u.post?.create !== undefined && spec.schemaVersion === SchemaVersion.V1 && u.post.create.length > 0) {
+  if (u.post?.create !== undefined && version === SchemaVersion.V1 && u.post.create.length > 0) {
     d.warn(chart.origin, ['upgrade', 'post'], 'ignored', 'upgrade.post actions are ignored by Armada');
   }
 }
 
-/** Fields that exist only in armada/*\/v1. */
+/** Fields that exist only in armada/*\/v1, judged by the chart document's own version. */
 function checkVersionFields(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): void {
-  if (spec.schemaVersion !== SchemaVersion.V2) {
+  if (chartVersion(chart, spec.schemaVersion) !== SchemaVersion.V2) {
     if (typeof chart.test === 'boolean') d.warn(chart.origin, ['test'], 'deprecated', 'the boolean test form is deprecated; use test: { enabled }');
     return;
   }
-  const v2 = (field: FieldPath, what: string) => d.error(chart.origin, field, 'v2-field', `${what} is not part of armada/Chart/v2 (the manifest uses schemaVersion 2)`);
+  const v2 = (field: FieldPath, what: string) => d.error(chart.origin, field, 'v2-field', `${what} is not part of armada/Chart/v2${versionSource(chart.schemaVersion)}`);
   if (chart.chartName !== undefined) v2(['chartName'], 'chartName');
   if (chart.timeout !== undefined) v2(['timeout'], 'the deprecated chart timeout');
   if (chart.install !== undefined) v2(['install'], 'install');
@@ -387,4 +408,36 @@ function checkVersionFields(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics
   if (chart.upgrade?.pre?.update !== undefined) v2(['upgrade', 'pre', 'update'], 'upgrade.pre.update');
   if (chart.upgrade?.pre?.create !== undefined) v2(['upgrade', 'pre', 'create'], 'upgrade.pre.create');
   if (chart.upgrade?.post !== undefined) v2(['upgrade', 'post'], 'upgrade.post');
+}
+
+/** Says where a v2 verdict comes from: the definition's own version, or the manifest's. */
+function versionSource(own: SchemaVersion | undefined): string {
+  return own === undefined ? ' (the manifest uses schemaVersion 2; set schemaVersion: SchemaVersion.V1 on this definition to keep it a v1 document)' : '';
+}
+
+/**
+ * What Armada makes of a `min_ready` armada-cdk refuses: it parses a percentage with Python's
+ * `int()` (which takes signs, spaces and underscores) and uses a count as is.
+ */
+function armadaMinReadyReading(value: unknown): string {
+  if (typeof value === 'number') {
+    if (Number.isInteger(value) && value < 0) return '; Armada accepts it and counts the wait as met at once (any number of ready pods is at least ' + value + ')';
+    return '';
+  }
+  if (typeof value !== 'string') return '';
+  const m = /^(.*)%$/s.exec(value);
+  if (!m) return '; Armada rejects it too when it deploys the chart ("`min_ready` as string must be formatted as a percent")';
+  const n = pyInt(m[1]);
+  if (n === undefined) return '; Armada fails on it when it deploys the chart (Python\'s int() cannot read ' + show(m[1]) + ')';
+  if (n > 100) return `; Armada reads it as ${n}% and the wait can never be met`;
+  if (n < 0) return `; Armada reads it as ${n}% and counts the wait as met at once`;
+  return `; Armada reads it with Python's int() as ${n}%: write ${show(`${n}%`)}`;
+}
+
+/** Python's `int(text)`: surrounding whitespace, one sign, digits with single underscores between them. */
+function pyInt(text: string): number | undefined {
+  const m = /^\s*([-+]?)(\d+(?:_\d+)*)\s*$/.exec(text);
+  if (!m) return undefined;
+  const n = Number(m[2].replace(/_/g, ''));
+  return m[1] === '-' ? -n : n;
 }

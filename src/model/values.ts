@@ -7,6 +7,33 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 /** Chart values: a JSON object. `Chart<V>` narrows it per chart. */
 export type Values = { [key: string]: unknown };
 
+/** The brand {@link isYamlTimestamp} looks for. */
+export const YAML_TIMESTAMP_BRAND = Symbol.for('armada-cdk.YamlTimestamp');
+
+/**
+ * True for a YAML 1.1 timestamp read from Armada YAML (PyYAML's `datetime.date` or
+ * `datetime.datetime`), which values may hold: Armada writes it back with `yaml.safe_dump`, as its
+ * `str()`, and Helm receives that text as a string. Such a value is branded by the importer.
+ */
+export function isYamlTimestamp(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[YAML_TIMESTAMP_BRAND] === true;
+}
+
+/**
+ * Values for a target that is not read by PyYAML (Kubernetes objects, Helm): every timestamp
+ * becomes the string Helm gets from Armada (its `str()`); the rest is kept.
+ */
+export function timestampsAsStrings<T>(v: T): T {
+  if (isYamlTimestamp(v)) return String(v) as unknown as T;
+  if (Array.isArray(v)) return v.map(timestampsAsStrings) as unknown as T;
+  if (isPlainObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) out[k] = timestampsAsStrings(v[k]);
+    return out as T;
+  }
+  return v;
+}
+
 /** One place where a value is not JSON. */
 export interface ValueProblem {
   /** Path inside the values, e.g. `['pod', 'replicas', 'server']`. */
@@ -21,8 +48,10 @@ export interface ValueProblem {
 export type OpaqueLeafTest = (value: unknown) => boolean;
 
 /**
- * Every place where `values` is not plain JSON: undefined, functions, symbols, bigints, NaN,
- * Infinity, class instances (Date, Map, ...), cycles. Reported all at once.
+ * Every place where `values` is not plain JSON: undefined, functions, symbols, NaN, Infinity,
+ * class instances (Date, Map, ...), cycles. Reported all at once. A bigint is an integer beyond
+ * 2^53 kept exact (YAML and Helm have them), and a timestamp read from Armada YAML is kept as one
+ * ({@link isYamlTimestamp}): both are allowed.
  */
 export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): ValueProblem[] {
   const problems: ValueProblem[] = [];
@@ -41,10 +70,12 @@ export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): Val
       problems.push({ path, message: 'received a function; values must be JSON data' });
       return;
     }
-    if (typeof v === 'symbol' || typeof v === 'bigint') {
+    if (typeof v === 'bigint') return;
+    if (typeof v === 'symbol') {
       problems.push({ path, message: `received a ${typeof v}; values must be JSON data` });
       return;
     }
+    if (isYamlTimestamp(v)) return;
     if (opaque && opaque(v)) return;
     const obj = v as object;
     if (onPath.has(obj)) {

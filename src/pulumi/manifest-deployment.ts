@@ -194,7 +194,8 @@ export class ChartDeployment extends pulumi.ComponentResource {
               release: planned.name,
               namespace: planned.namespace,
               actions: actions.map((a) => (a.labels ? { type: a.type, labels: { ...a.labels } } : { type: a.type })),
-              schemaVersion: args.schemaVersion,
+              // The chart document's own version: Armada's pre-upgrade actions and wait read it.
+              schemaVersion: planned.schemaVersion,
               timeoutSeconds: planned.waitTimeout,
             },
             fingerprint: releaseFingerprint(inputs, chartPath),
@@ -219,7 +220,7 @@ export class ChartDeployment extends pulumi.ComponentResource {
           release: planned.name,
           namespace: planned.namespace,
           resources: planned.waitResources.map((r) => ({ ...r, labels: { ...r.labels } })),
-          schemaVersion: args.schemaVersion,
+          schemaVersion: planned.schemaVersion,
           timeoutSeconds: planned.waitTimeout,
           sharesDeadline: unit.installs,
         },

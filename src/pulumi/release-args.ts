@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../model/diagnostics';
 import type { PlannedRelease } from '../model/plan';
 import type { ChartSpec } from '../model/spec';
+import { isPlainObject, timestampsAsStrings } from '../model/values';
 import { checkedValues } from './checked-values';
 
 /**
@@ -51,7 +52,8 @@ export function releaseInputs(release: PlannedRelease, chart: ChartSpec): Releas
     name: release.name,
     namespace: release.namespace,
     createNamespace: true,
-    values: checkedValues(chart),
+    // The schema check sees what Helm receives (timestamps as their text, integers as numbers).
+    values: checkedValues({ ...chart, values: pulumiValues(chart.values ?? {}) }),
     allowNullValues: true,
     timeout: release.waitTimeout,
     skipAwait: !release.nativeWait,
@@ -61,6 +63,29 @@ export function releaseInputs(release: PlannedRelease, chart: ChartSpec): Releas
     disableOpenapiValidation: true,
     maxHistory: HELM_CLI_MAX_HISTORY,
   };
+}
+
+/**
+ * Imported values may hold timestamps (Helm gets the text Armada's `yaml.safe_dump` writes) and
+ * integers beyond 2^53 (bigints): Pulumi carries numbers as doubles, so a bigint becomes the
+ * nearest one, as {@link unsupportedFields} warns.
+ */
+function pulumiValues(values: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'bigint') return Number(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(timestampsAsStrings(values)) as Readonly<Record<string, unknown>>;
+}
+
+/** Paths of the bigints in `values`. */
+function bigintPaths(v: unknown, path: string[] = []): { path: string[]; value: bigint }[] {
+  if (typeof v === 'bigint') return [{ path, value: v }];
+  if (Array.isArray(v)) return v.flatMap((x, i) => bigintPaths(x, [...path, String(i)]));
+  if (isPlainObject(v)) return Object.entries(v).flatMap(([k, x]) => bigintPaths(x, [...path, k]));
+  return [];
 }
 
 /** The fields of deployed charts that the Pulumi backend cannot express faithfully, as warnings. */
@@ -83,6 +108,9 @@ export function unsupportedFields(deployed: readonly ChartSpec[]): Diagnostic[] 
     }
     if (chart.delete?.timeout !== undefined) {
       warn(chart, 'delete.timeout', 'has no effect: Armada uses it to uninstall a failed release before reinstalling it, and the Pulumi backend upgrades a failed release in place instead');
+    }
+    for (const b of bigintPaths(chart.values)) {
+      warn(chart, ['values', ...b.path].join('.'), `the integer ${b.value} is beyond 2^53: Pulumi passes values as doubles, so Helm receives ${Number(b.value)}`);
     }
     if ((chart.upgrade?.pre?.update?.length ?? 0) > 0) {
       warn(chart, 'upgrade.pre.update', 'is not performed by the Pulumi backend (Armada itself has not been able to since its move to Helm 3)');

@@ -120,7 +120,10 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     expect(ok.stdout).toContain('x: "1"');
     const bad = await cli(['validate', sharedPath('corpus', 'armada__examples__simple.yaml'), '--set', 'chart:blog-1:wait.timeout=600']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("data.wait.timeout: '600' is not of type 'integer'");
+    // The finding is the --set argument's, not a line of the input file.
+    expect(bad.stderr).toContain(
+      `--set[0]: error: armada/Chart/v1 blog-1: data.wait.timeout: "chart:blog-1:wait.timeout=600": '600' is not of type 'integer' (--set values are always strings; put typed values, such as numbers, booleans or mappings, in a --values file)`,
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import { applySets, applyValuesFiles, OverridableDocument } from '../../src/importer/overrides';
+import { applySets, applyValuesFiles, cloneShared, OverridableDocument, sharedNodes } from '../../src/importer/overrides';
 
 function docs(): OverridableDocument[] {
   return [
@@ -42,7 +42,7 @@ describe('Armada overrides', () => {
       '"chart:nope:a=1": no chart document named "nope" (Armada: UnknownDocumentOverrideException)',
       '"chart:blog-1:a=": the value is empty (Armada fails on an empty --set value)',
       '"chart:blog-1:a=\\"q\\"": the value contains a double quote or a backslash, which breaks Armada\'s JSON round trip of --set values',
-      '"chart:blog-1:values.a.b.c=1": data.values.a.b: the override is a mapping but the document has a number there (Armada fails on this)',
+      '"chart:blog-1:values.a.b.c=1": data.values.a.b: the override is a non-empty mapping but the document has a number there (Armada fails on this: it calls .get() on it)',
     ]);
   });
 
@@ -55,5 +55,37 @@ describe('Armada overrides', () => {
     expect(diags.map((x) => [x.severity, x.message])).toEqual([
       ['warning', '"chart:blog-1:values.x.values=1": the path repeats its last segment "values"; Armada then also sets it at the first place it appears'],
     ]);
+  });
+});
+
+describe('Armada overrides: no-ops and shared nodes', () => {
+  test('an empty mapping onto a list, a string or null changes nothing (update() loops over nothing)', () => {
+    const d: OverridableDocument[] = [{ schema: 'armada/Chart/v1', name: 'c', data: { values: { l: [1], s: 'x', n: null } } }];
+    expect(applyValuesFiles(d, [{ schema: 'armada/Chart/v1', name: 'c', location: 'o.yaml:1:1', data: { values: { l: {}, s: {}, n: {}, added: {} } } }])).toEqual([]);
+    expect(d[0].data).toEqual({ values: { l: [1], s: 'x', n: null, added: {} } });
+  });
+
+  test('cloneShared keeps what aliases share, so an override through one place shows at the other', () => {
+    const labels = { app: 'x' };
+    const data = { wait: { labels, resources: [{ type: 'pod', labels }] } };
+    const copy = cloneShared(data);
+    expect(copy).toEqual(data);
+    expect(copy.wait.labels).not.toBe(labels);
+    expect(copy.wait.resources[0].labels).toBe(copy.wait.labels);
+    const d: OverridableDocument[] = [{ schema: 'armada/Chart/v1', name: 'c', data: copy, shared: sharedNodes(copy) }];
+    const diags = applySets(d, ['chart:c:wait.labels.tier=db']);
+    expect(copy.wait.resources[0].labels).toEqual({ app: 'x', tier: 'db' });
+    expect(diags.map((x) => [x.severity, x.location, x.message])).toEqual([
+      ['warning', '--set[0]', '"chart:c:wait.labels.tier=db": data.wait.labels is a node the document shares through a YAML alias; as in Armada, the change shows at every place that refers to it'],
+    ]);
+  });
+
+  test('--set refuses control characters and a non-Armada document before its target', () => {
+    const d: OverridableDocument[] = [{ schema: 'armada/Chart/v1', name: 'c', data: {}, precededBy: [{ label: 'deckhand/Passphrase/v1 p', location: 'f.yaml:1:1' }] }];
+    expect(applySets(d, ['chart:c:a=x\ry', 'chart:c:a=1']).map((x) => x.message)).toEqual([
+      '"chart:c:a=x\\ry": the value contains a carriage return, which Armada\'s JSON round trip of --set values refuses ("Invalid control character"); put such a value in a --values file',
+      '"chart:c:a=1": document deckhand/Passphrase/v1 p (f.yaml:1:1) is not an Armada document and comes before the chart "c" in the stream; Armada\'s --set looks documents up in stream order and fails on it (\'NoneType\' object has no attribute \'type\'): pass the Armada documents first, or in files of their own',
+    ]);
+    expect(d[0].data).toEqual({});
   });
 });

@@ -52,7 +52,7 @@ describe('validation rules: each reports its path, the value received and what i
     const other = new ChartGroup(site, 'other');
     new Chart(other, 'mariadb-again', { ...base('mariadb'), name: 'mariadb', release: 'mariadb2' });
     expect(findings(site, 'duplicate-name')).toEqual([
-      ['error', 'site/other/mariadb-again', 'name', 'another chart is already named "mariadb" (site/infra/mariadb); names must be unique per kind, Armada would use the first one only'],
+      ['error', 'site/other/mariadb-again', 'name', 'another chart is already named "mariadb" (site/infra/mariadb); Armada would silently use the first one and ignore this one, so armada-cdk requires names unique per kind'],
     ]);
     expect(infra.charts).toHaveLength(2);
   });
@@ -61,7 +61,7 @@ describe('validation rules: each reports its path, the value received and what i
     const { site, infra } = smallSite();
     new Chart(infra, 'mariadb-copy', { ...base('x'), release: 'mariadb' });
     expect(findings(site, 'duplicate-release')).toEqual([
-      ['error', 'site/infra/mariadb-copy', 'release', 'Helm release "airship-mariadb" in namespace "openstack" is already installed by chart "mariadb"; give one of them another release'],
+      ['error', 'site/infra/mariadb-copy', 'release', 'Helm release "airship-mariadb" in namespace "openstack" is already installed by chart "mariadb"; Armada would install it for "mariadb" and then silently upgrade that same release to chart "mariadb-copy"; give one of them another release'],
     ]);
   });
 
@@ -136,10 +136,10 @@ describe('validation rules: each reports its path, the value received and what i
     });
     const allowed = 'minReady must be a whole number of pods (0 or more) or a percentage "N%" with N from 0 to 100';
     expect(findings(site, 'min-ready')).toEqual([
-      ['error', 'site/infra/x', 'wait.resources[0].minReady', `received "150%"; ${allowed}`],
-      ['error', 'site/infra/x', 'wait.resources[1].minReady', `received -1; ${allowed}`],
+      ['error', 'site/infra/x', 'wait.resources[0].minReady', `received "150%"; ${allowed}; Armada reads it as 150% and the wait can never be met`],
+      ['error', 'site/infra/x', 'wait.resources[1].minReady', `received -1; ${allowed}; Armada accepts it and counts the wait as met at once (any number of ready pods is at least -1)`],
       ['error', 'site/infra/x', 'wait.resources[2].minReady', `received 1.5; ${allowed}`],
-      ['error', 'site/infra/x', 'wait.resources[3].minReady', `received "half"; ${allowed}`],
+      ['error', 'site/infra/x', 'wait.resources[3].minReady', `received "half"; ${allowed}; Armada rejects it too when it deploys the chart ("\`min_ready\` as string must be formatted as a percent")`],
     ]);
   });
 
@@ -161,7 +161,7 @@ describe('validation rules: each reports its path, the value received and what i
     });
     new Chart(infra, 'y', { ...base('y'), wait: { timeout: Duration.seconds(NaN), labels: { a: 'b' } } });
     expect(findings(site, 'timeout')).toEqual([
-      ['error', 'site/infra/x', 'wait.timeout', 'received 0 seconds; a timeout must be a whole number of seconds greater than 0'],
+      ['error', 'site/infra/x', 'wait.timeout', 'received 0 seconds; a timeout must be a whole number of seconds greater than 0; Armada would accept it and fail the chart at its first wait ("Timed out waiting for resource"), its deadline having already passed'],
       ['error', 'site/infra/x', 'test.timeout', 'received 0.008333333333333333 minutes (0.5 s); a timeout must be a whole number of seconds greater than 0'],
       ['error', 'site/infra/x', 'delete.timeout', 'received -30 seconds; a timeout must be a whole number of seconds greater than 0'],
       ['error', 'site/infra/y', 'wait.timeout', 'received NaN seconds; a timeout must be a whole number of seconds greater than 0'],
@@ -256,11 +256,11 @@ describe('validation rules: each reports its path, the value received and what i
     const g = new ChartGroup(site, 'g', { testCharts: true });
     new Chart(g, 'c', { ...base('c'), chartName: 'c', test: true, timeout: Duration.seconds(10), upgrade: { post: { create: [] } } });
     expect(findings(site, 'v2-field')).toEqual([
-      ['error', 'site/g', 'testCharts', 'testCharts is not part of armada/ChartGroup/v2 (the manifest uses schemaVersion 2)'],
-      ['error', 'site/g/c', 'chartName', 'chartName is not part of armada/Chart/v2 (the manifest uses schemaVersion 2)'],
-      ['error', 'site/g/c', 'timeout', 'the deprecated chart timeout is not part of armada/Chart/v2 (the manifest uses schemaVersion 2)'],
-      ['error', 'site/g/c', 'test', 'the boolean test form is not part of armada/Chart/v2 (the manifest uses schemaVersion 2)'],
-      ['error', 'site/g/c', 'upgrade.post', 'upgrade.post is not part of armada/Chart/v2 (the manifest uses schemaVersion 2)'],
+      ['error', 'site/g', 'testCharts', 'testCharts is not part of armada/ChartGroup/v2 (the manifest uses schemaVersion 2; set schemaVersion: SchemaVersion.V1 on this definition to keep it a v1 document)'],
+      ['error', 'site/g/c', 'chartName', 'chartName is not part of armada/Chart/v2 (the manifest uses schemaVersion 2; set schemaVersion: SchemaVersion.V1 on this definition to keep it a v1 document)'],
+      ['error', 'site/g/c', 'timeout', 'the deprecated chart timeout is not part of armada/Chart/v2 (the manifest uses schemaVersion 2; set schemaVersion: SchemaVersion.V1 on this definition to keep it a v1 document)'],
+      ['error', 'site/g/c', 'test', 'the boolean test form is not part of armada/Chart/v2 (the manifest uses schemaVersion 2; set schemaVersion: SchemaVersion.V1 on this definition to keep it a v1 document)'],
+      ['error', 'site/g/c', 'upgrade.post', 'upgrade.post is not part of armada/Chart/v2 (the manifest uses schemaVersion 2; set schemaVersion: SchemaVersion.V1 on this definition to keep it a v1 document)'],
     ]);
   });
 

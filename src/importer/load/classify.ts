@@ -44,8 +44,8 @@ export function isArmadaDocument(doc: LoadedDocument): doc is ArmadaDocument {
 
 /**
  * Sorts documents into Armada's and the rest, reporting the ones no tool could use: a scalar
- * or sequence document (Armada's validator raises TypeError on it), an empty document (skipped,
- * with a warning: Armada fails on it the same way), and an Armada document without a string
+ * or sequence document (Armada's validator raises TypeError on it), an empty document (an error:
+ * Armada fails on it the same way), and an Armada document without a string
  * `metadata.name` or without `data` (left out of `armada`).
  */
 export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResult {
@@ -55,11 +55,13 @@ export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResu
   for (const doc of docs) {
     const raw = doc.raw;
     if (raw === null || raw === undefined) {
+      // Armada's validator raises TypeError on it, which `armada apply` reports as "None is not a
+      // valid override statement" (and a --values file crashes its override handler).
       diagnostics.push({
-        severity: 'warning',
+        severity: 'error',
         location: `${doc.file}:${doc.startLine}:1`,
         code: LoadCodes.EMPTY_DOCUMENT,
-        message: `document ${doc.index + 1} is empty and is skipped (Armada itself fails on an empty document: remove the extra '---')`,
+        message: `document ${doc.index + 1} is empty (an extra '---', or only comments); Armada fails on it ("None is not a valid override statement"): remove it`,
       });
       continue;
     }
@@ -101,7 +103,7 @@ export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResu
         document: doc.label,
         field: 'data',
         code: LoadCodes.MISSING_DATA,
-        message: `${doc.schema} document has no data`,
+        message: `${doc.schema} document has no data; Armada's schema check rejects it too ("None is not of type 'object'")`,
       });
     }
     if (usable) armada.push(doc as ArmadaDocument);

@@ -39,7 +39,7 @@ export interface LoadedDocument {
 }
 
 /** A value PyYAML gives a type JSON does not have, found at a wire path of a loaded document. */
-export type SpecialValue = { readonly kind: 'float'; readonly value: number } | { readonly kind: 'timestamp' } | { readonly kind: 'bytes' };
+export type SpecialValue = { readonly kind: 'float'; readonly value: number } | { readonly kind: 'timestamp' } | { readonly kind: 'bytes' } | { readonly kind: 'integer' };
 
 /** What the loader learnt about a document beyond its JavaScript value. */
 export interface DocumentInternals {
@@ -53,6 +53,16 @@ const internals = new WeakMap<LoadedDocument, DocumentInternals>();
 /** The loader's notes on `doc`; empty for documents this loader did not make. */
 export function documentInternals(doc: LoadedDocument): DocumentInternals {
   return internals.get(doc) ?? { specials: EMPTY_SPECIALS };
+}
+
+/**
+ * Gives `to` (the same document with overridden data) the loader's notes on `from`, so that a
+ * whole-number float or an integer beyond 2^53 the override left in place is still typed as
+ * PyYAML typed it.
+ */
+export function inheritInternals(to: LoadedDocument, from: LoadedDocument): void {
+  const notes = internals.get(from);
+  if (notes) internals.set(to, notes);
 }
 
 /** A stable map key for a wire path (indices and keys of the same spelling cannot meet at one level). */

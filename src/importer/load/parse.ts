@@ -12,6 +12,7 @@ import { ChunkSource, LoadedDocument, YamlDocument } from './document';
 import { pyStrRepr } from './py-repr';
 import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
+import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
 import { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -24,7 +25,8 @@ export interface ParseResult {
 
 // Where a key may be a mapping or a sequence: a flow collection opening with another (`{{ x }}`),
 // an explicit `? ` key, a flow collection before a block `:`. Only then is the AST consulted.
-const MAYBE_COLLECTION_KEY = /[[{][ \t]*[[{]|^[ \t-]*\?(?:[ \t]|$)|^[ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)/m;
+// An alias used as a key (`*m : 1`) may name a collection too.
+const MAYBE_COLLECTION_KEY = /[[{][ \t]*[[{]|^[ \t-]*\?(?:[ \t]|$)|^[ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)|(?:^[ \t-]*|[{,][ \t]*)\*[^ \t,\]}]+[ \t]*:(?:[ \t]|$)/m;
 
 // PyYAML's Reader accepts only these characters anywhere in the stream, comments included.
 // Surrogates are let through: decoded UTF-8 only has them in valid pairs.
@@ -110,6 +112,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const hasSpecials = constructStats.specials !== before;
   const hasMerges = constructStats.merges !== mergesBefore;
   const maybeCollectionKeys = MAYBE_COLLECTION_KEY.test(chunkText);
+  const maybeKeyProblems = mayHaveKeyProblems(chunkText);
   const source = new ChunkSource(text, chunk);
   const checkAliases = mayHaveAliases(chunkText);
   values.forEach((value, i) => {
@@ -142,6 +145,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
         });
       }
     }
+    if (maybeKeyProblems && !source.large) diagnostics.push(...keyProblems(source.ast(), chunkText, i, file, doc.label));
     if (hasMerges) {
       for (const m of doc.conflictingMerges()) {
         diagnostics.push({

@@ -3,6 +3,9 @@
  * document can still say what Armada would have seen.
  */
 
+import { brand } from '../../model/brand';
+import { YAML_TIMESTAMP_BRAND } from '../../model/values';
+
 /**
  * A YAML 1.1 timestamp, as PyYAML's SafeLoader builds it: a `datetime.date` when there is no time
  * part, otherwise a `datetime.datetime` (naive, or with a fixed UTC offset).
@@ -29,6 +32,8 @@ export class PyTimestamp {
   ) {
     this.kind = hour === undefined ? 'date' : 'datetime';
     this.utcOffsetMinutes = utcOffsetMinutes;
+    // Chart values may keep it: the model and the writers know it by this brand.
+    brand(this, YAML_TIMESTAMP_BRAND);
   }
 
   /** Python's `repr()`: `datetime.date(2002, 12, 14)`, `datetime.datetime(2001, 12, 14, 21, 59, 43, 100000, tzinfo=...)`. */

@@ -72,8 +72,8 @@ function parseDigits(text: string, base: number): number | undefined {
   return DIGITS[base].test(text) ? parseInt(text, base) : undefined;
 }
 
-/** PyYAML's `construct_yaml_int`, including what Python's `int()` refuses. */
-function constructInt(text: string): number | ConstructFailure {
+/** PyYAML's `construct_yaml_int`, including what Python's `int()` refuses; exact beyond 2^53 (a bigint). */
+function constructInt(text: string): number | bigint | ConstructFailure {
   let v = text.replace(/_/g, '');
   const sign = v[0] === '-' ? -1 : 1;
   if (v[0] === '-' || v[0] === '+') v = v.slice(1);
@@ -95,7 +95,16 @@ function constructInt(text: string): number | ConstructFailure {
     const shown = base === 2 || base === 16 ? v.slice(2) : v;
     return special(new ConstructFailure(text, `invalid literal for int() with base ${base}: ${pyStr(shown)}`));
   }
+  if (!Number.isSafeInteger(n)) return special(exactInt(v, base, sign));
   return n === 0 ? 0 : sign * n;
+}
+
+/** Python ints have no size limit: past 2^53 the digits are read again, exactly. */
+function exactInt(v: string, base: number, sign: number): bigint {
+  let n: bigint;
+  if (v.includes(':')) n = v.split(':').reduce((acc, part) => acc * 60n + BigInt(part), 0n);
+  else n = BigInt(base === 10 ? v : base === 8 ? `0o${v.slice(1)}` : v);
+  return sign < 0 ? -n : n;
 }
 
 const PY_FLOAT_TEXT = /^(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[-+]?[0-9]+)?$/;

@@ -28,6 +28,7 @@ export function collectSpecials(root: unknown): { value: unknown; specials: Map<
     if (v instanceof ConstructFailure) return { path: [], failure: v };
     if (v instanceof PyTimestamp) return { path: [], special: { kind: 'timestamp' } };
     if (v instanceof Uint8Array) return { path: [], special: { kind: 'bytes' } };
+    if (typeof v === 'bigint') return { path: [], special: { kind: 'integer' } };
     return undefined;
   };
   const plain = (v: unknown): unknown => (v instanceof FloatMarker ? v.value : v instanceof ConstructFailure ? v.text : v);

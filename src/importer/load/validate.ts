@@ -107,7 +107,8 @@ function substitute(data: unknown, specials: ReadonlyMap<string, SpecialValue>):
   const active = new Set<object>();
   const copy = (v: unknown): unknown => {
     const s = specials.get(pathKey(path));
-    if (s) return s.kind === 'float' ? 0.5 : Symbol(s.kind);
+    // An integer beyond 2^53 is a bigint here and an `int` to jsonschema.
+    if (s) return s.kind === 'float' ? 0.5 : s.kind === 'integer' ? 1 : Symbol(s.kind);
     if (v === null || typeof v !== 'object' || active.has(v)) return v;
     if (!Array.isArray(v) && !isPlainObject(v)) return v;
     active.add(v);

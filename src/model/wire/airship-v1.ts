@@ -11,12 +11,13 @@
  */
 import { setOwn } from '../own-keys';
 import { Diagnostics, FieldPath, show } from '../diagnostics';
-import { effectiveNativeWait, effectiveTest, effectiveWaitTimeout, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
+import { chartVersion, effectiveNativeWait, effectiveTest, effectiveWaitTimeout, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
 import { Plan, firstByName } from '../plan';
 import { SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
 import { CONTROLLER_TYPES, DEFAULT_MIN_READY, parseMinReady, V2_DEFAULT_WAIT_RESOURCES } from '../wait';
 import { labelsOut, ordered, valuesOut } from './emit';
+import { timestampsAsStrings } from '../values';
 import type { AirshipArmadaChartData, AirshipChartDeleteResource, AirshipChartSource, AirshipChartUpgrade, AirshipChartWait, AirshipChartWaitResource } from './types';
 
 export const AIRSHIP_API_VERSION = 'armada.airshipit.org/v1';
@@ -142,7 +143,7 @@ class ChartWriter {
       // The operator runs no tests unless told; Armada runs them unless told not to.
       ['test', { enabled: effectiveTest(c, group).enabled }],
       ['upgrade', this.upgrade()],
-      ['values', valuesOut(c.values)],
+      ['values', timestampsAsStrings(valuesOut(c.values))],
     ]) as unknown as AirshipArmadaChartData;
   }
 
@@ -186,7 +187,7 @@ class ChartWriter {
           ['min_ready', r.options.minReady === undefined ? undefined : String(r.options.minReady)],
         ]) as unknown as AirshipChartWaitResource;
       });
-    } else if (this.spec.schemaVersion === SchemaVersion.V2) {
+    } else if (chartVersion(c, this.spec.schemaVersion) === SchemaVersion.V2) {
       // The operator's default is v1's (jobs, pods); a v2 definition waits on every type.
       resources = V2_DEFAULT_WAIT_RESOURCES.map((r) => ({ type: r.type }));
       for (const r of V2_DEFAULT_WAIT_RESOURCES) this.checkMinReady(['wait', 'resources'], r.type, undefined);

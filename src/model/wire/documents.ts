@@ -6,7 +6,7 @@
  * definition's effective value is written explicitly, so that the documents mean the same thing.
  */
 import { Diagnostics, FieldPath, show } from '../diagnostics';
-import { effectiveTest } from '../effective';
+import { chartVersion, effectiveTest, effectiveWaitResources } from '../effective';
 import { firstByName } from '../plan';
 import {
   ChartGroupSpec,
@@ -31,8 +31,8 @@ export interface ArmadaDocument {
 /** Options of {@link toArmadaDocuments}. */
 export interface DocumentsOptions {
   /**
-   * The document schema version to write.
-   * @default - the manifest's own schemaVersion
+   * The document schema version to write, for every document.
+   * @default - each document's own: the manifest's schemaVersion, or a chart's or group's own
    */
   readonly version?: SchemaVersion;
 }
@@ -41,10 +41,20 @@ export interface DocumentsOptions {
 export function toArmadaDocuments(spec: ManifestSpec, options: DocumentsOptions = {}): { documents: ArmadaDocument[]; diagnostics: Diagnostics } {
   const version = options.version ?? spec.schemaVersion;
   const d = new Diagnostics();
-  const w = new DocumentWriter(spec, version, d);
+  const writers = new Map<SchemaVersion, DocumentWriter>();
+  const w = (v: SchemaVersion) => {
+    const found = writers.get(v);
+    if (found) return found;
+    const made = new DocumentWriter(spec, v, d);
+    writers.set(v, made);
+    return made;
+  };
+  // A v2 manifest may list v1 charts and groups (Armada reads each by its own schema): without a
+  // forced version each keeps its own, so that the documents read back the same.
+  const own = (v: SchemaVersion | undefined) => options.version ?? v ?? version;
   const documents = [
-    ...spec.charts.map((c) => doc('Chart', version, c.name, w.chart(c))),
-    ...spec.groups.map((g) => doc('ChartGroup', version, g.name, w.group(g))),
+    ...spec.charts.map((c) => doc('Chart', own(c.schemaVersion), c.name, w(own(c.schemaVersion)).chart(c))),
+    ...spec.groups.map((g) => doc('ChartGroup', own(g.schemaVersion), g.name, w(own(g.schemaVersion)).group(g))),
     doc('Manifest', version, spec.name, ordered([['release_prefix', spec.releasePrefix], ['chart_groups', [...spec.chartGroups]]])),
   ];
   return { documents, diagnostics: d };
@@ -150,12 +160,19 @@ class DocumentWriter {
   private wait(c: ChartSpec): Record<string, unknown> | undefined {
     const w: WaitOptions | undefined = c.wait;
     const v1 = this.version === SchemaVersion.V1;
-    const crossVersion = this.version !== this.spec.schemaVersion;
+    const own = chartVersion(c, this.spec.schemaVersion);
+    const crossVersion = this.version !== own;
     // The deprecated chart timeout is gone from v2: its value becomes wait.timeout.
     const timeout = w?.timeout?.toSeconds() ?? (!v1 ? c.timeout?.toSeconds() : undefined);
     // The two versions default native wait differently: keep the definition's meaning.
-    const native = w?.native?.enabled ?? (crossVersion ? this.spec.schemaVersion === SchemaVersion.V1 : undefined);
+    const native = w?.native?.enabled ?? (crossVersion ? own === SchemaVersion.V1 : undefined);
     const resources = this.resources(c, w?.resources, crossVersion);
+    if (crossVersion && effectiveWaitResources(c, this.spec.schemaVersion).some((r) => r.type === 'pod')) {
+      // Armada's pod wait reads the chart document's schema: no field can carry the old rule.
+      this.lost(c, ['wait', 'resources'], own === SchemaVersion.V1
+        ? 'the v1 pod wait skips only pods owned by a Job and repeats until nothing changes; as armada/Chart/v2 it skips every pod that has an owner (Deployment, StatefulSet, DaemonSet, Job pods) and runs once'
+        : 'the v2 pod wait skips every pod that has an owner and runs once; as armada/Chart/v1 it also waits on the pods of Deployments, StatefulSets and DaemonSets and repeats until nothing changes');
+    }
     if (w === undefined && timeout === undefined && native === undefined && resources === undefined) return undefined;
     return ordered([
       ['timeout', timeout],

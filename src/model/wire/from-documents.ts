@@ -17,7 +17,8 @@ import {
   UpgradeOptions,
   WaitOptions,
 } from '../spec';
-import { V1_DEFAULT_WAIT_RESOURCES, V2_DEFAULT_WAIT_RESOURCES, WaitResource, WaitResourceOptions } from '../wait';
+import { V2_DEFAULT_WAIT_RESOURCES, WaitResource, WaitResourceOptions } from '../wait';
+import { firstByName } from '../plan';
 
 /** One Armada document as the loader hands it over. */
 export interface InputDocument {
@@ -97,9 +98,15 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
   const version = m.info!.version;
   const charts: ChartSpec[] = [];
   const groups: ChartGroupSpec[] = [];
+  // What Armada finds wrong in a chart only when it builds or deploys it waits for the scope.
+  const deferred = new Map<ChartSpec, ChartFindings>();
   for (const { doc, info } of armada) {
-    if (info!.kind === 'Chart') charts.push(chartFromData(doc, info!.version, version, d));
-    else if (info!.kind === 'ChartGroup') groups.push(groupFromData(doc));
+    if (info!.kind === 'Chart') {
+      const findings: ChartFindings = { built: new Diagnostics(), deployed: new Diagnostics() };
+      const chart = chartFromData(doc, info!.version, version, findings);
+      deferred.set(chart, findings);
+      charts.push(chart);
+    } else if (info!.kind === 'ChartGroup') groups.push(groupFromData(doc, info!.version, version));
   }
   const spec: ManifestSpec = {
     name: m.doc.name,
@@ -110,13 +117,86 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
     charts,
     origin: m.doc.origin,
   };
+  const scope = buildScope(spec);
+  for (const [chart, findings] of deferred) {
+    if (scope.reachable.has(chart)) d.addAll(findings.built.all);
+    if (scope.deployed.has(chart)) d.addAll(findings.deployed.all);
+  }
+  for (const other of manifests.length === 1 ? armada.filter((x) => x.info!.kind === 'Manifest' && x.doc !== m.doc) : []) {
+    checkOtherManifest(other.doc, spec, d);
+  }
   return { spec, diagnostics: d };
 }
 
-function groupFromData(doc: InputDocument): ChartGroupSpec {
+/**
+ * Diagnostics of one chart document that Armada raises only when it builds the chart (a
+ * subchart of a deployed chart included) or deploys it (waits).
+ */
+interface ChartFindings {
+  readonly built: Diagnostics;
+  readonly deployed: Diagnostics;
+}
+
+/** The chart specs Armada deploys for the target manifest, and those it builds at all. */
+function buildScope(spec: ManifestSpec): { deployed: Set<ChartSpec>; reachable: Set<ChartSpec> } {
+  const groups = firstByName(spec.groups);
+  const charts = firstByName(spec.charts);
+  const deployed = new Set<ChartSpec>();
+  const reachable = new Set<ChartSpec>();
+  const visit = (c: ChartSpec | undefined) => {
+    if (!c || reachable.has(c)) return;
+    reachable.add(c);
+    for (const dep of c.dependencies ?? []) visit(charts.get(dep));
+  };
+  for (const g of spec.chartGroups) {
+    for (const name of groups.get(g)?.charts ?? []) {
+      const c = charts.get(name);
+      if (c) deployed.add(c);
+      visit(c);
+    }
+  }
+  return { deployed, reachable };
+}
+
+/**
+ * `armada apply` validates the stream first, and that builds every manifest in it
+ * (`validate_armada_manifests`): a group, chart or subchart another manifest names and no
+ * document defines fails the apply, although the target manifest never uses it.
+ */
+function checkOtherManifest(doc: InputDocument, target: ManifestSpec, d: Diagnostics): void {
+  const groups = firstByName(target.groups);
+  const charts = firstByName(target.charts);
+  const fail = (field: (string | number)[], what: string) =>
+    d.error(doc.origin, field, 'ARM001', `${what}; Armada builds every manifest of the stream before it applies the target ${show(target.name)}, so \`armada apply\` fails on this one too`);
+  const listed = Array.isArray(doc.data.chart_groups) ? (doc.data.chart_groups as unknown[]) : [];
+  listed.forEach((g, i) => {
+    if (typeof g !== 'string') return;
+    const group = groups.get(g);
+    if (!group) return fail(['chartGroups', i], `manifest ${show(doc.name)} lists chart group ${show(g)}, which no document defines`);
+    for (const c of group.charts) {
+      const problem = chartBuildProblem(c, charts, []);
+      if (problem) fail(['chartGroups', i], `manifest ${show(doc.name)} lists chart group ${show(g)}, whose chart ${problem}`);
+    }
+  });
+}
+
+/** Why Armada's `build_chart_deps` fails for `name` (missing chart, missing subchart, cycle), or undefined. */
+function chartBuildProblem(name: string, charts: ReadonlyMap<string, ChartSpec>, path: readonly string[]): string | undefined {
+  if (path.includes(name)) return `${show(path[0])} has subchart dependencies that form a cycle (${[...path, name].join(' -> ')})`;
+  const c = charts.get(name);
+  if (!c) return path.length === 0 ? `${show(name)} is defined by no document` : `${show(path[0])} needs subchart ${show(name)}, which no document defines`;
+  for (const dep of c.dependencies ?? []) {
+    const p = chartBuildProblem(dep, charts, [...path, name]);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+function groupFromData(doc: InputDocument, version: SchemaVersion, manifestVersion: SchemaVersion): ChartGroupSpec {
   const x = doc.data;
   return {
     name: doc.name,
+    ...(version !== manifestVersion ? { schemaVersion: version } : {}),
     description: x.description as string | undefined,
     sequenced: x.sequenced as boolean | undefined,
     testCharts: x.test_charts as boolean | undefined,
@@ -126,11 +206,12 @@ function groupFromData(doc: InputDocument): ChartGroupSpec {
   };
 }
 
-const seconds = (v: unknown): Duration | undefined => (typeof v === 'number' ? Duration.seconds(v) : undefined);
+// An integer beyond 2^53 arrives as a bigint; validation then reports it as beyond what Helm takes.
+const seconds = (v: unknown): Duration | undefined => (typeof v === 'number' ? Duration.seconds(v) : typeof v === 'bigint' ? Duration.seconds(Number(v)) : undefined);
 const obj = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
-function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersion: SchemaVersion, d: Diagnostics): ChartSpec {
+function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersion: SchemaVersion, findings: ChartFindings): ChartSpec {
   const x = doc.data;
   const src = obj(x.source) ?? {};
   const type = src.type;
@@ -144,13 +225,13 @@ function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersi
   } else {
     if (type !== 'local') {
       const hint = typeof type === 'string' ? closest(type, ['local', 'tar', 'git']) : undefined;
-      d.error(doc.origin, ['source', 'type'], 'source', `received ${show(type)}${hint ? ` (did you mean ${show(hint)}?)` : ''}; Armada fetches only local, tar and git sources (it fails with ChartSourceException before deploying anything)`);
+      findings.built.error(doc.origin, ['source', 'type'], 'source', `received ${show(type)}${hint ? ` (did you mean ${show(hint)}?)` : ''}; Armada fetches only local, tar and git sources (it fails with ChartSourceException before deploying anything)`);
     }
     source = ChartSource.local(location, common);
   }
   for (const k of Object.keys(src)) {
     if (!['type', 'location', 'subpath', 'reference', 'proxy_server', 'auth_method'].includes(k)) {
-      d.warn(doc.origin, ['source', k], 'ignored', `source.${k} is not a field Armada reads; it is dropped`);
+      findings.built.warn(doc.origin, ['source', k], 'ignored', `source.${k} is not a field Armada reads; it is dropped`);
     }
     // `reference` and the like on a local or tar source are common in real manifests (copied
     // from git ones) and ignored by Armada: they are dropped without a word, meaning unchanged.
@@ -166,6 +247,7 @@ function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersi
 
   return {
     name: doc.name,
+    ...(version !== manifestVersion ? { schemaVersion: version } : {}),
     chartName: x.chart_name as string | undefined,
     release: x.release as string,
     namespace: x.namespace as string,
@@ -174,7 +256,7 @@ function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersi
     dependencies: Array.isArray(x.dependencies) ? [...(x.dependencies as string[])] : undefined,
     protected: obj(x.protected) ? clean({ continueProcessing: obj(x.protected)!.continue_processing as boolean | undefined }) : undefined,
     test,
-    wait: waitFromData(obj(x.wait), version, manifestVersion, doc, d),
+    wait: waitFromData(obj(x.wait), version, doc, findings.deployed),
     upgrade: upgradeFromData(obj(x.upgrade), version),
     delete: obj(x.delete) ? clean({ timeout: seconds(obj(x.delete)!.timeout) }) : undefined,
     install: obj(x.install),
@@ -184,28 +266,70 @@ function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersi
   };
 }
 
-function waitFromData(w: Record<string, unknown> | undefined, version: SchemaVersion, manifestVersion: SchemaVersion, doc: InputDocument, d: Diagnostics): WaitOptions | undefined {
+function waitFromData(w: Record<string, unknown> | undefined, version: SchemaVersion, doc: InputDocument, d: Diagnostics): WaitOptions | undefined {
   let resources: WaitResource[] | undefined;
   const raw = w?.resources;
   if (Array.isArray(raw)) {
-    resources = raw.map((r) => resourceFromData(obj(r) ?? {}, String(obj(r)?.type ?? '')));
-  } else if (obj(raw) && version === SchemaVersion.V2) {
-    resources = expandV2Dict(obj(raw)!);
+    resources = raw.map((r, i) => {
+      checkResourceConfig(r, ['wait', 'resources', i], String(obj(r)?.type ?? ''), doc, d);
+      return resourceFromData(obj(r) ?? {}, String(obj(r)?.type ?? ''));
+    });
+  } else if (version === SchemaVersion.V2 && raw !== undefined && raw !== null && isTruthy(raw)) {
+    // `ChartWait.get_resources_list` calls `resources.items()`: anything but a mapping raises.
+    if (!obj(raw)) {
+      d.error(doc.origin, ['wait', 'resources'], 'wait-resources', `received ${show(raw)}; v2 wait.resources must be a list of resources or a mapping from type to config (the schema lets this through, but Armada fails on it when it deploys the chart: it calls .items() on it)`);
+    } else {
+      resources = expandV2Dict(obj(raw)!, doc, d);
+    }
   }
-  let native = obj(w?.native) ? clean({ enabled: obj(w!.native)!.enabled as boolean | undefined }) : undefined;
-  // A chart document of the other version than its manifest keeps its own defaults: write them out.
-  if (version !== manifestVersion) {
-    native = { ...native, enabled: native?.enabled ?? version === SchemaVersion.V1 };
-    resources ??= (version === SchemaVersion.V1 ? V1_DEFAULT_WAIT_RESOURCES : V2_DEFAULT_WAIT_RESOURCES).map((r) => WaitResource.of(r.type, { required: r.required }));
-    d.warn(doc.origin, ['wait'], 'mixed-versions', `this is a v${version} chart in a v${manifestVersion} manifest: its v${version} wait defaults are written out explicitly; pod ownership rules of the manifest's version apply`);
-  }
-  if (w === undefined && resources === undefined && native === undefined) return undefined;
+  // v1 ignores any wait.resources that is not a list and uses its default; v2 does the same for a
+  // falsy one (null, {}, "", 0, false).
+  const native = obj(w?.native) ? clean({ enabled: obj(w!.native)!.enabled as boolean | undefined }) : undefined;
+  if (w === undefined) return undefined;
   return clean({
     timeout: seconds(w?.timeout),
     labels: obj(w?.labels) as Record<string, string> | undefined,
     resources,
     native,
   });
+}
+
+/** Python's truth value of a loaded YAML value. */
+function isTruthy(v: unknown): boolean {
+  if (v === null || v === undefined || v === false || v === 0 || v === '') return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (obj(v) && Object.getPrototypeOf(v) === Object.prototype) return Object.keys(v).length > 0;
+  return true;
+}
+
+/** The keyword arguments each wait class of Armada takes (`get_resource_wait` passes the config as `**kwargs`). */
+const WAIT_KWARGS: Record<string, readonly string[]> = {
+  pod: ['required'],
+  job: ['required'],
+  deployment: ['required', 'min_ready'],
+  daemonset: ['required', 'min_ready', 'allow_async_updates'],
+  statefulset: ['required', 'min_ready', 'allow_async_updates'],
+};
+
+/**
+ * A wait resource config Armada cannot turn into a wait: not a mapping, or a key its wait class
+ * does not take (a TypeError, which Armada reports as "invalid config for item in
+ * `wait.resources`"). `min_ready` and `allow_async_updates` on the wrong type are left to the
+ * model's rules, which say more.
+ */
+function checkResourceConfig(r: unknown, field: (string | number)[], type: string, doc: InputDocument, d: Diagnostics): void {
+  const o = obj(r);
+  if (!o) {
+    d.error(doc.origin, field, 'wait-resources', `received ${show(r)}; a wait resource must be a mapping (Armada fails on it when it deploys the chart)`);
+    return;
+  }
+  const allowed = WAIT_KWARGS[type];
+  if (!allowed) return;
+  for (const k of Object.keys(o)) {
+    // In the mapping form Armada overwrites `type` with the key, so it is harmless there too.
+    if (k === 'labels' || k === 'type' || allowed.includes(k) || k === 'min_ready' || k === 'allow_async_updates') continue;
+    d.error(doc.origin, [...field, k], 'wait-resources', `${show(k)} is not an option of a ${type} wait (it takes labels, ${allowed.join(', ')}); Armada fails on it when it deploys the chart ("invalid config for item in \`wait.resources\`")`);
+  }
 }
 
 function resourceFromData(r: Record<string, unknown>, type: string): WaitResource {
@@ -219,16 +343,25 @@ function resourceFromData(r: Record<string, unknown>, type: string): WaitResourc
 }
 
 /** v2's dict form, merged over the v2 default exactly as `ChartWait.get_resources_list`. */
-function expandV2Dict(dict: Record<string, unknown>): WaitResource[] {
+function expandV2Dict(dict: Record<string, unknown>, doc: InputDocument, d: Diagnostics): WaitResource[] {
   const order = V2_DEFAULT_WAIT_RESOURCES.map((r) => r.type);
   const configs = new Map<string, unknown>(order.map((t) => [t, { required: false }]));
   for (const [type, v] of Object.entries(dict)) {
-    if (v === false) configs.delete(type);
-    else configs.set(type, v);
+    if (v === false) {
+      // `resource_configs.pop(resource_type)`: a KeyError for a type not in the default list.
+      if (!configs.has(type)) {
+        d.error(doc.origin, ['wait', 'resources', type], 'wait-resources', `${show(type)}: false removes a type from the default list, which has only ${order.join(', ')}; Armada fails on it when it deploys the chart (KeyError)`);
+      }
+      configs.delete(type);
+    } else configs.set(type, v);
   }
   const out: WaitResource[] = [];
   for (const [type, config] of configs) {
-    for (const c of Array.isArray(config) ? config : [config]) out.push(resourceFromData(obj(c) ?? {}, type));
+    const items = Array.isArray(config) ? config : [config];
+    items.forEach((c, i) => {
+      if (dict[type] !== undefined) checkResourceConfig(c, Array.isArray(config) ? ['wait', 'resources', type, i] : ['wait', 'resources', type], type, doc, d);
+      out.push(resourceFromData(obj(c) ?? {}, type));
+    });
   }
   return out;
 }

@@ -15,6 +15,7 @@ import { ChartGroupSpec, ChartSpec, ManifestSpec, TestOptions } from '../spec';
 import { parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';
 import { labelsOut, ordered, valuesOut } from './emit';
+import { timestampsAsStrings } from '../values';
 import { checkStructural, StructuralSchema } from './structural';
 import type {
   KeleustesArmadaChartGroupSpec,
@@ -222,7 +223,7 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
       ])],
       // Required by the CRD; the operator only checks whether the list is empty.
       ['dependencies', [...(c.dependencies ?? [])]],
-      ['values', valuesOut(c.values)],
+      ['values', timestampsAsStrings(valuesOut(c.values))],
       // The chart's group flips it to deployed when its turn comes.
       ['target_state', 'uninitialized'],
     ]) as unknown as KeleustesArmadaChartSpec,

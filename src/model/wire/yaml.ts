@@ -5,6 +5,8 @@
  * merge key...) is double-quoted, and multi-line text is written as literal blocks.
  */
 
+import { isYamlTimestamp } from '../values';
+
 /** Strings PyYAML (YAML 1.1) or a YAML 1.2 core reader would not read back as strings. */
 const IMPLICIT = [
   /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
@@ -36,6 +38,9 @@ const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u2028\u2029\ufeff]/
  */
 function inline(v: unknown, keyIndent: string): string {
   if (v === null || v === undefined) return 'null';
+  // An integer beyond 2^53, exactly; a timestamp as PyYAML writes it, so it reads back as one.
+  if (typeof v === 'bigint') return String(v);
+  if (isYamlTimestamp(v)) return String(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) return v > 0 ? '.inf' : v < 0 ? '-.inf' : '.nan';
@@ -64,7 +69,7 @@ function literal(s: string, pad: string): string {
 }
 
 function isMap(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !isYamlTimestamp(v);
 }
 
 function nonEmpty(v: unknown): boolean {

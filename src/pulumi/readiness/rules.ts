@@ -71,6 +71,8 @@ export function isHelmTestPod(pod: Pod): boolean {
 /**
  * Why a pod is left out of a pod wait, or undefined when it counts (`PodWait.get_exclude_reason`):
  * Helm test pods; pods whose phase is `Evicted`; in v1 pods owned by a Job, in v2 pods with any owner.
+ * `schemaVersion` is the chart document's own (`PlannedRelease.schemaVersion`), not the manifest's:
+ * Armada reads `chart['schema']` here, so a v1 chart in a v2 manifest keeps the v1 rule.
  */
 export function podExcludeReason(pod: Pod, schemaVersion: SchemaVersion): string | undefined {
   if (isHelmTestPod(pod)) return 'helm test pod';

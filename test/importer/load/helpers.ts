@@ -114,6 +114,7 @@ export function pyyamlLoadAll(texts: string[]): ({ docs: unknown[] } | { error: 
 export function canonical(doc: LoadedDocument): unknown {
   const specials = documentInternals(doc).specials;
   const walk = (v: unknown, p: (string | number)[]): unknown => {
+    if (typeof v === 'bigint') return { $bigint: v.toString() };
     if (typeof v === 'number') {
       if (!Number.isInteger(v) || specials.get(pathKey(p))?.kind === 'float') return { $float: pyFloatRepr(v) };
       return Math.abs(v) < 2 ** 53 ? v : { $bigint: BigInt(v).toString() };

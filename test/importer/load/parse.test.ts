@@ -122,10 +122,10 @@ describe('classifying documents', () => {
       { severity: 'error', location: 'f.yaml:18:5', code: 'not-a-mapping', message: 'document 4 is a scalar (42), not a mapping with schema, metadata and data' },
       { severity: 'error', location: 'f.yaml:19:5', code: 'not-a-mapping', message: 'document 5 is a sequence ([1, 2]), not a mapping with schema, metadata and data' },
       {
-        severity: 'warning',
+        severity: 'error',
         location: 'f.yaml:20:1',
         code: 'empty-document',
-        message: "document 6 is empty and is skipped (Armada itself fails on an empty document: remove the extra '---')",
+        message: `document 6 is empty (an extra '---', or only comments); Armada fails on it ("None is not a valid override statement"): remove it`,
       },
     ]);
   });
@@ -150,7 +150,7 @@ describe('classifying documents', () => {
         code: 'missing-name',
         message: 'metadata.name must be a string, not 7: documents refer to each other by name',
       },
-      { severity: 'error', location: 'f.yaml:11:1', document: 'armada/ChartGroup/v1 g', field: 'data', code: 'missing-data', message: 'armada/ChartGroup/v1 document has no data' },
+      { severity: 'error', location: 'f.yaml:11:1', document: 'armada/ChartGroup/v1 g', field: 'data', code: 'missing-data', message: "armada/ChartGroup/v1 document has no data; Armada's schema check rejects it too (\"None is not of type 'object'\")" },
     ]);
   });
 
