@@ -28,7 +28,7 @@ export function timestampsAsStrings<T>(v: T): T {
   if (Array.isArray(v)) return v.map(timestampsAsStrings) as unknown as T;
   if (isPlainObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = timestampsAsStrings(v[k]);
+    for (const k of Object.keys(v)) setOwn(out, k, timestampsAsStrings(v[k]));
     return out as T;
   }
   return v;

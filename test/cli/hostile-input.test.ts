@@ -156,7 +156,7 @@ describe('messages', () => {
     }
     // Binary data with NUL bytes is still binary data.
     const bin = write(dir, 'chart.tgz', Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]));
-    expect((await cli(['validate', bin])).stdout).toContain('NUL byte at line 1, column 4: binary data?');
+    expect((await cli(['validate', bin])).stderr).toContain('NUL byte at line 1, column 4: binary data?');
   });
 
   test('CR-only line endings give the same positions as LF', async () => {
@@ -166,26 +166,26 @@ describe('messages', () => {
     const crlf = await cli(['validate', write(dir, 'crlf.yaml', bad.replace(/\n/g, '\r\n'))]);
     const strip = (out: string, name: string) => errorLines(out).map((l) => l.replace(path.join(dir, name), 'F'));
     const lineOf = (needle: string) => bad.split('\n').findIndex((l) => l.includes(needle)) + 1;
-    expect(strip(lf.stdout, 'lf.yaml')).toEqual([
+    expect(strip(lf.stderr, 'lf.yaml')).toEqual([
       `F:${lineOf('release: 12')}:3: error: armada/Chart/v1 blog-1: data.release: 12 is not of type 'string'`,
       `F:${lineOf('sequnced')}:3: error: armada/ChartGroup/v1 blog-group: data.sequnced: Additional properties are not allowed ('sequnced' was unexpected): did you mean 'sequenced'?`,
     ]);
-    expect(strip(cr.stdout, 'cr.yaml')).toEqual(strip(lf.stdout, 'lf.yaml'));
-    expect(strip(crlf.stdout, 'crlf.yaml')).toEqual(strip(lf.stdout, 'lf.yaml'));
+    expect(strip(cr.stderr, 'cr.yaml')).toEqual(strip(lf.stderr, 'lf.yaml'));
+    expect(strip(crlf.stderr, 'crlf.yaml')).toEqual(strip(lf.stderr, 'lf.yaml'));
     // A syntax error in a CR-only file, and binary data after CR-only lines.
     const syntax = SIMPLE.replace('release: blog-1', 'release: [x');
     const synLf = await cli(['validate', write(dir, 'syn-lf.yaml', syntax)]);
     const synCr = await cli(['validate', write(dir, 'syn-cr.yaml', syntax.replace(/\n/g, '\r'))]);
-    expect(strip(synCr.stdout, 'syn-cr.yaml')).toEqual(strip(synLf.stdout, 'syn-lf.yaml'));
+    expect(strip(synCr.stderr, 'syn-cr.yaml')).toEqual(strip(synLf.stderr, 'syn-lf.yaml'));
     const nul = await cli(['validate', write(dir, 'nul-cr.yaml', 'a: 1\rb: 2\rc: \u0000\r')]);
-    expect(nul.stdout).toContain('NUL byte at line 3, column 4');
+    expect(nul.stderr).toContain('NUL byte at line 3, column 4');
   });
 
   test('keys named like Object.prototype members get real hints, never a function body', async () => {
     const text = SIMPLE.replace('  sequenced: False\n', '  sequenced: False\n  constructor: 1\n  toString: 2\n  hasOwnProperty: 3\n  descriptio: 4\n');
     const r = await cli(['validate', write(dir, 'members.yaml', text)]);
     expect(r.code).toBe(1);
-    const lines = errorLines(r.stdout).map((l) => l.replace(/^.*?: error: /, ''));
+    const lines = errorLines(r.stderr).map((l) => l.replace(/^.*?: error: /, ''));
     expect(lines).toEqual([
       "armada/ChartGroup/v1 blog-group: data.constructor: Additional properties are not allowed ('constructor' was unexpected)",
       "armada/ChartGroup/v1 blog-group: data.toString: Additional properties are not allowed ('toString' was unexpected)",
@@ -198,7 +198,7 @@ describe('messages', () => {
     expect(set.stdout + set.stderr).toContain('"constructor:blog-1:values.a=1": unknown document type "constructor"; Armada knows chart, chart_group and manifest');
     const bool = await cli(['validate', write(dir, 'bool.yaml', SIMPLE.replace('sequenced: False', 'sequenced: !!bool constructor'))]);
     expect(bool.code).toBe(1);
-    expect(bool.stdout).toContain('cannot construct a boolean from');
+    expect(bool.stderr).toContain('cannot construct a boolean from');
     const cmd = await cli(['constructor']);
     expect(cmd.code).toBe(2);
     expect(cmd.stderr).toContain('unknown command "constructor"');

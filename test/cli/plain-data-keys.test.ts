@@ -87,15 +87,19 @@ describe('the CLI, from YAML and --set to every output', () => {
     const chart = (jsyaml.loadAll(r.stdout) as Record<string, any>[]).find((d) => d.kind === 'ArmadaChart' && d.metadata.name === 'blog-1')!;
     expect(Object.keys(chart.spec.values)).toEqual(['__proto__', 'constructor', 'prototype']);
     // Each key is told apart from the schema's own members: `constructor` is unknown, not a property.
-    const pruned = r.stderr.split('\n').filter((l) => l.includes('unknown to the CRD schema') && l.includes(' blog-1: ')).map((l) => /: data\.values\.([\w.]+): /.exec(l)?.[1]);
-    expect(pruned).toEqual(['__proto__', 'constructor', 'prototype']);
+    // The CLI folds the repeated warning into one line with its count: blog-1's three keys and
+    // blog-2's `some`; a `constructor` taken for a schema member would make it three.
+    const pruned = r.stderr.split('\n').filter((l) => l.includes('unknown to the CRD schema'));
+    expect(pruned).toHaveLength(1);
+    expect(pruned[0]).toContain('blog-1: data.values.__proto__: ');
+    expect(pruned[0]).toContain('[not-expressible: 4 warnings like this one, also in armada/Chart/v1 blog-2]');
   });
 
   test('--set and -f with the keys: exit 0, the keys in the output, Object.prototype untouched', async () => {
     const main = write(dir, 'site.yaml', SIMPLE);
     const ovr = write(dir, 'ovr.yaml', 'schema: armada/Chart/v1\nmetadata:\n  schema: metadata/Document/v1\n  name: blog-1\ndata:\n  values:\n    __proto__:\n      fromFile: 1\n    constructor:\n      prototype:\n        fromFile: 2\n');
     const r = await cli(['convert', main, '--to', 'documents-v1', '-f', ovr, '--set', 'chart:blog-1:values.__proto__.polluted=1', '--set', 'chart:blog-1:values.constructor.prototype.polluted2=1']);
-    expect([r.code, r.stderr.match(/(error|internal).*/g)]).toEqual([0, null]);
+    expect([r.code, r.stderr.match(/(: error: |internal error).*/g)]).toEqual([0, null]);
     const values = (jsyaml.loadAll(r.stdout) as Record<string, any>[]).find((d) => d.metadata.name === 'blog-1')!.data.values;
     expect(ownTree(values)).toEqual([['__proto__', [['fromFile', 1], ['polluted', '1']]], ['constructor', [['prototype', [['fromFile', 2], ['polluted2', '1']]]]]]);
   });

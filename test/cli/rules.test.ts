@@ -38,7 +38,7 @@ describe('streams and the summary line', () => {
   });
 
   test('plan, convert and import keep stdout for their output and end stderr with the summary', async () => {
-    for (const args of [['plan', valid], ['convert', valid, '--to', 'documents-v2'], ['import', valid]]) {
+    for (const args of [['plan', valid], ['convert', valid, '--to', 'documents-v1'], ['import', valid]]) {
       const r = await cli(args);
       expect([args[0], r.code]).toEqual([args[0], 0]);
       expect(r.stdout).not.toMatch(/warning:/);
