@@ -95,8 +95,8 @@ export interface LeastPrivilegeOptions {
    */
   readonly roleEscalation?: RoleEscalation;
   /**
-   * airship: grant what its GlobalNetworkPolicy download fallback uses (the `armada-gnp`
-   * ConfigMap, Calico GlobalNetworkPolicies).
+   * Grant what the operator's GlobalNetworkPolicy download fallback uses, if its profile has
+   * one (airship: the `armada-gnp` ConfigMap, Calico GlobalNetworkPolicies).
    * @default false
    */
   readonly globalNetworkPolicyFallback?: boolean;
