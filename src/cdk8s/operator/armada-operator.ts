@@ -116,7 +116,7 @@ export class ArmadaOperator extends Construct {
       });
     }
     const who = { name: this.name, namespace: this.namespace, labels: this.labels(), selector: this.selector(), replicas };
-    this.deployment = new cdk8s.ApiObject(this, 'deployment', deploymentJson(this.profile, props, who) as unknown as cdk8s.ApiObjectProps);
+    this.deployment = new cdk8s.ApiObject(this, 'deployment', deploymentJson(this.profile, props, who));
     this.node.addValidation({ validate: () => this.renderOnce() });
   }
 

@@ -22,7 +22,7 @@ export interface DeploymentIdentity {
 type Json = Record<string, unknown>;
 
 /** The Deployment object of the bundle. */
-export function deploymentJson(profile: OperatorProfile, props: ArmadaOperatorProps, who: DeploymentIdentity): Json {
+export function deploymentJson(profile: OperatorProfile, props: ArmadaOperatorProps, who: DeploymentIdentity): cdk8s.ApiObjectProps {
   const c = profile.container;
   const tag = props.tag ?? c.tag;
   const image = `${props.image ?? c.image}${tag.startsWith('sha256:') ? '@' : ':'}${tag}`;

@@ -12,7 +12,7 @@ import type { AirshipArmadaChartData } from '../../../model/wire/types';
 import { OperatorApi } from '../../operator-api';
 import type { CustomResourceDefinitionJson } from '../crds';
 import airshipArmadaCharts from '../crds/airship-v1-armadacharts.json';
-import type { OperatorProfile } from '../profile';
+import type { OperatorProfile, ReleasesOfSite } from '../profile';
 import type { ReleaseAccess } from '../rbac';
 import type { ResourceKind } from '../resource-kinds';
 import { ARMADA_GROUP, HELM_STORAGE, MANAGE, OWN_CR, READ, STATUS } from '../verbs';
@@ -44,7 +44,7 @@ const DELETE_KINDS: Readonly<Record<string, ResourceKind>> = {
 };
 
 /** What it reads is the ArmadaChart it is given: derive from those, defaults included. */
-function releasesOf(...[spec, plan, contents]: Parameters<OperatorProfile['releasesOf']>): ReleaseAccess[] {
+const releasesOf: ReleasesOfSite = (spec, plan, contents) => {
   const charts = firstByName(spec.charts);
   const byRelease = new Map(toAirshipCharts(spec, plan).objects.map((o) => [o.metadata.name, o.data as AirshipArmadaChartData]));
   const releases: ReleaseAccess[] = [];
@@ -66,7 +66,7 @@ function releasesOf(...[spec, plan, contents]: Parameters<OperatorProfile['relea
     });
   }
   return releases;
-}
+};
 
 const fieldRef = (name: string, fieldPath: string) => ({ name, fieldPath });
 
