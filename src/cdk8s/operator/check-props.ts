@@ -10,7 +10,9 @@ import type { ArmadaOperatorProps, OperatorRbac } from './props';
 /** The RBAC mode and the replicas of valid options; throws on misuse. */
 export function checkProps(where: string, p: ArmadaOperatorProps, profile: OperatorProfile): { rbac: OperatorRbac; replicas: number } {
   const rbac = chooseRbac(where, p, profile);
-  if (profile.defaultNamespace === undefined && p.manifest === undefined && p.namespace === undefined) throw new Error(`${where}: ${profile.refuses.noNamespace}`);
+  if (profile.defaultNamespace === undefined && p.manifest === undefined && p.namespace === undefined) {
+    throw new Error(`${where}: ${profile.refuses.noNamespace ?? 'this operator has no default namespace: give the manifest (its namespace is used) or namespace'}`);
+  }
   const refused: readonly [keyof OperatorProfile['refuses'], boolean, string][] = [
     ['leaderElectionOff', p.leaderElection === false, 'leaderElection false'],
     ['globalNetworkPolicyFallback', p.globalNetworkPolicyFallback === true, 'globalNetworkPolicyFallback'],
@@ -43,7 +45,9 @@ export function checkLabel(where: string, option: string, value: string): void {
 }
 
 function chooseRbac(where: string, p: ArmadaOperatorProps, profile: OperatorProfile): OperatorRbac {
-  if (p.rbac !== undefined && !profile.rbacModes.includes(p.rbac)) throw new Error(`${where}: rbac ${JSON.stringify(p.rbac)}: ${profile.refuses.rbac}`);
+  if (p.rbac !== undefined && !profile.rbacModes.includes(p.rbac)) {
+    throw new Error(`${where}: rbac ${JSON.stringify(p.rbac)}: ${profile.refuses.rbac ?? `this operator runs with ${profile.rbacModes.map((m) => JSON.stringify(m)).join(', ')} only`}`);
+  }
   // One namespace, known from the manifest or given: least privilege needs nothing more.
   if (profile.watch === 'own-namespace') return 'least-privilege';
   if (p.rbac !== undefined) {
