@@ -10,7 +10,8 @@ import { IConstruct } from 'constructs';
 import { onManifestCreated } from '../constructs/registry';
 import { AutomaticOutput } from './outputs';
 
-export { ArmadaChartOutput, ArmadaDocuments, OperatorApi } from './outputs';
+export { ArmadaChartOutput, ArmadaDocuments } from './outputs';
+export { OperatorApi } from './operator-api';
 export type { ArmadaChartOutputProps, ArmadaDocumentsProps, OutputProps, WarningHandler } from './outputs';
 export { KeleustesReleaseNaming } from '../model/wire/keleustes-v1alpha1';
 export { RenderedObject } from './rendered-object';

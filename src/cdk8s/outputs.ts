@@ -6,15 +6,10 @@ import { SchemaVersion } from '../model/spec';
 import { toAirshipCharts } from '../model/wire/airship-v1';
 import { toArmadaDocuments } from '../model/wire/documents';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../model/wire/keleustes-v1alpha1';
+import { OperatorApi } from './operator-api';
 import { RenderedIdentity, RenderedObject } from './rendered-object';
 
-/** Which operator's custom resources to synthesize. */
-export enum OperatorApi {
-  /** `armada.airshipit.org/v1` ArmadaChart (the airship armada-operator, fed by armada-go). */
-  AIRSHIP_V1 = 'armada.airshipit.org/v1',
-  /** `armada.airshipit.org/v1alpha1` ArmadaChart, ArmadaChartGroup, ArmadaManifest (keleustes). */
-  KELEUSTES_V1ALPHA1 = 'armada.airshipit.org/v1alpha1',
-}
+export { OperatorApi } from './operator-api';
 
 /** Receives the warnings of a synthesis (what a target cannot express, deprecated fields, ...). */
 export type WarningHandler = (diagnostic: Diagnostic) => void;

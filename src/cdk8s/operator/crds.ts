@@ -1,13 +1,10 @@
 /**
  * The operator CRDs, generated from the wire types (`scripts/generate-crds.ts`) and committed as
- * JSON beside this file. Imported, not read from disk, so that the compiler ships them with the
- * library.
+ * JSON in `crds/`. The profiles import them, not read them from disk, so that the compiler ships
+ * them with the library.
  */
-import { OperatorApi } from '../outputs';
-import airshipArmadaCharts from './crds/airship-v1-armadacharts.json';
-import keleustesArmadaChartGroups from './crds/keleustes-v1alpha1-armadachartgroups.json';
-import keleustesArmadaCharts from './crds/keleustes-v1alpha1-armadacharts.json';
-import keleustesArmadaManifests from './crds/keleustes-v1alpha1-armadamanifests.json';
+import type { OperatorApi } from '../operator-api';
+import { operatorProfile } from './profile';
 
 /** An apiextensions.k8s.io/v1 CustomResourceDefinition, as JSON. */
 export interface CustomResourceDefinitionJson {
@@ -22,6 +19,5 @@ export interface CustomResourceDefinitionJson {
  * airship operator, ArmadaChart, ArmadaChartGroup and ArmadaManifest for keleustes.
  */
 export function operatorCrds(api: OperatorApi): CustomResourceDefinitionJson[] {
-  const crds = api === OperatorApi.AIRSHIP_V1 ? [airshipArmadaCharts] : [keleustesArmadaCharts, keleustesArmadaChartGroups, keleustesArmadaManifests];
-  return crds.map((c) => JSON.parse(JSON.stringify(c)) as CustomResourceDefinitionJson);
+  return operatorProfile(api).crds.map((c) => JSON.parse(JSON.stringify(c)) as CustomResourceDefinitionJson);
 }

@@ -1,23 +1,15 @@
 /**
- * The permissions each operator needs, derived from what it will do: which namespaces its
- * releases use, what their charts create, what it waits on and deletes before upgrades, its own
- * custom resources and its leader election. Pure: the ArmadaOperator construct renders the
+ * The permissions an operator needs, derived from what it will do: which namespaces its releases
+ * use, what their charts create, what it waits on and deletes before upgrades, its own custom
+ * resources and its leader election. Pure: what the operator does comes from its profile
+ * (`profiles/`), what the site needs from its releases; the ArmadaOperator construct renders the
  * result with cdk8s-plus.
- *
- * Where each permission comes from (read from the operators' code):
- * - airship: Helm 3 SDK with the secret storage driver in the release namespace, `CreateNamespace`
- *   on install, readiness waits by list+watch in the release namespace, pre-upgrade deletes by
- *   `DeleteAllOf` (deletecollection) then a poll through controller-runtime's cache, which is
- *   cluster-wide (hence cluster-wide list/watch for those kinds only); ArmadaCharts watched in
- *   every namespace; a Lease lock named `cac83074.airshipit.org`.
- * - keleustes: one namespace (WATCH_NAMESPACE) for everything, Helm v2 Tiller with in-memory
- *   storage (no secrets), watches on every kind of its releases, ArmadaChartGroups updating and
- *   deleting their ArmadaCharts, ArmadaManifests their groups, an operator-sdk ConfigMap lock
- *   `armada-operator-lock` owned by the operator's Pod.
  */
-import { OperatorApi } from '../outputs';
+import type { Grant, OperatorProfile } from './profile';
+import type { OperatorRbac } from './props';
 import type { PolicyRule } from './rbac-covers';
 import { ChartRole, ChartRoleBinding, ResourceKind } from './resource-kinds';
+import { MANAGE, RBAC_GROUP } from './verbs';
 
 /** One RBAC rule. */
 export interface RbacRule {
@@ -103,8 +95,8 @@ export interface LeastPrivilegeOptions {
    */
   readonly roleEscalation?: RoleEscalation;
   /**
-   * airship: grant what its GlobalNetworkPolicy download fallback uses (the `armada-gnp`
-   * ConfigMap, Calico GlobalNetworkPolicies).
+   * Grant what the operator's GlobalNetworkPolicy download fallback uses, if its profile has
+   * one (airship: the `armada-gnp` ConfigMap, Calico GlobalNetworkPolicies).
    * @default false
    */
   readonly globalNetworkPolicyFallback?: boolean;
@@ -121,44 +113,6 @@ export interface OperatorPermissions {
 }
 
 const VERB_ORDER = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'bind', 'escalate'];
-/** What Helm does with the objects of a release: create, read back, watch hooks, upgrade, uninstall. */
-const MANAGE = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
-const READ = ['get', 'list', 'watch'];
-/** Helm's secret storage driver. */
-const HELM_STORAGE = ['get', 'list', 'create', 'update', 'delete'];
-/** Controllers update their CRs (finalizers, spec changes by groups) and never create them. */
-const OWN_CR = ['get', 'list', 'watch', 'update', 'patch'];
-const STATUS = ['get', 'update', 'patch'];
-const ARMADA_GROUP = 'armada.airshipit.org';
-const RBAC_GROUP = 'rbac.authorization.k8s.io';
-/** The ConfigMap of GlobalNetworkPolicy templates the airship operator reads in its namespace. */
-export const AIRSHIP_GNP_CONFIGMAP = 'armada-gnp';
-
-/**
- * The airship operator's `waitutil` clients, by wait type: the Armada types, which are the only
- * ones a definition may use (the operator also knows armadachart and the Tigera kinds).
- */
-const AIRSHIP_WAIT_TYPES: Readonly<Record<string, ResourceKind>> = {
-  job: { apiGroup: 'batch', resource: 'jobs' },
-  pod: { apiGroup: '', resource: 'pods' },
-  deployment: { apiGroup: 'apps', resource: 'deployments' },
-  daemonset: { apiGroup: 'apps', resource: 'daemonsets' },
-  statefulset: { apiGroup: 'apps', resource: 'statefulsets' },
-};
-
-/** The airship operator's pre-upgrade delete types ("" means job). */
-const AIRSHIP_DELETE_TYPES: Readonly<Record<string, ResourceKind>> = {
-  '': { apiGroup: 'batch', resource: 'jobs' },
-  job: { apiGroup: 'batch', resource: 'jobs' },
-  pod: { apiGroup: '', resource: 'pods' },
-  cronjob: { apiGroup: 'batch', resource: 'cronjobs' },
-  deployment: { apiGroup: 'apps', resource: 'deployments' },
-};
-
-/** The airship operator's leader-election Lease (`LeaderElectionID` in its main.go). */
-export const AIRSHIP_LEADER_LEASE = 'cac83074.airshipit.org';
-/** The keleustes operator's operator-sdk lock ConfigMap. */
-export const KELEUSTES_LEADER_LOCK = 'armada-operator-lock';
 
 /** Accumulates verbs per (group, resource, names). */
 class Rules {
@@ -171,6 +125,11 @@ class Rules {
       for (const v of verbs) set.add(v);
       this.verbs.set(key, set);
     }
+    return this;
+  }
+
+  public grant(grants: readonly Grant[]): this {
+    for (const g of grants) this.add(g.apiGroup, g.resources, g.verbs, g.resourceNames);
     return this;
   }
 
@@ -217,36 +176,9 @@ class Rules {
   }
 }
 
-/** The ArmadaCharts (and, for keleustes, groups and manifests) the operator reconciles. */
-function ownCustomResources(api: OperatorApi, rules: Rules): void {
-  if (api === OperatorApi.AIRSHIP_V1) {
-    rules.add(ARMADA_GROUP, 'armadacharts', OWN_CR).add(ARMADA_GROUP, 'armadacharts/status', STATUS).add(ARMADA_GROUP, 'armadacharts/finalizers', ['update']);
-    return;
-  }
-  // A group deletes the charts it lists, a manifest its groups.
-  rules.add(ARMADA_GROUP, ['armadacharts', 'armadachartgroups'], [...OWN_CR, 'delete']).add(ARMADA_GROUP, 'armadamanifests', OWN_CR);
-  rules.add(ARMADA_GROUP, ['armadacharts/status', 'armadachartgroups/status', 'armadamanifests/status'], STATUS);
-  // Controller references with blockOwnerDeletion need update on the owner's finalizers.
-  rules.add(ARMADA_GROUP, ['armadacharts/finalizers', 'armadachartgroups/finalizers', 'armadamanifests/finalizers'], ['update']);
-}
-
-function leaderElection(api: OperatorApi, enabled: boolean): RbacRule[] {
-  const rules = new Rules();
-  if (api === OperatorApi.AIRSHIP_V1) {
-    if (!enabled) return [];
-    // create cannot be limited to a name; get and update can.
-    rules.add('coordination.k8s.io', 'leases', ['get', 'update'], [AIRSHIP_LEADER_LEASE]).add('coordination.k8s.io', 'leases', ['create']);
-    rules.add('', 'events', ['create', 'patch']);
-  } else {
-    rules.add('', 'configmaps', ['get'], [KELEUSTES_LEADER_LOCK]).add('', 'configmaps', ['create']);
-    // The lock is owned by the operator's own Pod, which it reads by name.
-    rules.add('', 'pods', ['get']);
-  }
-  return rules.rules();
-}
-
 /** Least privilege: Roles in exactly the releases' namespaces, a ClusterRole for the rest. */
-export function leastPrivilege(api: OperatorApi, releases: readonly ReleaseAccess[], options: LeastPrivilegeOptions): OperatorPermissions {
+export function leastPrivilege(profile: OperatorProfile, releases: readonly ReleaseAccess[], options: LeastPrivilegeOptions): OperatorPermissions {
+  const needs = profile.rbac;
   const escalate = options.roleEscalation === 'escalate';
   const byNamespace = new Map<string, Rules>();
   const cluster = new Rules();
@@ -260,45 +192,33 @@ export function leastPrivilege(api: OperatorApi, releases: readonly ReleaseAcces
   for (const r of releases) {
     for (const k of r.kinds) grant(r.namespace, k, MANAGE);
     chartRbac(r, ns, cluster, escalate);
-    if (api !== OperatorApi.AIRSHIP_V1) continue;
-    ns(r.namespace).add('', 'secrets', HELM_STORAGE);
+    if (needs.releaseNamespace.length > 0) ns(r.namespace).grant(needs.releaseNamespace);
     for (const t of r.waitTypes) {
-      const k = AIRSHIP_WAIT_TYPES[t];
+      const k = needs.waitKinds[t];
       if (k) ns(r.namespace).add(k.apiGroup, k.resource, ['list', 'watch']);
     }
     for (const t of r.deleteTypes) {
-      const k = AIRSHIP_DELETE_TYPES[t];
+      const k = needs.deleteKinds[t];
       if (!k) continue;
       ns(r.namespace).add(k.apiGroup, k.resource, ['deletecollection']);
       cluster.add(k.apiGroup, k.resource, ['list', 'watch']);
     }
-    // Test hooks are pods Helm creates, watches and deletes.
-    if (r.test) ns(r.namespace).add('', 'pods', MANAGE);
-    // Helm's readiness checks read the pods and ReplicaSets behind the release's controllers.
-    if (r.nativeWait) ns(r.namespace).add('', 'pods', READ).add('apps', 'replicasets', READ);
+    if (r.test && needs.test.length > 0) ns(r.namespace).grant(needs.test);
+    if (r.nativeWait && needs.nativeWait.length > 0) ns(r.namespace).grant(needs.nativeWait);
   }
-  if (api === OperatorApi.AIRSHIP_V1) {
-    // ArmadaCharts are watched in every namespace; Helm installs with CreateNamespace, which asks
-    // for create even when the namespace exists.
-    ownCustomResources(api, cluster);
-    if (releases.length > 0) cluster.add('', 'namespaces', ['create']);
-    if (options.globalNetworkPolicyFallback) {
-      ns(options.operatorNamespace).add('', 'configmaps', ['get'], [AIRSHIP_GNP_CONFIGMAP]);
-      // A stale policy of the same name is read, deleted, then created afresh.
-      cluster.add('projectcalico.org', 'globalnetworkpolicies', ['get', 'create', 'delete']);
-    }
-  } else {
-    // Everything of the keleustes operator happens in its one namespace.
-    const own = ns(options.operatorNamespace);
-    ownCustomResources(api, own);
-    own.add('', 'events', ['create', 'patch']);
-    // Helm 2's install GETs the release namespace first and aborts on Forbidden.
-    own.add('', 'namespaces', ['get'], [options.operatorNamespace]);
+  (profile.watch === 'cluster' ? cluster : ns(options.operatorNamespace)).grant(needs.customResources);
+  const own = needs.operatorNamespace(options.operatorNamespace);
+  if (own.length > 0) ns(options.operatorNamespace).grant(own);
+  if (releases.length > 0) cluster.grant(needs.withReleases);
+  const gnp = needs.globalNetworkPolicyFallback;
+  if (options.globalNetworkPolicyFallback && gnp) {
+    ns(options.operatorNamespace).grant(gnp.operatorNamespace);
+    cluster.grant(gnp.cluster);
   }
   return {
     namespaced: [...byNamespace.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([namespace, rules]) => ({ namespace, rules: rules.rules() })),
     cluster: cluster.rules(),
-    leaderElection: leaderElection(api, options.leaderElection),
+    leaderElection: options.leaderElection ? new Rules().grant(needs.leaderElection).rules() : [],
   };
 }
 
@@ -326,16 +246,32 @@ function chartRbac(r: ReleaseAccess, ns: (n: string) => Rules, cluster: Rules, e
 }
 
 /**
- * Broad but not wildcard, for an airship operator with no manifest: the default kinds and
- * everything the operator itself does, in every namespace (one ClusterRole).
+ * Broad but not wildcard, for an operator with no manifest: the default kinds and everything
+ * the operator itself does, in every namespace (one ClusterRole).
  */
-export function clusterWide(api: OperatorApi, kinds: readonly ResourceKind[], options: { readonly leaderElection: boolean }): OperatorPermissions {
+export function clusterWide(profile: OperatorProfile, kinds: readonly ResourceKind[], options: { readonly leaderElection: boolean }): OperatorPermissions {
+  const needs = profile.rbac;
   const cluster = new Rules();
   for (const k of kinds) cluster.add(k.apiGroup, k.resource, MANAGE);
-  cluster.add('', 'secrets', HELM_STORAGE).add('', 'pods', MANAGE).add('apps', 'replicasets', READ).addRule(HELM_TOOLKIT_DEPENDENCY_RULE);
-  for (const k of Object.values(AIRSHIP_WAIT_TYPES)) cluster.add(k.apiGroup, k.resource, ['list', 'watch']);
-  for (const k of Object.values(AIRSHIP_DELETE_TYPES)) cluster.add(k.apiGroup, k.resource, ['list', 'watch', 'deletecollection']);
-  ownCustomResources(api, cluster);
-  cluster.add('', 'namespaces', ['create']);
-  return { namespaced: [], cluster: cluster.rules(), leaderElection: leaderElection(api, options.leaderElection) };
+  cluster.grant(needs.releaseNamespace).grant(needs.test).grant(needs.nativeWait).addRule(HELM_TOOLKIT_DEPENDENCY_RULE);
+  for (const k of Object.values(needs.waitKinds)) cluster.add(k.apiGroup, k.resource, ['list', 'watch']);
+  for (const k of Object.values(needs.deleteKinds)) cluster.add(k.apiGroup, k.resource, ['list', 'watch', 'deletecollection']);
+  cluster.grant(needs.customResources).grant(needs.withReleases);
+  return { namespaced: [], cluster: cluster.rules(), leaderElection: options.leaderElection ? new Rules().grant(needs.leaderElection).rules() : [] };
+}
+
+/** What decides the permissions besides the operator: the RBAC mode and the site's releases. */
+export interface SiteAccess extends LeastPrivilegeOptions {
+  readonly mode: OperatorRbac;
+  /** The releases (least-privilege only). */
+  readonly releases: readonly ReleaseAccess[];
+  /** What a chart creates when nothing says (`cluster-wide`). */
+  readonly defaultKinds: readonly ResourceKind[];
+}
+
+/** The operator's permissions in each RBAC mode; none of its own for `cluster-admin`. */
+export function operatorPermissions(profile: OperatorProfile, site: SiteAccess): OperatorPermissions {
+  if (site.mode === 'cluster-admin') return { namespaced: [], cluster: [], leaderElection: [] };
+  if (site.mode === 'cluster-wide') return clusterWide(profile, site.defaultKinds, site);
+  return leastPrivilege(profile, site.releases, site);
 }

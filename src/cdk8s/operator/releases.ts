@@ -1,14 +1,14 @@
 /**
  * What each deployed release needs from the operator, from a resolved manifest (pure): its
  * namespace, what its chart creates (declared, read from a rendered chart, or the default
- * guess), and, for the airship operator, the waits, pre-upgrade deletes and tests of the
- * ArmadaChart it will read.
+ * guess), and what the operator does for it as its profile reads the manifest (waits,
+ * pre-upgrade deletes, tests).
  */
-import { firstByName, Plan } from '../../model/plan';
+import { Plan } from '../../model/plan';
 import { ManifestSpec } from '../../model/spec';
-import { toAirshipCharts } from '../../model/wire/airship-v1';
-import type { AirshipArmadaChartData } from '../../model/wire/types';
-import { OperatorApi } from '../outputs';
+import type { ArmadaManifest } from '../../constructs/armada-manifest';
+import { diagnosticLine } from './diagnostic-line';
+import type { OperatorProfile } from './profile';
 import { ReleaseAccess } from './rbac';
 import { RenderedChart, ResourceKind } from './resource-kinds';
 
@@ -21,42 +21,56 @@ export function isRenderedChart(c: ChartContents): c is RenderedChart {
 
 /** The releases of a resolved manifest, one per deployed chart, in deployment order. */
 export function releasesOf(
-  api: OperatorApi,
+  profile: OperatorProfile,
   spec: ManifestSpec,
   plan: Plan,
   declared: Readonly<Record<string, ChartContents>>,
   defaults: readonly ResourceKind[],
-  keleustesNamespace: string,
+  operatorNamespace: string,
 ): ReleaseAccess[] {
   const contents = (chart: string): Pick<ReleaseAccess, 'kinds' | 'roles' | 'bindings' | 'helmToolkitRoles'> => {
     const c = declared[chart];
     if (c === undefined) return { kinds: defaults, helmToolkitRoles: true };
     return isRenderedChart(c) ? { kinds: c.kinds, roles: c.roles, bindings: c.bindings } : { kinds: c };
   };
+  return profile.releasesOf(spec, plan, contents, operatorNamespace);
+}
+
+/** Without a manifest: releases of any chart in the given namespaces, with everything the operator can be asked to do. */
+export function releasesAnywhere(profile: OperatorProfile, namespaces: readonly string[], defaults: readonly ResourceKind[]): ReleaseAccess[] {
+  return namespaces.map((namespace): ReleaseAccess => ({ chart: '*', namespace, kinds: defaults, helmToolkitRoles: true, ...profile.allActions }));
+}
+
+/** What a bundle's releases come from. */
+export interface ReleaseSource {
+  readonly manifest?: ArmadaManifest;
+  /** The namespaces given without a manifest (`cluster` watchers only). */
+  readonly releaseNamespaces?: readonly string[];
+  readonly resourceKinds?: Readonly<Record<string, ChartContents>>;
+  readonly defaultKinds: readonly ResourceKind[];
+  readonly operatorNamespace: string;
+  /** Whether the operator's namespace was given (and so not taken from the manifest). */
+  readonly namespaceGiven: boolean;
+}
+
+/** The releases least-privilege RBAC is derived from, or the errors that prevent reading them. */
+export function siteReleases(profile: OperatorProfile, source: ReleaseSource): { releases: ReleaseAccess[] } | { errors: string[] } {
+  const ownNamespace = profile.watch === 'own-namespace';
+  if (source.manifest === undefined) {
+    const namespaces = ownNamespace ? [source.operatorNamespace] : [...new Set(source.releaseNamespaces ?? [])];
+    return { releases: releasesAnywhere(profile, namespaces, source.defaultKinds) };
+  }
+  const resolved = source.manifest.resolve();
+  const modelErrors = resolved.diagnostics.filter((d) => d.severity === 'error');
+  if (modelErrors.length > 0) return { errors: modelErrors.map(diagnosticLine) };
+  const { spec, plan } = resolved;
+  const declared = source.resourceKinds ?? {};
   const deployed = [...new Set(plan.releases.map((r) => r.chart))];
-  if (api === OperatorApi.KELEUSTES_V1ALPHA1) {
-    return deployed.map((chart) => ({ chart, namespace: keleustesNamespace, ...contents(chart), waitTypes: [], deleteTypes: [], test: false, nativeWait: false }));
+  const unknown = Object.keys(declared).filter((c) => !deployed.includes(c));
+  if (unknown.length > 0) {
+    return { errors: [`resourceKinds names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which the manifest does not deploy; its deployed charts are ${deployed.map((c) => JSON.stringify(c)).join(', ')}`] };
   }
-  // What the operator reads is the ArmadaChart it is given: derive from those, defaults included.
-  const charts = firstByName(spec.charts);
-  const byRelease = new Map(toAirshipCharts(spec, plan).objects.map((o) => [o.metadata.name, o.data as AirshipArmadaChartData]));
-  const releases: ReleaseAccess[] = [];
-  const seen = new Set<string>();
-  for (const r of plan.releases) {
-    const data = byRelease.get(r.name);
-    if (seen.has(r.chart) || !data || !charts.has(r.chart)) continue;
-    seen.add(r.chart);
-    const resources = data.wait?.resources;
-    releases.push({
-      chart: r.chart,
-      namespace: data.namespace,
-      ...contents(r.chart),
-      // The operator's default when resources is absent.
-      waitTypes: resources === undefined ? ['job', 'pod'] : resources.map((w) => w.type),
-      deleteTypes: (data.upgrade?.pre?.delete ?? []).map((x) => x.type ?? ''),
-      test: data.test?.enabled === true,
-      nativeWait: data.wait?.native?.enabled === true && (data.wait?.timeout ?? 0) > 0,
-    });
-  }
-  return releases;
+  const misplaced = profile.misplacedSite?.(spec, plan, source.operatorNamespace, source.namespaceGiven) ?? [];
+  if (misplaced.length > 0) return { errors: [...misplaced] };
+  return { releases: releasesOf(profile, spec, plan, declared, source.defaultKinds, source.operatorNamespace) };
 }

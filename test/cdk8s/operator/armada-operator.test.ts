@@ -250,6 +250,11 @@ describe('ArmadaOperator bundle', () => {
     expect(make({ rbac: 'cluster-wide', resourceKinds: {} })).toThrow(/resourceKinds apply to least-privilege RBAC derived from a manifest/);
     expect(make({ rbac: 'cluster-wide', releaseNamespaces: ['a'] })).toThrow(/releaseNamespaces apply to least-privilege RBAC only/);
     expect(make({ manifest: defineSite(), name: 'Armada' })).toThrow(/name "Armada": must be a DNS-1123 label/);
+    // Kubernetes' label limit: the name is also the pods' app.kubernetes.io/name label value.
+    const long = 'a'.repeat(64);
+    expect(make({ manifest: defineSite(), name: long })).toThrow(new RegExp(`^ArmadaOperator c/op-[^:]+: name "${long}": is 64 characters long; at most 63 are allowed$`));
+    expect(make({ manifest: defineSite(), namespace: long })).toThrow(new RegExp(`^ArmadaOperator c/op-[^:]+: namespace "${long}": is 64 characters long; at most 63 are allowed$`));
+    expect(make({ manifest: defineSite(), name: 'a'.repeat(63), namespace: 'b'.repeat(63) })).not.toThrow();
     expect(make({ manifest: {} })).toThrow(/props.manifest must be an ArmadaManifest/);
     expect(make({ manifest: defineSite() }, new cdk8s.App())).toThrow(/must be created inside a cdk8s Chart/);
     expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'x', globalNetworkPolicyFallback: true })).toThrow(/globalNetworkPolicyFallback: only the airship operator has that fallback/);

@@ -4,6 +4,7 @@ import { defineSite } from '../../../examples/site';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource } from '../../../src';
 import { OperatorApi, ResourceKinds } from '../../../src/cdk8s';
 import { describeFinding, escalationFindings, heldByServiceAccount } from '../../../src/cdk8s/operator/escalation';
+import { operatorProfile } from '../../../src/cdk8s/operator/profile';
 import { HELM_TOOLKIT_DEPENDENCY_RULE, leastPrivilege } from '../../../src/cdk8s/operator/rbac';
 import { releasesOf } from '../../../src/cdk8s/operator/releases';
 import { RenderedChart } from '../../../src/cdk8s/operator/resource-kinds';
@@ -152,8 +153,8 @@ const HTK_CHART = {
 describe('the escalation check on whole sites, with the default kinds', () => {
   const check = (api: OperatorApi, spec: Parameters<typeof releasesOf>[1], namespace: string) => {
     const plan = buildPlan(spec);
-    const releases = releasesOf(api, spec, plan, {}, ResourceKinds.HELM_RELEASE, namespace);
-    const perms = leastPrivilege(api, releases, { leaderElection: true, operatorNamespace: namespace });
+    const releases = releasesOf(operatorProfile(api), spec, plan, {}, ResourceKinds.HELM_RELEASE, namespace);
+    const perms = leastPrivilege(operatorProfile(api), releases, { leaderElection: true, operatorNamespace: namespace });
     const byNs = new Map(perms.namespaced.map((n) => [n.namespace, n.rules]));
     return escalationFindings({ namespaced: (ns) => byNs.get(ns) ?? [], cluster: perms.cluster }, releases.map((r) => ({ chart: r.chart, namespace: r.namespace, contents: HTK_CHART })));
   };

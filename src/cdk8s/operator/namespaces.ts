@@ -1,0 +1,40 @@
+/** The Namespaces a bundle creates, with their Pod Security labels. */
+import { Construct, IConstruct } from 'constructs';
+import type { Cdk8sPlus } from './cdk8s-plus';
+import type { PodSecurityLevel } from './props';
+
+/** Namespaces every cluster has: never created, so never deleted with a bundle. */
+const SYSTEM_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
+const LEVELS: readonly PodSecurityLevel[] = ['privileged', 'baseline', 'restricted'];
+
+/** Why a `podSecurity` entry is invalid, or undefined. */
+export function podSecurityProblem(namespace: string, level: string): string | undefined {
+  if ((LEVELS as readonly string[]).includes(level)) return undefined;
+  return `podSecurity[${JSON.stringify(namespace)}] ${JSON.stringify(level)}: must be "privileged", "baseline" or "restricted"`;
+}
+
+/** Creates each namespace once, across the bundle's charts, enforcing its level. */
+export class NamespaceWriter {
+  private readonly created = new Set<string>();
+
+  constructor(
+    private readonly kplus: Cdk8sPlus,
+    private readonly podSecurity: Readonly<Record<string, PodSecurityLevel>>,
+  ) {}
+
+  /** `level` unless `podSecurity` names the namespace; `warn` and `audit` are always `restricted`. */
+  public create(scope: IConstruct, ns: string, level: PodSecurityLevel): void {
+    if (SYSTEM_NAMESPACES.has(ns) || this.created.has(ns)) return;
+    this.created.add(ns);
+    new this.kplus.Namespace(scope as Construct, ns, {
+      metadata: {
+        name: ns,
+        labels: {
+          'pod-security.kubernetes.io/enforce': this.podSecurity[ns] ?? level,
+          'pod-security.kubernetes.io/audit': 'restricted',
+          'pod-security.kubernetes.io/warn': 'restricted',
+        },
+      },
+    });
+  }
+}
