@@ -27,9 +27,9 @@ const BUILD_STACK_TRACE_LIMIT = 0;
 
 /** Runs `build` with {@link BUILD_STACK_TRACE_LIMIT}, restoring the previous limit afterwards, even when it throws. */
 export function withShortStackTraces<T>(build: () => T): T {
-  if (process.env.PULUMI_DEBUG_PROMISE_LEAKS) return build();
   const previous = Error.stackTraceLimit;
-  Error.stackTraceLimit = BUILD_STACK_TRACE_LIMIT;
+  // One call of `build` either way, so that the stack traces Pulumi records are the same.
+  if (!process.env.PULUMI_DEBUG_PROMISE_LEAKS) Error.stackTraceLimit = BUILD_STACK_TRACE_LIMIT;
   try {
     return build();
   } finally {
