@@ -79,8 +79,8 @@ export interface ManifestDeploymentArgs {
  * release of the previous step to be ready (and tested, where tests are enabled), and for the
  * charts it `addDependency`s on; nothing else serialises. Each chart is a
  * `kubernetes:helm.sh/v3:Release` named exactly `${releasePrefix}-${release}`, followed by a
- * readiness gate running Armada's wait, and `helm test` when enabled; `upgrade.pre.delete` runs
- * before each upgrade.
+ * readiness gate running Armada's wait and then `helm test` when enabled; `upgrade.pre.delete`
+ * runs before each upgrade.
  *
  * Validation errors of the manifest stop the program with one error listing all of them;
  * warnings go to Pulumi's log. Pass the Kubernetes provider in `opts` (`provider` or
