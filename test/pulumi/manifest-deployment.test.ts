@@ -170,6 +170,20 @@ describe('ManifestDeployment on the example site', () => {
     expect((pre.opts.dependsOn as unknown[]).map((d) => [nameOf(seen, d), seen.find((c) => c.resource === d)!.type])).toEqual([['site/openstack-infra/rabbitmq', GATE]]);
   });
 
+  test('URNs are those of earlier versions, so existing stacks keep their resources (only the HelmTest resources are gone)', async () => {
+    const urns = await Promise.all(seen.filter((c) => c.name === 'site/openstack-infra/mariadb').map((c) => valueOf(c.resource.urn)));
+    // The mocks qualify a type with its parent's type only; the engine chains every ancestor's,
+    // which the tree test above pins down.
+    expect(urns.sort()).toEqual(
+      [
+        'urn:pulumi:test::armada-cdk::armada:index:ChartGroup$armada:index:Chart::site/openstack-infra/mariadb',
+        `urn:pulumi:test::armada-cdk::armada:index:Chart$${RELEASE}::site/openstack-infra/mariadb`,
+        `urn:pulumi:test::armada-cdk::armada:index:Chart$${GATE}::site/openstack-infra/mariadb`,
+        `urn:pulumi:test::armada-cdk::armada:index:Chart$${PRE_DELETE}::site/openstack-infra/mariadb`,
+      ].sort(),
+    );
+  });
+
   test('outputs: releases maps every Helm release name; the resources are exposed by name', async () => {
     expect(Object.keys(await valueOf(deployment.releases))).toEqual(defineSite().plan().releases.map((r) => r.name));
     expect(Object.keys(deployment.helmReleases)).toHaveLength(11);
