@@ -6,7 +6,8 @@
  * of the time a large program spends. Those traces are read in one place only, the promise leak
  * report that `PULUMI_DEBUG_PROMISE_LEAKS` turns on. While `ManifestDeployment` builds its
  * resources, V8's `Error.stackTraceLimit` is therefore 0, so each capture costs nothing, and it
- * is restored as soon as the resources are built (or building them threw).
+ * is restored as soon as the resources are built (or building them threw). Building is
+ * synchronous, so no other code runs with the lower limit.
  *
  * What this does not change: a resource's source position and the stack trace the SDK sends the
  * engine with each registration come from `Resource.callsites()`, which raises the limit to
