@@ -1,7 +1,7 @@
 /**
- * What the helm test's dynamic provider does, as plain functions: Armada's `Test.test_release`
- * (delete the previous test pods selected by `wait.labels`, then `helm test`), through the helm
- * CLI as Armada does.
+ * `helm test` as the readiness gate runs it once the release is ready, as plain functions:
+ * Armada's `Test.test_release` (delete the previous test pods selected by `wait.labels`, then
+ * `helm test`), through the helm CLI as Armada does. When it runs is the gate's `testsDue`.
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -11,7 +11,7 @@ import { COLLECTIONS, describeFailure, kubeRequest, KubeRequest, KubeResponse } 
 import { deleteAndWait } from './pre-upgrade-delete-run';
 import type { KubeConfigLike } from './readiness';
 import { isHelmTestPod, labelSelector } from './readiness';
-import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, releaseChanged } from './provider-support';
+import { ClusterInputs, loadCluster, ProviderLog, pulumiLog, ReleaseState } from './provider-support';
 
 /** What is tested: fixed at program time. */
 export interface TestTarget {
@@ -25,19 +25,19 @@ export interface TestTarget {
   readonly helmCommand: string;
 }
 
-/** The resource's inputs. */
+/** What a test run is given. */
 export interface TestInputs {
   readonly target: TestTarget;
-  /** The Release's `status` output: tests run again when its revision changes, as Armada tests after every install or upgrade. */
+  /** The Release's `status` output. */
   readonly release?: ReleaseState;
   readonly cluster?: ClusterInputs;
 }
 
-/** The resource's state. */
+/** How a test run ended, when it passed. */
 export interface TestState {
   readonly target: TestTarget;
   readonly release?: ReleaseState;
-  /** When the tests last passed (ISO 8601). */
+  /** When the tests passed (ISO 8601). */
   readonly passedAt: string;
 }
 
@@ -96,11 +96,6 @@ export async function runHelmTest(inputs: TestInputs, dependencies: Partial<Test
   } finally {
     await kubeconfig.cleanup();
   }
-}
-
-/** The resource's `diff`: test again when the release changed or the test settings did. */
-export function diffTest(olds: Readonly<Record<string, unknown>>, news: Readonly<Record<string, unknown>>): { changes: boolean } {
-  return { changes: changedKeys(olds, news, ['target']).length > 0 || releaseChanged(olds.release, news.release, ['revision']) };
 }
 
 /** Deletes the pods that are Helm test pods among those matching `wait.labels` (Armada's `delete_test_pods`). */

@@ -13,12 +13,10 @@ export { chartResolver, prepareCharts, publishChart, needsRefresh, ChartPreparat
 export type { ChartResolverOptions, ResolveChart } from './chart-resolver';
 export { ReadinessGate } from './readiness-gate';
 export type { ReadinessGateArgs } from './readiness-gate';
-export type { GateTarget, GateInputs, GateState, WaitSummary } from './readiness-gate-run';
+export type { GateTarget, GateInputs, GateState, TestRecord, WaitSummary } from './readiness-gate-run';
 export { PreUpgradeDelete } from './pre-upgrade-delete';
 export type { PreUpgradeDeleteArgs } from './pre-upgrade-delete';
 export type { DeleteAction, PreDeleteTarget } from './pre-upgrade-delete-run';
-export { HelmTest } from './helm-test';
-export type { HelmTestArgs } from './helm-test';
 export type { TestTarget } from './helm-test-run';
 export type { ClusterInputs } from './provider-support';
 // What a user meets when a deployment fails or is configured: the gate's timeout error and the

@@ -1,7 +1,7 @@
 /**
  * `pulumi up` on an ArmadaManifest: the component tree `armada:index:Manifest` >
  * `armada:index:ChartGroup` > `armada:index:Chart`, each chart a Helm Release between its
- * pre-upgrade deletes and its readiness gate (then its tests), ordered by the plan's steps.
+ * pre-upgrade deletes and its readiness gate (which also runs its tests), ordered by the plan's steps.
  */
 import { createHash } from 'node:crypto';
 import * as pulumi from '@pulumi/pulumi';
@@ -10,13 +10,13 @@ import { ArmadaManifest } from '../constructs/armada-manifest';
 import { Diagnostic, formatDiagnostic } from '../model/diagnostics';
 import type { SchemaVersion } from '../model/spec';
 import { ChartPreparationError, chartResolver, ChartResolverOptions, prepareCharts, ResolveChart } from './chart-resolver';
-import { HelmTest } from './helm-test';
 import { ChartUnit, DeploymentLayout, layoutDeployment, previousKey } from './layout';
 import { PreUpgradeDelete } from './pre-upgrade-delete';
 import { ClusterInputs, stableJson } from './provider-support';
 import { ReadinessGate } from './readiness-gate';
 import { releaseInputs, unsupportedFields } from './release-args';
 import { releaseValueInputs } from './release-values';
+import { withShortStackTraces } from './stack-trace-limit';
 
 /** Arguments of a {@link ManifestDeployment}. */
 export interface ManifestDeploymentArgs {
@@ -80,8 +80,8 @@ export interface ManifestDeploymentArgs {
  * release of the previous step to be ready (and tested, where tests are enabled), and for the
  * charts it `addDependency`s on; nothing else serialises. Each chart is a
  * `kubernetes:helm.sh/v3:Release` named exactly `${releasePrefix}-${release}`, followed by a
- * readiness gate running Armada's wait, and `helm test` when enabled; `upgrade.pre.delete` runs
- * before each upgrade.
+ * readiness gate running Armada's wait and then `helm test` when enabled; `upgrade.pre.delete`
+ * runs before each upgrade.
  *
  * Validation errors of the manifest stop the program with one error listing all of them;
  * warnings go to Pulumi's log. Pass the Kubernetes provider in `opts` (`provider` or
@@ -121,7 +121,7 @@ export class ManifestDeployment extends pulumi.ComponentResource {
     // Every Release waits for all of them, so the first failure is reported once and before anything is installed.
     prepared.catch(() => undefined);
 
-    const built = buildDeployment(this, name, layout, {
+    const options: BuildOptions = {
       schemaVersion: resolved.plan.schemaVersion,
       chartPath: (chart) => prepared.then((dirs) => dirs.get(chart)!),
       cluster: args.kubeconfig !== undefined || args.context !== undefined ? pulumi.secret(pulumi.output({ kubeconfig: args.kubeconfig, context: args.context })) : undefined,
@@ -129,12 +129,17 @@ export class ManifestDeployment extends pulumi.ComponentResource {
       runToken: args.recheckReadiness === 'always' ? new Date().toISOString() : undefined,
       retainOnDelete: args.chartCleanup !== true,
       aliases: args.aliases,
+    };
+    const built = withShortStackTraces(() => {
+      const { releases, gates } = buildDeployment(this, name, layout, options);
+      const names = Object.keys(releases);
+      const statuses = pulumi.all(names.map((n) => releases[n].status)).apply((all) => Object.fromEntries(names.map((n, i) => [n, all[i]?.status])));
+      this.registerOutputs({ releases: statuses });
+      return { releases, gates, statuses };
     });
     this.helmReleases = built.releases;
     this.readinessGates = built.gates;
-    const names = Object.keys(built.releases);
-    this.releases = pulumi.all(names.map((n) => built.releases[n].status)).apply((statuses) => Object.fromEntries(names.map((n, i) => [n, statuses[i]?.status])));
-    this.registerOutputs({ releases: this.releases });
+    this.releases = built.statuses;
   }
 }
 
@@ -156,7 +161,7 @@ export interface ChartDeploymentArgs {
   readonly schemaVersion: SchemaVersion;
   /** The chart directory (installing units only). */
   readonly chartPath?: Promise<string>;
-  /** What must be ready before this chart deploys: gates and tests of the previous step, gates of explicit targets. */
+  /** What must be ready before this chart deploys: gates of the previous step and of explicit targets. */
   readonly waitFor: readonly pulumi.Resource[];
   /** For a repeat: the deployment that installs the release. */
   readonly installer?: ChartDeployment;
@@ -167,13 +172,17 @@ export interface ChartDeploymentArgs {
 }
 
 /**
- * One chart in one step: [pre-upgrade delete] > Release > readiness gate > [helm test]. A chart
- * deployed again in a later step only gets a gate, waiting for the Release of its first step.
+ * One chart in one step: [pre-upgrade delete] > Release > readiness gate, which runs the tests
+ * when they are enabled. A chart deployed again in a later step only gets a gate (without
+ * tests), waiting for the Release of its first step.
+ *
+ * The component costs one registration per chart (a few percent of a bare Release each, under
+ * mocks), and it is the parent in the URNs of the resources below it: without it, existing
+ * stacks would need an alias on each of them, which costs several times what the component does.
  */
 export class ChartDeployment extends pulumi.ComponentResource {
   public readonly release: k8s.helm.v3.Release;
   public readonly gate: ReadinessGate;
-  public readonly test?: HelmTest;
   public readonly preUpgradeDelete?: PreUpgradeDelete;
 
   constructor(name: string, args: ChartDeploymentArgs, opts: pulumi.ComponentResourceOptions) {
@@ -227,28 +236,21 @@ export class ChartDeployment extends pulumi.ComponentResource {
         release: this.release.status,
         ...(args.cluster ? { cluster: args.cluster } : {}),
         ...(args.runToken !== undefined ? { runToken: args.runToken } : {}),
+        ...(unit.installs && planned.test.enabled
+          ? {
+              test: {
+                release: planned.name,
+                namespace: planned.namespace,
+                timeoutSeconds: planned.test.timeoutSeconds,
+                waitLabels: { ...(unit.chart.wait?.labels ?? {}) },
+                helmCommand: args.helmCommand,
+              },
+            }
+          : {}),
       },
       // An installing gate follows its Release through its inputs; a repeat also follows its step.
       unit.installs ? child : { ...child, dependsOn: [...args.waitFor] },
     );
-
-    if (unit.installs && planned.test.enabled) {
-      this.test = new HelmTest(
-        name,
-        {
-          target: {
-            release: planned.name,
-            namespace: planned.namespace,
-            timeoutSeconds: planned.test.timeoutSeconds,
-            waitLabels: { ...(unit.chart.wait?.labels ?? {}) },
-            helmCommand: args.helmCommand,
-          },
-          release: this.release.status,
-          ...(args.cluster ? { cluster: args.cluster } : {}),
-        },
-        { ...child, dependsOn: [this.gate] },
-      );
-    }
     this.registerOutputs({});
   }
 }
@@ -276,11 +278,7 @@ function buildDeployment(parent: ManifestDeployment, name: string, layout: Deplo
   for (const i of layout.creationOrder) {
     const unit = layout.units[i];
     const waitFor = new Set<pulumi.Resource>();
-    for (const a of unit.after) {
-      waitFor.add(charts[a].gate);
-      const test = charts[a].test;
-      if (test) waitFor.add(test);
-    }
+    for (const a of unit.after) waitFor.add(charts[a].gate);
     for (const e of unit.explicit) waitFor.add(charts[e].gate);
     const chart = new ChartDeployment(
       `${name}/${unit.key}`,

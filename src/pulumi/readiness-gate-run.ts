@@ -1,12 +1,14 @@
 /**
  * What the readiness gate's dynamic provider does, as plain functions: compute the deadline the
- * wait shares with the Helm release, run Armada's wait, and decide when to run again. Loaded by
- * the provider at deployment time, so everything the provider needs is reachable from here.
+ * wait shares with the Helm release, run Armada's wait, then `helm test` where the chart enables
+ * it, and decide which of the two to run again. Loaded by the provider at deployment time, so
+ * everything the provider needs is reachable from here.
  */
 import type { SchemaVersion } from '../model/spec';
 import type { EffectiveWaitResource } from '../model/wait';
 import { readDeployStart } from './helm-record';
 import { waitDeadline } from './readiness/deadline';
+import { runHelmTest, TestDependencies, TestTarget } from './helm-test-run';
 import { KubeConfigLike, ResourceWaitResult, waitForResources, WaitForResourcesOptions } from './readiness';
 import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, releaseChanged } from './provider-support';
 
@@ -36,6 +38,8 @@ export interface GateInputs {
   readonly cluster?: ClusterInputs;
   /** Set to a new value on every run when readiness is re-checked on every `pulumi up`. */
   readonly runToken?: string;
+  /** `helm test` once the release is ready (`test.enabled`, on the step that installs the release). */
+  readonly test?: TestTarget;
 }
 
 /** How one resource wait ended. */
@@ -54,6 +58,21 @@ export interface GateState {
   /** When the resources were last found ready (ISO 8601). */
   readonly checkedAt: string;
   readonly waited: readonly WaitSummary[];
+  readonly test?: TestTarget;
+  /**
+   * The revision the tests passed on, with `test` as it stands. Absent until they pass: after a
+   * failed test the gate is kept ready but untested, and the next `pulumi up` tests again
+   * without waiting again.
+   */
+  readonly tested?: TestRecord;
+}
+
+/** Tests that passed. */
+export interface TestRecord {
+  /** The release revision they ran on (null when the release reported none). */
+  readonly revision: number | null;
+  /** When they passed (ISO 8601). */
+  readonly passedAt: string;
 }
 
 /** What {@link checkReadiness} needs from the world; tests replace any of them. */
@@ -64,6 +83,10 @@ export interface GateDependencies {
   readonly readDeployStart: (kubeConfig: KubeConfigLike, namespace: string, release: string, revision: number) => Promise<number>;
   readonly log: ProviderLog;
   readonly now: () => number;
+  /** Runs the release's tests (see `runHelmTest`). */
+  readonly runHelmTest: typeof runHelmTest;
+  /** What the default `runHelmTest` needs, for tests. */
+  readonly test?: Partial<TestDependencies>;
 }
 
 /** The deadline of the wait, in epoch ms: see {@link waitDeadline} for when a re-check gets a fresh budget. */
@@ -120,11 +143,84 @@ export async function checkReadiness(inputs: GateInputs, dependencies: Partial<G
 }
 
 /**
- * The gate's `diff`: wait again when the release (its revision or status), what is waited on, or
- * the run token changed. The cluster does not count: moving it is not a change of the release.
+ * The gate's create (`olds` undefined) and update: wait when the gate is due (see
+ * {@link gateDue}), then run the tests when they are due (see {@link testsDue}). A wait that
+ * fails fails the resource, which keeps its previous state, so the next run waits again. A test
+ * that fails after the wait passed throws an {@link UntestedGate} carrying the ready but untested
+ * state, which the provider records, so the next run tests again without waiting again: what a
+ * separate test resource after the gate would do.
+ * @throws Error when the release is not ready; UntestedGate when its tests fail
  */
-export function diffGate(olds: Readonly<Record<string, unknown>>, news: Readonly<Record<string, unknown>>): { changes: boolean } {
-  return { changes: changedKeys(olds, news, ['target', 'runToken']).length > 0 || releaseChanged(olds.release, news.release, ['revision', 'status']) };
+export async function runGate(news: GateInputs, olds: GateState | undefined, dependencies: Partial<GateDependencies> = {}): Promise<GateState> {
+  const deps = withDefaults(dependencies);
+  const ready = olds === undefined || gateDue(olds, news) ? await checkReadiness(news, deps) : carriedOver(olds, news);
+  if (news.test === undefined) return ready;
+  const untested: GateState = { ...ready, test: news.test };
+  if (olds !== undefined && !testsDue(olds, news)) return { ...untested, tested: olds.tested };
+  try {
+    const passed = await deps.runHelmTest({ target: news.test, ...(news.release !== undefined ? { release: news.release } : {}), ...(news.cluster !== undefined ? { cluster: news.cluster } : {}) }, deps.test);
+    return { ...untested, tested: { revision: news.release?.revision ?? null, passedAt: passed.passedAt } };
+  } catch (e) {
+    throw new UntestedGate(messageOf(e), untested, e);
+  }
+}
+
+/**
+ * The tests of a release that is ready failed. The gate provider turns this into Pulumi's
+ * "created but failed to initialise" (a dynamic provider error with `id` and `properties`): the
+ * engine stores `state` and updates the resource again on the next run even when nothing changed.
+ */
+export class UntestedGate extends Error {
+  constructor(
+    message: string,
+    /** The gate's state: ready, `tested` absent. */
+    public readonly state: GateState,
+    cause: unknown,
+  ) {
+    super(message, { cause });
+    this.name = 'UntestedGate';
+  }
+}
+
+/**
+ * Whether the wait runs again: the release (its revision or status), what is waited on, or the
+ * run token changed. The cluster does not count: moving it is not a change of the release.
+ */
+export function gateDue(olds: object, news: object): boolean {
+  const [o, n] = [olds as Record<string, unknown>, news as Record<string, unknown>];
+  return changedKeys(o, n, ['target', 'runToken']).length > 0 || releaseChanged(o.release, n.release, ['revision', 'status']);
+}
+
+/**
+ * Whether the tests run: they are enabled and have not passed on this revision with these test
+ * settings, as Armada tests after every install or upgrade and again while the last run failed.
+ * A status change alone is no new deployment to test. An unknown revision (a preview) is due.
+ */
+export function testsDue(olds: object, news: object): boolean {
+  const [o, n] = [olds as Record<string, unknown>, news as Record<string, unknown>];
+  if (n.test === undefined) return false;
+  const tested = o.tested as TestRecord | undefined;
+  if (tested === undefined || changedKeys(o, n, ['test']).length > 0) return true;
+  return releaseChanged({ revision: tested.revision ?? undefined }, n.release, ['revision']);
+}
+
+/**
+ * The gate's `diff`: a change when the wait or the tests are due, or the test settings were
+ * removed (nothing runs then; the state forgets them).
+ */
+export function diffGate(olds: object, news: object): { changes: boolean } {
+  return { changes: gateDue(olds, news) || testsDue(olds, news) || changedKeys(olds as Record<string, unknown>, news as Record<string, unknown>, ['test']).length > 0 };
+}
+
+/** The state of a gate whose wait is not due: the new inputs, the last wait's results. */
+function carriedOver(olds: GateState, news: GateInputs): GateState {
+  return {
+    target: news.target,
+    ...(news.release !== undefined ? { release: news.release } : {}),
+    ...(news.runToken !== undefined ? { runToken: news.runToken } : {}),
+    checkedAt: olds.checkedAt,
+    waited: olds.waited,
+  };
 }
 
 function withDefaults(d: Partial<GateDependencies>): GateDependencies {
@@ -134,6 +230,8 @@ function withDefaults(d: Partial<GateDependencies>): GateDependencies {
     readDeployStart: d.readDeployStart ?? readDeployStart,
     log: d.log ?? pulumiLog(),
     now: d.now ?? Date.now,
+    runHelmTest: d.runHelmTest ?? runHelmTest,
+    ...(d.test !== undefined ? { test: d.test } : {}),
   };
 }
 

@@ -2,7 +2,8 @@ import { SchemaVersion } from '../../src';
 import type { EffectiveWaitResource } from '../../src/model/wait';
 import { decodeReleaseRecord, encodeReleaseRecord, readDeployStart, releaseRecordName } from '../../src/pulumi/helm-record';
 import { readinessGateProvider } from '../../src/pulumi/readiness-gate';
-import { checkReadiness, diffGate, GateInputs, GateTarget, gateDeadline } from '../../src/pulumi/readiness-gate-run';
+import type { TestTarget } from '../../src/pulumi/helm-test-run';
+import { checkReadiness, diffGate, GateInputs, GateState, GateTarget, gateDeadline, gateDue, runGate, testsDue, UntestedGate } from '../../src/pulumi/readiness-gate-run';
 import { ReadinessTimeoutError, WaitForResourcesOptions } from '../../src/pulumi/readiness';
 import { FakeKube } from './fake-kube';
 
@@ -19,14 +20,19 @@ const target = (o: Partial<GateTarget> = {}): GateTarget => ({
 const NOW = Date.parse('2026-01-01T12:00:00Z');
 const kubeConfig = { getCurrentCluster: () => ({ server: 'http://unused' }), applyToHTTPSOptions: async () => undefined };
 
-function harness(o: { deployStart?: number | Error; wait?: (opts: WaitForResourcesOptions) => Promise<any> } = {}) {
+const tests = (o: Partial<TestTarget> = {}): TestTarget => ({ release: 'p-db', namespace: 'ns', timeoutSeconds: 300, waitLabels: { app: 'db' }, helmCommand: 'helm', ...o });
+
+function harness(o: { deployStart?: number | Error; wait?: (opts: WaitForResourcesOptions) => Promise<any>; testFailure?: Error } = {}) {
   const logs: string[] = [];
+  /** What ran, in order: `wait` or `test <revision>`. */
+  const ran: string[] = [];
   const waits: WaitForResourcesOptions[] = [];
   const reads: unknown[][] = [];
   const deps = {
     loadCluster: jest.fn(async () => kubeConfig),
     waitForResources: async (opts: WaitForResourcesOptions) => {
       waits.push(opts);
+      ran.push('wait');
       opts.onProgress?.('Waiting for pods (namespace=ns, labels=app=db, required=true) for 600s');
       return o.wait ? o.wait(opts) : [{ type: 'pod', labelSelector: 'app=db', outcome: 'ready', count: 2, passes: 1 }];
     },
@@ -37,8 +43,13 @@ function harness(o: { deployStart?: number | Error; wait?: (opts: WaitForResourc
     },
     log: { info: (m: string) => logs.push(`info ${m}`), warn: (m: string) => logs.push(`warn ${m}`) },
     now: () => NOW,
+    runHelmTest: async (inputs: { target: TestTarget; release?: { revision?: number }; cluster?: unknown }) => {
+      ran.push(`test ${inputs.release?.revision} ${JSON.stringify(inputs.target)} ${JSON.stringify(inputs.cluster)}`);
+      if (o.testFailure) throw o.testFailure;
+      return { target: inputs.target, passedAt: new Date(NOW).toISOString() };
+    },
   };
-  return { deps, logs, waits, reads };
+  return { deps, logs, waits, reads, ran };
 }
 
 describe('gateDeadline', () => {
@@ -129,11 +140,111 @@ describe('diffGate', () => {
     expect(diffGate(olds, { target: target(), release: '04da6b54-80e4-46f7-96ec-b56ff0331ba9' })).toEqual({ changes: true });
     expect(diffGate(olds, { target: target(), release: rel(2), cluster: { kubeconfig: 'other' } })).toEqual({ changes: false });
   });
+
+  describe('with tests', () => {
+    const tested = { ...olds, test: tests(), tested: { revision: 2, passedAt: 'y' } };
+    test('tests are due after a new revision, new test settings, or while they have not passed; not for a status change or a run token', () => {
+      const news = { target: target(), release: rel(2), test: tests() };
+      expect([diffGate(tested, news), gateDue(tested, news), testsDue(tested, news)]).toEqual([{ changes: false }, false, false]);
+      expect([gateDue(tested, { ...news, release: rel(3) }), testsDue(tested, { ...news, release: rel(3) })]).toEqual([true, true]);
+      expect([gateDue(tested, { ...news, release: rel(2, 'failed') }), testsDue(tested, { ...news, release: rel(2, 'failed') })]).toEqual([true, false]);
+      expect([gateDue(tested, { ...news, runToken: 'now' }), testsDue(tested, { ...news, runToken: 'now' })]).toEqual([true, false]);
+      expect([diffGate(tested, { ...news, test: tests({ timeoutSeconds: 60 }) }), gateDue(tested, { ...news, test: tests({ timeoutSeconds: 60 }) }), testsDue(tested, { ...news, test: tests({ timeoutSeconds: 60 }) })]).toEqual([{ changes: true }, false, true]);
+      // Failed last time: the gate is ready, the tests are not done.
+      const untested = { ...olds, test: tests() };
+      expect([diffGate(untested, news), gateDue(untested, news), testsDue(untested, news)]).toEqual([{ changes: true }, false, true]);
+      expect(testsDue(tested, { ...news, release: '04da6b54-80e4-46f7-96ec-b56ff0331ba9' })).toBe(true);
+    });
+    test('enabling tests makes them due; disabling them is a change that runs nothing', () => {
+      expect([diffGate(olds, { target: target(), release: rel(2), test: tests() }), testsDue(olds, { target: target(), release: rel(2), test: tests() })]).toEqual([{ changes: true }, true]);
+      const news = { target: target(), release: rel(2) };
+      expect([diffGate(tested, news), gateDue(tested, news), testsDue(tested, news)]).toEqual([{ changes: true }, false, false]);
+    });
+  });
+});
+
+describe('runGate: the wait, then the tests', () => {
+  const inputs = (o: Partial<GateInputs> = {}): GateInputs => ({ target: target(), release: { revision: 3, status: 'deployed' }, cluster: { context: 'ctx' }, test: tests(), ...o });
+  const TEST_3 = `test 3 ${JSON.stringify(tests())} {"context":"ctx"}`;
+  const ready = (o: Partial<GateState> = {}): GateState => ({
+    target: target(),
+    release: { revision: 3, status: 'deployed' },
+    checkedAt: '2026-01-01T12:00:00.000Z',
+    waited: [{ type: 'pod', labelSelector: 'app=db', outcome: 'ready', count: 2 }],
+    test: tests(),
+    ...o,
+  });
+
+  test('create: waits, then tests on the release, recording the tested revision', async () => {
+    const h = harness();
+    expect(await runGate(inputs(), undefined, h.deps)).toEqual(ready({ tested: { revision: 3, passedAt: '2026-01-01T12:00:00.000Z' } }));
+    expect(h.ran).toEqual(['wait', TEST_3]);
+  });
+
+  test('without tests the state has none; a gate that is not ready fails before any test', async () => {
+    const h = harness();
+    expect(await runGate(inputs({ test: undefined }), undefined, h.deps)).toEqual(ready({ test: undefined }));
+    const failing = harness({ wait: async () => Promise.reject(new Error('Timed out waiting for pods')) });
+    await expect(runGate(inputs(), undefined, failing.deps)).rejects.toThrow('Helm release ns/p-db is not ready: Timed out waiting for pods');
+    expect(failing.ran).toEqual(['wait']);
+  });
+
+  test('failed tests: an UntestedGate with the ready, untested state and helm\'s message; the next run tests without waiting', async () => {
+    const failure = new Error('helm test of ns/p-db failed (exit code 1):\nError: pod db-test failed');
+    const h = harness({ testFailure: failure });
+    const error = (await runGate(inputs(), undefined, h.deps).catch((e: unknown) => e)) as UntestedGate;
+    expect(error).toBeInstanceOf(UntestedGate);
+    expect([error.message, error.state, error.cause]).toEqual([failure.message, ready(), failure]);
+    expect(h.ran).toEqual(['wait', TEST_3]);
+    const retry = harness();
+    expect(await runGate(inputs(), error.state, retry.deps)).toEqual(ready({ tested: { revision: 3, passedAt: '2026-01-01T12:00:00.000Z' } }));
+    expect(retry.ran).toEqual([TEST_3]);
+  });
+
+  test('update: only what is due runs', async () => {
+    const olds = ready({ checkedAt: 'earlier', tested: { revision: 3, passedAt: 'earlier' } });
+    const run = async (news: GateInputs) => {
+      const h = harness();
+      const state = await runGate(news, olds, h.deps);
+      return { ran: h.ran, checkedAt: state.checkedAt, tested: state.tested };
+    };
+    expect(await run(inputs())).toEqual({ ran: [], checkedAt: 'earlier', tested: { revision: 3, passedAt: 'earlier' } });
+    expect(await run(inputs({ release: { revision: 3, status: 'failed' } }))).toEqual({ ran: ['wait'], checkedAt: '2026-01-01T12:00:00.000Z', tested: { revision: 3, passedAt: 'earlier' } });
+    expect(await run(inputs({ runToken: 'run-2' }))).toEqual({ ran: ['wait'], checkedAt: '2026-01-01T12:00:00.000Z', tested: { revision: 3, passedAt: 'earlier' } });
+    expect(await run(inputs({ release: { revision: 4, status: 'deployed' } }))).toEqual({
+      ran: ['wait', `test 4 ${JSON.stringify(tests())} {"context":"ctx"}`],
+      checkedAt: '2026-01-01T12:00:00.000Z',
+      tested: { revision: 4, passedAt: '2026-01-01T12:00:00.000Z' },
+    });
+    expect(await run(inputs({ test: tests({ timeoutSeconds: 60 }) }))).toEqual({
+      ran: [`test 3 ${JSON.stringify(tests({ timeoutSeconds: 60 }))} {"context":"ctx"}`],
+      checkedAt: 'earlier',
+      tested: { revision: 3, passedAt: '2026-01-01T12:00:00.000Z' },
+    });
+    const disabled = await runGate(inputs({ test: undefined }), olds, harness().deps);
+    expect([disabled.test, disabled.tested, disabled.checkedAt]).toEqual([undefined, undefined, 'earlier']);
+  });
+
+  test('a gate state from before tests moved into the gate (no record of them) tests once, without waiting', async () => {
+    const h = harness();
+    const before = { target: target(), release: { revision: 3, status: 'deployed' }, checkedAt: 'earlier', waited: [] };
+    expect(diffGate(before, inputs())).toEqual({ changes: true });
+    const state = await runGate(inputs(), before, h.deps);
+    expect(h.ran).toEqual([TEST_3]);
+    expect(state.tested).toEqual({ revision: 3, passedAt: '2026-01-01T12:00:00.000Z' });
+    // Without tests, such a state is unchanged.
+    expect(diffGate(before, inputs({ test: undefined }))).toEqual({ changes: false });
+  });
 });
 
 describe('the gate provider, called as Pulumi calls it', () => {
+  let info: jest.SpyInstance;
+  beforeEach(() => {
+    info = jest.spyOn(console, 'log').mockImplementation(() => undefined);
+  });
+  afterEach(() => info.mockRestore());
+
   test('create and update run the wait (nothing to wait on here, so no cluster); diff and delete', async () => {
-    const info = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     const inputs: GateInputs = { target: target({ resources: [] }), release: { revision: 1, status: 'deployed' } };
     const created = await readinessGateProvider.create(inputs);
     const outs = created.outs!;
@@ -143,7 +254,22 @@ describe('the gate provider, called as Pulumi calls it', () => {
     expect(updated.outs).toMatchObject({ release: { revision: 2 } });
     expect(await readinessGateProvider.diff!(created.id, outs, { ...inputs, release: { revision: 2, status: 'deployed' } })).toEqual({ changes: true });
     await expect(readinessGateProvider.delete!(created.id, outs)).resolves.toBeUndefined();
-    info.mockRestore();
+  });
+
+  test('failing tests after the wait: the "created but not initialised" error, whose state keeps the provider', async () => {
+    // The dynamic provider passes every input, the serialized provider included.
+    const inputs = { target: target({ resources: [] }), release: { revision: 1, status: 'deployed' }, test: tests({ waitLabels: {}, helmCommand: '/nonexistent/helm' }), __provider: 'exports.handler = ...' };
+    const message = 'ns/p-db: test.enabled needs the helm CLI (Helm 3) on the machine running pulumi up, and "/nonexistent/helm" was not found; install helm, set ManifestDeployment\'s helmCommand, or disable the chart\'s tests';
+    const failed = (await readinessGateProvider.create(inputs).catch((e: unknown) => e)) as Error & Record<string, unknown>;
+    expect(failed).toMatchObject({ message, id: 'ns/p-db', reasons: [message] });
+    expect(failed.properties).toEqual({ target: inputs.target, release: inputs.release, checkedAt: expect.any(String), waited: [], test: inputs.test, __provider: 'exports.handler = ...' });
+    // The engine then updates it on the next run: the same failure, with the resource's id.
+    const again = (await readinessGateProvider.update!('ns/p-db', failed.properties as GateState, inputs).catch((e: unknown) => e)) as Error & Record<string, unknown>;
+    expect(again).toMatchObject({ message, id: 'ns/p-db', reasons: [message] });
+    // A gate that is not ready is a plain failure: the resource keeps its previous state.
+    const notReady = (await readinessGateProvider.create({ ...inputs, target: target({ resources: [{ ...pods }] }), cluster: { kubeconfig: '/nonexistent/kubeconfig' } }).catch((e: unknown) => e)) as Error & Record<string, unknown>;
+    expect(notReady).toBeInstanceOf(Error);
+    expect(notReady.id).toBeUndefined();
   });
 });
 

@@ -1,6 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { helmTestProvider } from '../../src/pulumi/helm-test';
-import { diffTest, HelmResult, runHelmTest, spawnHelm, TestTarget } from '../../src/pulumi/helm-test-run';
+import { HelmResult, runHelmTest, spawnHelm, TestTarget } from '../../src/pulumi/helm-test-run';
 import { FakeKube, named } from './fake-kube';
 
 const PODS = '/api/v1/namespaces/ns/pods';
@@ -79,23 +78,5 @@ describe('helm test', () => {
   test('spawnHelm runs the executable without a shell and reports ENOENT', async () => {
     expect(await spawnHelm(process.execPath, ['-e', 'console.log("out"); console.error("err"); process.exit(3)'], 10_000)).toEqual({ code: 3, output: 'out\nerr\n' });
     await expect(spawnHelm('/nonexistent/helm', ['test'], 10_000)).rejects.toMatchObject({ code: 'ENOENT' });
-  });
-
-  test('diff: tests run again when the revision or the test settings change, not for the cluster', () => {
-    const olds = { target: target(), release: { revision: 4, status: 'deployed' }, passedAt: 'x' };
-    expect(diffTest(olds, { target: target(), release: { revision: 4, status: 'deployed' }, cluster: { context: 'other' } })).toEqual({ changes: false });
-    // A status change alone (no new revision) is not a new deployment to test.
-    expect(diffTest(olds, { target: target(), release: { revision: 4, status: 'superseded' } })).toEqual({ changes: false });
-    expect(diffTest(olds, { target: target(), release: { revision: 5, status: 'deployed' } })).toEqual({ changes: true });
-    expect(diffTest(olds, { target: target(), release: '04da6b54-80e4-46f7-96ec-b56ff0331ba9' })).toEqual({ changes: true });
-    expect(diffTest(olds, { target: target({ timeoutSeconds: 60 }), release: { revision: 4 } })).toEqual({ changes: true });
-  });
-
-  test('the provider: create runs the tests (here with a helm that does not exist) and delete leaves the pods', async () => {
-    const info = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-    await expect(helmTestProvider.create({ target: target({ waitLabels: {}, helmCommand: '/nonexistent/helm' }) })).rejects.toThrow('"/nonexistent/helm" was not found');
-    await expect(helmTestProvider.delete!('ns/p-keystone', { target: target(), passedAt: 'x' })).resolves.toBeUndefined();
-    expect(await helmTestProvider.diff!('ns/p-keystone', { target: target(), release: { revision: 1 }, passedAt: 'x' }, { target: target(), release: { revision: 2 } })).toEqual({ changes: true });
-    info.mockRestore();
   });
 });

@@ -1,4 +1,4 @@
-import { capture, Captured, GATE, PRE_DELETE, registered, RELEASE, settled, TEST, valueOf } from './mocks';
+import { capture, Captured, GATE, PRE_DELETE, registered, RELEASE, settled, valueOf } from './mocks';
 import * as pulumi from '@pulumi/pulumi';
 import * as k8s from '@pulumi/kubernetes';
 import { defineSite } from '../../examples/site';
@@ -59,17 +59,23 @@ describe('ManifestDeployment on the example site', () => {
       ['site/openstack-compute/libvirt', 'site/openstack-compute'],
     ]);
     // Each chart's resources are its children and share its name.
-    for (const type of [RELEASE, GATE, TEST, PRE_DELETE]) {
+    for (const type of [RELEASE, GATE, PRE_DELETE]) {
       for (const c of byType(seen, type)) expect([type, parentOf(c)]).toEqual([type, c.name]);
     }
     const kinds = (chart: string) => seen.filter((c) => c.name === `site/${chart}` && c.type !== 'armada:index:Chart').map((c) => c.type).sort();
     expect(kinds('ingress/ingress-kube-system')).toEqual([GATE, RELEASE].sort());
-    expect(kinds('openstack-infra/mariadb')).toEqual([GATE, TEST, PRE_DELETE, RELEASE].sort());
-    expect(kinds('openstack-infra/memcached')).toEqual([GATE, TEST, RELEASE].sort());
+    expect(kinds('openstack-infra/mariadb')).toEqual([GATE, PRE_DELETE, RELEASE].sort());
+    expect(kinds('openstack-infra/memcached')).toEqual([GATE, RELEASE].sort());
     expect(byType(seen, RELEASE)).toHaveLength(11);
     expect(byType(seen, GATE)).toHaveLength(11);
-    expect(byType(seen, TEST)).toHaveLength(9);
+    // The gates of the charts with tests enabled run them.
+    expect(byType(seen, GATE).filter((c) => c.props.test !== undefined).map((c) => c.props.target.release)).toEqual(
+      defineSite().plan().releases.filter((r) => r.test.enabled).map((r) => r.name),
+    );
+    expect(byType(seen, GATE).filter((c) => c.props.test !== undefined)).toHaveLength(9);
     expect(byType(seen, PRE_DELETE)).toHaveLength(6);
+    // Per chart: the component, the Release, the gate, and the pre-upgrade delete where it has one.
+    expect(seen).toHaveLength(1 + 4 + 11 * 3 + 6);
   });
 
   test('every Release input', () => {
@@ -103,7 +109,7 @@ describe('ManifestDeployment on the example site', () => {
     for (const [name, e] of Object.entries(expected)) expect(received[name]).toEqual({ name, ...common, ...e });
   });
 
-  test('dependsOn edges equal the plan: each release waits for the whole previous step (gates and tests)', () => {
+  test('dependsOn edges equal the plan: each release waits for the gates (and so the tests) of the whole previous step', () => {
     const plan = defineSite().plan();
     for (const step of plan.steps) {
       const previous = step.index === 0 ? [] : plan.steps[step.index - 1].releases.map((r) => r.name);
@@ -111,19 +117,16 @@ describe('ManifestDeployment on the example site', () => {
         const release = byType(seen, RELEASE).find((c) => c.props.name === r.name)!;
         const deps = (release.opts.dependsOn as pulumi.Resource[]).map((d) => seen.find((c) => c.resource === d)!);
         const gates = deps.filter((d) => d.type === GATE).map((d) => d.props.target.release).sort();
-        const tests = deps.filter((d) => d.type === TEST).map((d) => d.props.target.release).sort();
         expect([r.name, gates]).toEqual([r.name, [...previous].sort()]);
-        const tested = plan.steps[step.index - 1]?.releases.filter((p) => p.test.enabled).map((p) => p.name) ?? [];
-        expect([r.name, tests]).toEqual([r.name, [...tested].sort()]);
         // Besides those, only its own pre-upgrade delete.
-        expect(deps.filter((d) => d.type !== GATE && d.type !== TEST).map((d) => [d.type, d.name])).toEqual(
+        expect(deps.filter((d) => d.type !== GATE).map((d) => [d.type, d.name])).toEqual(
           r.chart === 'mariadb' || r.chart === 'rabbitmq' || r.chart === 'keystone' || ['glance', 'nova', 'neutron'].includes(r.chart) ? [[PRE_DELETE, release.name]] : [],
         );
       }
     }
   });
 
-  test('gates follow their release and wait on the planned resources; tests follow their gate', () => {
+  test('gates follow their release, wait on the planned resources, then run the tests where enabled', () => {
     const gate = byType(seen, GATE).find((c) => c.props.target.release === 'airship-mariadb')!;
     expect(gate.props.target).toEqual({
       release: 'airship-mariadb',
@@ -141,12 +144,13 @@ describe('ManifestDeployment on the example site', () => {
     expect(gate.props.release).toBe(release.status);
     expect(gate.props.runToken).toBeUndefined();
     expect(gate.props.cluster).toBeUndefined();
+    expect(gate.opts.dependsOn).toBeUndefined();
 
-    const test = byType(seen, TEST).find((c) => c.props.target.release === 'airship-rabbitmq')!;
-    expect(test.props.target).toEqual({ release: 'airship-rabbitmq', namespace: 'openstack', timeoutSeconds: 600, waitLabels: { release_group: 'airship-rabbitmq' }, helmCommand: 'helm' });
-    expect((test.opts.dependsOn as unknown[]).map((d) => releaseOf(seen, d))).toEqual(['airship-rabbitmq']);
-    expect(byType(seen, TEST).find((c) => c.props.target.release === 'airship-keystone')!.props.target.timeoutSeconds).toBe(600);
-    expect(byType(seen, TEST).find((c) => c.props.target.release === 'airship-glance')!.props.target.timeoutSeconds).toBe(300);
+    const testOf = (release: string) => byType(seen, GATE).find((c) => c.props.target.release === release)!.props.test;
+    expect(testOf('airship-rabbitmq')).toEqual({ release: 'airship-rabbitmq', namespace: 'openstack', timeoutSeconds: 600, waitLabels: { release_group: 'airship-rabbitmq' }, helmCommand: 'helm' });
+    expect(testOf('airship-keystone').timeoutSeconds).toBe(600);
+    expect(testOf('airship-glance').timeoutSeconds).toBe(300);
+    expect(testOf('airship-ingress-kube-system')).toBeUndefined();
   });
 
   test('pre-upgrade deletes: the chart actions, before the release, with a fingerprint of its inputs', async () => {
@@ -163,7 +167,21 @@ describe('ManifestDeployment on the example site', () => {
     });
     expect(await valueOf(pre.props.fingerprint)).toMatch(/^[0-9a-f]{64}$/);
     // It runs after the previous step, like the release.
-    expect((pre.opts.dependsOn as unknown[]).map((d) => releaseOf(seen, d)).sort()).toEqual(['airship-rabbitmq', 'airship-rabbitmq']);
+    expect((pre.opts.dependsOn as unknown[]).map((d) => [nameOf(seen, d), seen.find((c) => c.resource === d)!.type])).toEqual([['site/openstack-infra/rabbitmq', GATE]]);
+  });
+
+  test('URNs are those of earlier versions, so existing stacks keep their resources (only the HelmTest resources are gone)', async () => {
+    const urns = await Promise.all(seen.filter((c) => c.name === 'site/openstack-infra/mariadb').map((c) => valueOf(c.resource.urn)));
+    // The mocks qualify a type with its parent's type only; the engine chains every ancestor's,
+    // which the tree test above pins down.
+    expect(urns.sort()).toEqual(
+      [
+        'urn:pulumi:test::armada-cdk::armada:index:ChartGroup$armada:index:Chart::site/openstack-infra/mariadb',
+        `urn:pulumi:test::armada-cdk::armada:index:Chart$${RELEASE}::site/openstack-infra/mariadb`,
+        `urn:pulumi:test::armada-cdk::armada:index:Chart$${GATE}::site/openstack-infra/mariadb`,
+        `urn:pulumi:test::armada-cdk::armada:index:Chart$${PRE_DELETE}::site/openstack-infra/mariadb`,
+      ].sort(),
+    );
   });
 
   test('outputs: releases maps every Helm release name; the resources are exposed by name', async () => {
@@ -205,14 +223,16 @@ describe('ManifestDeployment options and edge cases', () => {
 
   test('kubeconfig and context reach the dynamic resources as one secret; recheckReadiness always sets a run token', async () => {
     const { seen } = await deploy(defineSite(), { kubeconfig: 'apiVersion: v1\nkind: Config\n', context: 'admin@site', recheckReadiness: 'always', helmCommand: '/usr/local/bin/helm3' });
-    for (const c of [...byType(seen, GATE), ...byType(seen, TEST), ...byType(seen, PRE_DELETE)]) {
+    for (const c of [...byType(seen, GATE), ...byType(seen, PRE_DELETE)]) {
       expect(await pulumi.isSecret(c.props.cluster)).toBe(true);
       expect(await valueOf(c.props.cluster)).toEqual({ kubeconfig: 'apiVersion: v1\nkind: Config\n', context: 'admin@site' });
     }
     const tokens = new Set(byType(seen, GATE).map((c) => c.props.runToken));
     expect(tokens.size).toBe(1);
     expect([...tokens][0]).toMatch(/^\d{4}-\d\d-\d\dT/);
-    expect(byType(seen, TEST).every((c) => c.props.target.helmCommand === '/usr/local/bin/helm3')).toBe(true);
+    const tested = byType(seen, GATE).filter((c) => c.props.test !== undefined);
+    expect(tested).toHaveLength(9);
+    expect(tested.every((c) => c.props.test.helmCommand === '/usr/local/bin/helm3')).toBe(true);
   });
 
   test('releases are retained on delete unless chartCleanup, as Armada leaves releases that leave the manifest', async () => {
@@ -261,7 +281,6 @@ describe('ManifestDeployment options and edge cases', () => {
     ]);
     const again = dbGates[1];
     expect((again.opts.dependsOn as unknown[]).map((d) => `${seen.find((c) => c.resource === d)!.type.split(':').pop()} ${releaseOf(seen, d)}`).sort()).toEqual([
-      'HelmTest p-api',
       'ReadinessGate p-api',
       'ReadinessGate p-cache',
       'ReadinessGate p-db',

@@ -57,5 +57,4 @@ export async function settled(resources: readonly Captured[]): Promise<void> {
 
 export const RELEASE = 'kubernetes:helm.sh/v3:Release';
 export const GATE = 'pulumi-nodejs:dynamic/armada:ReadinessGate';
-export const TEST = 'pulumi-nodejs:dynamic/armada:HelmTest';
 export const PRE_DELETE = 'pulumi-nodejs:dynamic/armada:PreUpgradeDelete';
