@@ -1,9 +1,10 @@
 // `npm run synth`: the example site as airship ArmadaCharts (dist/site.k8s.yaml), as classic
 // Armada documents for `armada apply` (dist/armada-documents.k8s.yaml), and the operator that
 // reconciles those ArmadaCharts (dist/operator.k8s.yaml, after dist/operator-release-namespaces.k8s.yaml:
-// apply both first, then the site).
+// apply both first, then the site); and the same site for Flux (dist/flux.k8s.yaml).
 import * as cdk8s from 'cdk8s';
-import { ArmadaChartOutput, ArmadaDocuments, ArmadaOperator, OperatorApi, ResourceKinds } from 'armada-cdk/cdk8s';
+import { ChartSource } from 'armada-cdk';
+import { ArmadaChartOutput, ArmadaDocuments, ArmadaOperator, FluxOutput, OperatorApi, ResourceKinds } from 'armada-cdk/cdk8s';
 import { site } from '../site';
 
 const app = new cdk8s.App();
@@ -22,5 +23,11 @@ new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'armada-operator', {
   resourceKinds: { 'ingress-kube-system': ingressKinds, 'ingress-openstack': ingressKinds },
   // libvirt, openvswitch and the neutron agents run privileged pods in openstack.
   podSecurity: { openstack: 'privileged' },
+});
+// Flux reads no directory of the deployment host: the local charts come from the repository that
+// holds that directory.
+new FluxOutput(new cdk8s.Chart(app, 'flux'), 'flux', {
+  manifest: site,
+  localSources: { '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'master' }) },
 });
 app.synth();
