@@ -68,26 +68,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   const loaded = await loadEach(paths, options.stdin, progress);
   diagnostics.push(...loaded.diagnostics);
 
-  // Overrides work on copies; the loaded documents keep their positions for diagnostics.
-  const copies = new Map<ArmadaDocument, OverridableDocument>();
-  const overridable = loaded.armada.map((doc) => {
-    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data: cloneJson((doc.data ?? {}) as Record<string, unknown>) };
-    copies.set(doc, o);
-    return o;
-  });
-  const before = new Map(overridable.map((o) => [o, JSON.stringify(o.data)]));
-  if (options.valuesFiles?.length) {
-    const ovr = await loadInputs(options.valuesFiles, options.stdin);
-    diagnostics.push(...ovr.diagnostics);
-    diagnostics.push(...applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
-  }
-  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets));
-
-  // A document changed by an override is validated with its new data, at its original place.
-  const effective = loaded.armada.map((doc) => {
-    const o = copies.get(doc)!;
-    return before.get(o) === JSON.stringify(o.data) ? doc : withData(doc, o.data);
-  });
+  const effective = options.valuesFiles?.length || options.sets?.length ? await applyOverrides(loaded.armada, options, diagnostics) : loaded.armada;
 
   // Armada needs a whole site: at least one Chart, one ChartGroup and a Manifest.
   const kinds = new Set(effective.map((d) => armadaSchema(d.schema)!.kind));
@@ -142,6 +123,31 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   diagnostics.push(...validateManifest(spec).all);
   if (!options.skipChartSchemas) diagnostics.push(...checkLocalChartValues(spec));
   return { spec, diagnostics, documents: loaded.documents };
+}
+
+/**
+ * The documents with `--values` files then `--set` overrides applied. Overrides work on copies;
+ * the loaded documents keep their positions for diagnostics, and a document changed by an
+ * override is validated with its new data, at its original place.
+ */
+async function applyOverrides(armada: readonly ArmadaDocument[], options: ResolveInputsOptions, diagnostics: Diagnostic[]): Promise<ArmadaDocument[]> {
+  const copies = new Map<ArmadaDocument, OverridableDocument>();
+  const overridable = armada.map((doc) => {
+    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data: cloneJson((doc.data ?? {}) as Record<string, unknown>) };
+    copies.set(doc, o);
+    return o;
+  });
+  const before = new Map(overridable.map((o) => [o, JSON.stringify(o.data)]));
+  if (options.valuesFiles?.length) {
+    const ovr = await loadInputs(options.valuesFiles, options.stdin);
+    diagnostics.push(...ovr.diagnostics);
+    diagnostics.push(...applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
+  }
+  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets));
+  return armada.map((doc) => {
+    const o = copies.get(doc)!;
+    return before.get(o) === JSON.stringify(o.data) ? doc : withData(doc, o.data);
+  });
 }
 
 /** Loads the inputs one file at a time, so that a long run can say how far it got. */
