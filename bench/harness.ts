@@ -21,6 +21,19 @@ export interface CaseResult {
   readonly runs: number;
 }
 
+/** A ratio that must not be exceeded: `case` against `baseline` (case names of the same benchmark). */
+export interface RatioTarget {
+  readonly case: string;
+  readonly baseline: string;
+  readonly ratio: number;
+  /**
+   * Targets of one series (the same work at several input sizes) must also be flat: the ratio
+   * at the largest size no higher than at the smallest.
+   * @default - not part of a series
+   */
+  readonly series?: { readonly name: string; readonly size: number };
+}
+
 /** A benchmark: our case against one or more baselines, with a target ratio. */
 export interface Benchmark {
   readonly title: string;
@@ -30,6 +43,26 @@ export interface Benchmark {
   readonly baselines: readonly Case[];
   /** The ratio subject/baseline that must not be exceeded, against `baselines[targetBaseline]`. */
   readonly target: { readonly ratio: number; readonly baseline: number };
+  /**
+   * More of our cases, measured in the same alternating runs as the others.
+   * @default - none
+   */
+  readonly subjects?: readonly Case[];
+  /**
+   * More time targets, by case name (the main one is `target`).
+   * @default - none
+   */
+  readonly targets?: readonly RatioTarget[];
+  /**
+   * Peak-RSS targets, by case name.
+   * @default - none
+   */
+  readonly memoryTargets?: readonly RatioTarget[];
+  /**
+   * The cases whose peak RSS is measured (each in a fresh process, which costs a setup each).
+   * @default - every case
+   */
+  readonly peakCases?: readonly string[];
   /** Prepares inputs (generated files, warm caches) before any timing. */
   readonly setup?: () => Promise<void> | void;
 }

@@ -12,7 +12,7 @@ import { CliIo, EXIT, UsageError } from '../io';
 import { printLines } from '../report';
 import { writeFilesAtomically } from '../write';
 
-const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2'] as const;
+export const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2'] as const;
 
 export const HELP = `Usage: armada-cdk convert FILE... --to TARGET [-o DIR] [options]
 
