@@ -97,7 +97,7 @@ export function benchmarks(): Benchmark[] {
         ({ file } = generatedSite());
         const ajv = new AjvDraft04({ allErrors: true, strict: false });
         validators = new Map();
-        for (const f of fs.readdirSync(path.join(ROOT, 'schemas', 'armada'))) {
+        for (const f of fs.readdirSync(path.join(ROOT, 'schemas', 'armada')).filter((n) => n.endsWith('.yaml'))) {
           const doc = yaml.loadAll(fs.readFileSync(path.join(ROOT, 'schemas', 'armada', f), 'utf8')).find((d: any) => d && d.metadata) as any;
           const { $schema: _ignored, ...schema } = doc.data;
           validators.set(doc.metadata.name, ajv.compile(schema));

@@ -1,8 +1,9 @@
 /**
  * Armada's own JSON schemas (the six files Armada ships in `armada/schemas/`), bundled in
  * `<package root>/schemas/armada`. Validation uses validators that ajv generated from them ahead
- * of time (`armada-validators.generated.ts`, written by `scripts/generate-armada-validators.ts`;
- * a test fails when it is stale), so that a run neither loads ajv nor compiles a schema.
+ * of time (`schemas/armada/validators/*.js`, written by `scripts/generate-armada-validators.ts`;
+ * a test fails when one is stale), each loaded the first time a document of its schema is
+ * validated: a run neither loads ajv nor compiles a schema.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -48,13 +49,13 @@ const compiled = new Map<string, CompiledSchema>();
  */
 export const ARMADA_AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: false } as const;
 
-/** The export of the generated module that holds the validator of `name`: `armada_Chart_v1`. */
-export function validatorExportName(name: ArmadaSchema): string {
-  return name.replace(/\//g, '_');
+/** The generated validator module of `name`, in `schemas/armada/validators/`: `armada-chart-v1.js`. */
+export function validatorFile(name: ArmadaSchema): string {
+  return `${name.replace(/\//g, '-').toLowerCase()}.js`;
 }
 
-/** What `armada-validators.generated.ts` exports. */
-type GeneratedValidators = Record<string, ValidateFunction> & { readonly SCHEMAS: Record<string, Record<string, unknown>> };
+/** What a generated validator module exports: the validator, and the schema it was made from. */
+type GeneratedValidator = ValidateFunction & { readonly schema: Record<string, unknown> };
 
 /**
  * The raw `data` of each schema document in `dir`, by `metadata.name`; the bundled ones are read
@@ -85,8 +86,8 @@ export function compiledSchema(name: ArmadaSchema): CompiledSchema {
   let c = compiled.get(name);
   if (!c) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const generated = require('./armada-validators.generated') as GeneratedValidators;
-    c = { validate: generated[validatorExportName(name)], schema: generated.SCHEMAS[name] };
+    const generated = require(path.join(armadaSchemaDir(), 'validators', validatorFile(name))) as GeneratedValidator;
+    c = { validate: generated, schema: generated.schema };
     compiled.set(name, c);
   }
   return c;
