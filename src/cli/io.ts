@@ -21,5 +21,13 @@ export class UsageError extends Error {
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, cwd: process.cwd() };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Node builds process.stdin on first access, which costs milliseconds: only `-` needs it.
+    get stdin() {
+      return process.stdin;
+    },
+    cwd: process.cwd(),
+  };
 }

@@ -11,7 +11,7 @@ import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from
 import { checkLocalChartValues } from '../values-schema/check-charts';
 import { ArmadaDocument, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
-import { applySets, applyValuesFiles, OverridableDocument } from './overrides';
+import type { OverridableDocument } from './overrides';
 import { cloneJson } from '../model/values';
 import { formatWirePath } from '../model/wire/fields';
 
@@ -131,6 +131,8 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
  * override is validated with its new data, at its original place.
  */
 async function applyOverrides(armada: readonly ArmadaDocument[], options: ResolveInputsOptions, diagnostics: Diagnostic[]): Promise<ArmadaDocument[]> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { applySets, applyValuesFiles } = require('./overrides') as typeof import('./overrides');
   const copies = new Map<ArmadaDocument, OverridableDocument>();
   const overridable = armada.map((doc) => {
     const o: OverridableDocument = { schema: doc.schema, name: doc.name, data: cloneJson((doc.data ?? {}) as Record<string, unknown>) };

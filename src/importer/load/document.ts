@@ -1,4 +1,4 @@
-import { BlockOutline } from './outline';
+import type { BlockOutline } from './outline';
 import { ChunkAst, collectionKeys, conflictingMerges, SourcePosition, WirePath } from './positions';
 import { Chunk } from './source';
 
@@ -80,6 +80,8 @@ export class ChunkSource {
   }
 
   public outline(): BlockOutline {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { BlockOutline } = require('./outline') as typeof import('./outline'); // large documents only
     if (!this.outlineCache) this.outlineCache = new BlockOutline(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line);
     return this.outlineCache;
   }
