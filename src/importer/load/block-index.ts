@@ -24,7 +24,9 @@ const SEQ = 2;
 /** A flow collection or an alias: the AST is needed to go inside. */
 const OPAQUE = 3;
 
-// Line breaks the yaml package and this reader might count differently, and a BOM after the start.
+// Line breaks the yaml package and this reader might count differently, and a BOM after the start
+// (a carriage return is only unusual without a line feed after it).
+const UNUSUAL_CHARS = /[\r\x85\u2028\u2029\ufeff]/;
 const UNUSUAL_TEXT = /[\x85\u2028\u2029\ufeff]|\r(?!\n)/;
 
 /** First characters of plain scalars whose value may not be their text (null, bool, numbers, `<<`, `=`). */
@@ -65,7 +67,7 @@ export class BlockIndex {
    * character), or `undefined` when the document is not in the subset this reader answers for.
    */
   public static build(text: string, firstLine: number): BlockIndex | undefined {
-    if (UNUSUAL_TEXT.test(text)) return undefined;
+    if (UNUSUAL_CHARS.test(text) && UNUSUAL_TEXT.test(text)) return undefined;
     const ix = new BlockIndex();
     return ix.read(text, firstLine) ? ix : undefined;
   }
@@ -327,11 +329,12 @@ export class BlockIndex {
         if (v + 1 >= end || isBlank(text.charCodeAt(v + 1))) return FAIL;
         break;
     }
-    // A plain scalar: one line, and nothing on it that would make it a mapping.
-    for (let i = v; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 35 && isBlank(text.charCodeAt(i - 1))) break;
-      if (c === 58 && (i + 1 >= end || isBlank(text.charCodeAt(i + 1)))) return FAIL;
+    // A plain scalar: one line, and nothing on it that would make it a mapping (a `:` before a
+    // blank, unless a comment has started).
+    for (let i = text.indexOf(':', v); i >= 0 && i < end; i = text.indexOf(':', i + 1)) {
+      if (i + 1 < end && !isBlank(text.charCodeAt(i + 1))) continue;
+      for (let j = v + 1; j < i; j++) if (text.charCodeAt(j) === 35 && isBlank(text.charCodeAt(j - 1))) return LEAF_VALUE;
+      return FAIL;
     }
     return LEAF_VALUE;
   }

@@ -116,8 +116,11 @@ export class YamlDocument implements LoadedDocument {
     if (specials && specials.size > 0) internals.set(this, { specials });
   }
 
+  /** Asked once per diagnostic: kept. */
+  private labelText: string | undefined;
+
   public get label(): string {
-    return [this.schema, this.name].filter((s) => s !== undefined).join(' ');
+    return (this.labelText ??= [this.schema, this.name].filter((s) => s !== undefined).join(' '));
   }
 
   public locate(path: WirePath = []): SourcePosition {
