@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'child_process';
 import * as yaml from 'js-yaml';
-import { toYamlStream } from '../../src/model/wire/yaml';
+import { toYamlStream, writeYamlStream } from '../../src/model/wire/yaml';
 import { toYamlStream as referenceStream } from '../helpers/yaml-reference';
 import { corpusFiles, readShared, sharedPath } from '../helpers/shared';
 
@@ -52,6 +52,18 @@ describe('the tuned YAML writer writes what the reference writer writes', () => 
     const out = toYamlStream(docs);
     expect(out).toBe(referenceStream(docs));
     expect(out.split('\n---\n').length).toBe(docs.length);
+  });
+
+  test('written in pieces, the same stream', () => {
+    const docs = yaml.loadAll(execFileSync(process.execPath, [sharedPath('tools', 'gen-manifest.mjs'), '50'], { encoding: 'utf8' }));
+    const pieces: string[] = [];
+    writeYamlStream(docs, (t) => pieces.push(t), 4096);
+    expect(pieces.length).toBeGreaterThan(10);
+    expect(pieces.every((p) => p.startsWith('---\n'))).toBe(true);
+    expect(pieces.join('')).toBe(toYamlStream(docs));
+    const one: string[] = [];
+    writeYamlStream([], (t) => one.push(t));
+    expect(one).toEqual([]);
   });
 
   test('5,000 random values over every quoting rule', () => {

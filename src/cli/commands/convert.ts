@@ -5,7 +5,7 @@ import { SchemaVersion } from '../../model/spec';
 import { toAirshipCharts } from '../../model/wire/airship-v1';
 import { toArmadaDocuments } from '../../model/wire/documents';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
-import { toYamlStream } from '../../model/wire/yaml';
+import { toYamlStream, writeYamlStream } from '../../model/wire/yaml';
 import { flag, parse, str } from '../args';
 import { INPUT_HELP, INPUT_OPTIONS, readManifest, reportToStderr } from '../common';
 import { CliIo, EXIT, UsageError } from '../io';
@@ -50,8 +50,37 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const to = str(args, 'to') as (typeof TARGETS)[number] | undefined;
   if (!to) throw new UsageError(`--to is required (one of ${TARGETS.join(', ')})`, 'convert');
+  const { objects, diagnostics, name } = await convert(args, io, to);
+  if (!objects) return EXIT.INVALID;
+  printLines(io, diagnostics, 'stderr');
+  if (diagnostics.some((d) => d.severity === 'error')) return EXIT.INVALID;
+  const dir = str(args, 'output');
+  if (dir === undefined || dir === '-') {
+    // Written once all of it is built (no partial output), from flat pieces rather than one
+    // string: `charCodeAt` makes V8 flatten each piece, whose concatenations would otherwise be
+    // kept as a tree several times the size of the text.
+    const pieces: string[] = [];
+    writeYamlStream(objects, (text) => {
+      text.charCodeAt(0);
+      pieces.push(text);
+    });
+    for (const p of pieces) io.stdout.write(p);
+  } else {
+    const file = path.resolve(io.cwd, dir, `${name}.${to}.yaml`);
+    writeFilesAtomically([{ path: file, content: toYamlStream(objects) }]);
+    io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${objects.length} objects)\n`);
+  }
+  return EXIT.OK;
+}
+
+/**
+ * Reads, checks and converts; `objects` is undefined when the input has errors (printed). Only
+ * the converted objects outlive this call: the loaded documents and the spec can be collected
+ * while the output is written.
+ */
+async function convert(args: ReturnType<typeof parse>, io: CliIo, to: (typeof TARGETS)[number]): Promise<{ objects?: unknown[]; diagnostics: readonly Diagnostic[]; name: string }> {
   const r = await readManifest(args, io, 'convert');
-  if (!reportToStderr(io, r)) return EXIT.INVALID;
+  if (!reportToStderr(io, r)) return { diagnostics: [], name: '' };
   const spec = r.spec!;
   let objects: unknown[];
   let diagnostics: readonly Diagnostic[];
@@ -69,16 +98,5 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     objects = out.objects;
     diagnostics = out.diagnostics.all;
   }
-  printLines(io, diagnostics, 'stderr');
-  if (diagnostics.some((d) => d.severity === 'error')) return EXIT.INVALID;
-  const yaml = toYamlStream(objects);
-  const dir = str(args, 'output');
-  if (dir === undefined || dir === '-') {
-    io.stdout.write(yaml);
-  } else {
-    const file = path.resolve(io.cwd, dir, `${spec.name}.${to}.yaml`);
-    writeFilesAtomically([{ path: file, content: yaml }]);
-    io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${objects.length} objects)\n`);
-  }
-  return EXIT.OK;
+  return { objects, diagnostics, name: spec.name };
 }

@@ -23,6 +23,14 @@ const isScalar = (n: unknown): n is import('yaml').Scalar => yamlLib().isScalar(
 let fastPositions = true;
 
 /**
+ * The chunks whose block index is kept, most recent last. Diagnostics about one document come
+ * together (its schema errors, then a writer's findings chart by chart), so a few suffice, and
+ * a site of thousands of documents does not keep an index of each.
+ */
+const recentIndexes: ChunkAst[] = [];
+const KEPT_INDEXES = 8;
+
+/**
  * Turns the {@link BlockIndex} off (`false`) or on, so that tests can compare its answers with the
  * AST's on the same inputs. Returns the previous setting.
  */
@@ -93,7 +101,14 @@ export class ChunkAst {
    */
   public locate(index: number, path: WirePath): SourcePosition | undefined {
     if (index === 0 && fastPositions) {
-      if (this.index === undefined) this.index = BlockIndex.build(this.text, this.firstLine) ?? null;
+      if (this.index === undefined) {
+        this.index = BlockIndex.build(this.text, this.firstLine) ?? null;
+        if (this.index !== null) {
+          recentIndexes.push(this);
+          // dropped, not refused: built again if its document is asked about later
+          if (recentIndexes.length > KEPT_INDEXES) recentIndexes.shift()!.index = undefined;
+        }
+      }
       if (this.index !== null) {
         const at = this.index.locate(path);
         if (at !== UNKNOWN) return at;

@@ -139,3 +139,20 @@ export function toYamlStream(values: readonly unknown[]): string {
   for (const v of values) out += '---\n' + toYamlDocument(v);
   return out;
 }
+
+/**
+ * {@link toYamlStream} handed to `write` in pieces of about `chunkSize` characters (whole
+ * documents), so that a large stream is never held as one string.
+ * @default chunkSize 65536
+ */
+export function writeYamlStream(values: readonly unknown[], write: (text: string) => void, chunkSize = 65536): void {
+  let out = '';
+  for (const v of values) {
+    out += '---\n' + toYamlDocument(v);
+    if (out.length >= chunkSize) {
+      write(out);
+      out = '';
+    }
+  }
+  if (out !== '') write(out);
+}
