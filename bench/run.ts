@@ -30,7 +30,7 @@ async function main() {
     for (const b of await mod.benchmarks()) {
       await b.setup?.();
       const cases: Case[] = [b.subject, ...(b.subjects ?? []), ...b.baselines];
-      const results = await measure(cases, REPS);
+      const results = await measure(cases, REPS, 1, b.clock);
       const ms = new Map(results.map((r) => [r.name, r.medianMs]));
       const peaks = cases.map((c) => (!b.peakCases || b.peakCases.includes(c.name) ? peakMemory(file, b.title, c.name) : undefined));
       const mb = new Map(cases.map((c, i) => [c.name, peaks[i]]));
@@ -54,7 +54,7 @@ async function main() {
         '',
         b.description,
         '',
-        `| case | median ms | min ms | peak RSS MB | ratio to ${main.baseline} |`,
+        `| case | median ${b.clock === 'cpu' ? 'CPU ' : ''}ms | min ms | peak RSS MB | ratio to ${main.baseline} |`,
         '| --- | ---: | ---: | ---: | ---: |',
         ...rows,
         '',
