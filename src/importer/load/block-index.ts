@@ -390,13 +390,25 @@ function readKey(text: string, at: number, end: number): { name: string; merge: 
       if (e === at || i - at > 1024) return null;
       const spelled = text.slice(at, e);
       if (spelled === '<<') return { name: spelled, merge: true, end: i + 1 };
-      return { name: keyIsItsText(ch) ? spelled : plainKeyString(spelled), merge: false, end: i + 1 };
+      return { name: keyIsItsText(ch) ? spelled : resolvedKey(spelled), merge: false, end: i + 1 };
     }
     if (c === 35 && isBlank(text.charCodeAt(i - 1))) return undefined;
     // flow indicators inside a block key: the yaml package and PyYAML may split it differently
     if (c === 123 || c === 125 || c === 91 || c === 93 || c === 44) return null;
   }
   return undefined;
+}
+
+// Keys repeat from document to document (`namespace`, `no_hooks`): resolved once each.
+const resolvedKeys = new Map<string, string>();
+
+function resolvedKey(spelled: string): string {
+  let name = resolvedKeys.get(spelled);
+  if (name === undefined) {
+    name = plainKeyString(spelled);
+    if (resolvedKeys.size < 10_000) resolvedKeys.set(spelled, name);
+  }
+  return name;
 }
 
 /** Offset of the quote that closes a scalar opened before `from`, or -1 when the line has none. */
