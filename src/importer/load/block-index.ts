@@ -249,12 +249,13 @@ export class BlockIndex {
           break;
         }
         const key = readKey(text, c, end);
-        if (!key) return false;
+        if (key === undefined || key === null) return false;
+        const merge = keyRead.merge;
         const map = containerAt(col, MAP, lineNo);
         if (map < 0) return false;
-        const entry = this.add(LEAF, lineNo, col + 1, key.merge ? undefined : key.name);
-        if (key.merge) this.merges.add(map);
-        let v = key.end;
+        const entry = this.add(LEAF, lineNo, col + 1, merge ? undefined : key);
+        if (merge) this.merges.add(map);
+        let v = keyRead.end;
         while (v < end && isBlank(text.charCodeAt(v))) v++;
         const value = this.readValue(text, v, end, entry);
         if (value === FAIL) return false;
@@ -362,11 +363,19 @@ function restIsEmpty(text: string, at: number, end: number): boolean {
   return i >= end || (text.charCodeAt(i) === 35 && (i === at ? i === 0 || isBlank(text.charCodeAt(i - 1)) : true));
 }
 
+/** Characters a plain key is read up to or refused for: `:`, `#`, and flow indicators. */
+const KEY_CHAR = new Uint8Array(128);
+for (const c of ':#{}[],') KEY_CHAR[c.charCodeAt(0)] = 1;
+
+/** Where the value of the key {@link readKey} last read starts, and whether that key is `<<`. */
+const keyRead = { end: 0, merge: false };
+
 /**
- * A mapping key at `at`: its name as the loaded data has it and where its value starts;
- * `undefined` when the line is not a key; `null` when it might be one this reader cannot spell.
+ * A mapping key at `at`: its name as the loaded data has it (where its value starts, and whether
+ * it is a merge key, in {@link keyRead}); `undefined` when the line is not a key; `null` when it
+ * might be one this reader cannot spell.
  */
-function readKey(text: string, at: number, end: number): { name: string; merge: boolean; end: number } | undefined | null {
+function readKey(text: string, at: number, end: number): string | undefined | null {
   const ch = text.charCodeAt(at);
   if (ch === 34 || ch === 39) {
     const close = closingQuote(text, at + 1, end, ch);
@@ -376,7 +385,9 @@ function readKey(text: string, at: number, end: number): { name: string; merge: 
     if (text.charCodeAt(colon) !== 58 || (colon + 1 < end && !isBlank(text.charCodeAt(colon + 1)))) return undefined;
     const raw = text.slice(at + 1, close);
     if (ch === 34 && raw.includes('\\')) return null;
-    return { name: ch === 39 ? raw.replace(/''/g, "'") : raw, merge: false, end: colon + 1 };
+    keyRead.merge = false;
+    keyRead.end = colon + 1;
+    return ch === 39 ? raw.replace(/''/g, "'") : raw;
   }
   // indicators that cannot start a plain key (or start one this reader does not follow)
   if (ch === 123 || ch === 91 || ch === 93 || ch === 125 || ch === 44 || ch === 35 || ch === 38 || ch === 42 || ch === 33 || ch === 124 || ch === 62 || ch === 37 || ch === 64 || ch === 96 || ch === 63 || ch === 58) {
@@ -384,13 +395,15 @@ function readKey(text: string, at: number, end: number): { name: string; merge: 
   }
   for (let i = at; i < end; i++) {
     const c = text.charCodeAt(i);
+    if (c >= 128 || KEY_CHAR[c] === 0) continue;
     if (c === 58 /* : */ && (i + 1 >= end || isBlank(text.charCodeAt(i + 1)))) {
       let e = i;
       while (e > at && isBlank(text.charCodeAt(e - 1))) e--;
       if (e === at || i - at > 1024) return null;
       const spelled = text.slice(at, e);
-      if (spelled === '<<') return { name: spelled, merge: true, end: i + 1 };
-      return { name: keyIsItsText(ch) ? spelled : resolvedKey(spelled), merge: false, end: i + 1 };
+      keyRead.merge = spelled === '<<';
+      keyRead.end = i + 1;
+      return keyRead.merge || keyIsItsText(ch) ? spelled : resolvedKey(spelled);
     }
     if (c === 35 && isBlank(text.charCodeAt(i - 1))) return undefined;
     // flow indicators inside a block key: the yaml package and PyYAML may split it differently
