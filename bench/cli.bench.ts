@@ -1,26 +1,94 @@
 /**
- * Issue "import and CLI": parse + validate + convert of a generated 2,000-chart manifest next to
- * js-yaml load + dump of the same file and ajv validation of the same documents; and CLI start-up
- * next to `node -e 0`.
+ * The CLI's own work on generated sites of 250, 2,000 and 8,000 charts (`convert` to every
+ * target, `validate`, `plan`, each a whole in-process command run) next to the floor: a raw
+ * js-yaml load + dump of the same file; the older in-process convert benchmark next to js-yaml +
+ * ajv; and the start-up of short commands next to `node -e 0`.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as yaml from 'js-yaml';
 import * as path from 'path';
 import AjvDraft04 from 'ajv-draft-04';
+import { TARGETS } from '../src/cli/commands/convert';
+import { CliIo } from '../src/cli/io';
+import { main } from '../src/cli/main';
 import { resolveInputs } from '../src/importer/resolve';
 import { toArmadaDocuments } from '../src/model/wire/documents';
 import { toYamlStream } from '../src/model/wire/yaml';
 import { SchemaVersion } from '../src/model/spec';
-import { Benchmark } from './harness';
+import { Benchmark, Case, RatioTarget } from './harness';
 import { generatedSite } from './synth.bench';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+const SIZES = (process.env.BENCH_CLI_SIZES ?? '250,2000,8000').split(',').map(Number);
+const LARGEST = Math.max(...SIZES);
+const SMALL_FILE = path.resolve(ROOT, '..', 'shared', 'corpus', 'armada__examples__simple.yaml');
+const RAW = 'js-yaml load+dump';
+
+/** Output goes nowhere (only counted), as when the CLI writes to a pipe that is read as fast as it is written. */
+function sinkIo(): CliIo & { bytes: number } {
+  const io = {
+    bytes: 0,
+    stdout: { write: (s: string) => ((io.bytes += s.length), true) },
+    stderr: { write: (s: string) => ((io.bytes += s.length), true) },
+    stdin: process.stdin,
+    cwd: process.cwd(),
+  };
+  return io;
+}
+
+/** One whole CLI command, in process. Exit 1 (invalid input, diagnostics printed) is a result like 0. */
+function command(name: string, argv: () => string[]): Case {
+  return {
+    name,
+    run: async () => {
+      const code = await main(argv(), sinkIo());
+      if (code !== 0 && code !== 1) throw new Error(`${name}: exit ${code}`);
+      return code;
+    },
+  };
+}
+
+function sizeBenchmark(charts: number): Benchmark {
+  let file = '';
+  const converts = TARGETS.map((t) => command(`convert --to ${t}`, () => ['convert', file, '--to', t]));
+  const subjects = [...converts, command('validate', () => ['validate', file]), command('plan', () => ['plan', file])];
+  const raw: Case = {
+    name: RAW,
+    run: () => {
+      const docs = yaml.loadAll(fs.readFileSync(file, 'utf8'));
+      return docs.map((d) => yaml.dump(d)).join('---\n');
+    },
+  };
+  const targets: RatioTarget[] = subjects.map((s) => ({ case: s.name, baseline: RAW, ratio: 1.5, series: { name: s.name, size: charts } }));
+  const largest = charts === LARGEST;
+  return {
+    title: `armada-cdk CLI on a ${charts}-chart manifest`,
+    description: [
+      `Input: \`gen-manifest.mjs ${charts}\` (${charts} charts in groups of 10, ~2 kB of values each, git/tar/local sources, subchart dependencies on a quarter of them), ${(fs.statSync(generatedSite(charts).file).size / 1e6).toFixed(1)} MB.`,
+      'Each armada-cdk case is the whole command run in process (`main([...])`: read, PyYAML-semantics parse, Armada schemas, references, every rule, the conversion, every diagnostic placed at its file:line:column and printed, the output written to a sink).',
+      'The airship-v1 and keleustes-v1alpha1 conversions report thousands of warnings on this site (git and local sources, subchart dependencies, values the keleustes CRD drops), and keleustes-v1alpha1 ends with an error (the groups are in five namespaces), after reporting all of them.',
+      `${RAW}: \`js-yaml\` \`loadAll\` of the file and \`dump\` of every document, the floor for reading and writing the same YAML.`,
+      'Timed by CPU time of the process (the work is all in process), so that other load on the machine does not count.',
+    ].join('\n'),
+    clock: 'cpu',
+    setup: () => {
+      ({ file } = generatedSite(charts));
+    },
+    subject: subjects[0],
+    subjects: subjects.slice(1),
+    baselines: [raw],
+    target: { ratio: 1.5, baseline: 0 },
+    targets,
+    ...(largest ? { memoryTargets: converts.map((c) => ({ case: c.name, baseline: RAW, ratio: 1.5 })), peakCases: [...converts.map((c) => c.name), RAW] } : { peakCases: [] }),
+  };
+}
 
 export function benchmarks(): Benchmark[] {
   let file = '';
   let validators: Map<string, (d: unknown) => boolean>;
   return [
+    ...SIZES.map(sizeBenchmark),
     {
       title: 'armada-cdk convert of a 2000-chart manifest (parse + validate + convert to documents v1)',
       description: [
@@ -31,7 +99,7 @@ export function benchmarks(): Benchmark[] {
         ({ file } = generatedSite());
         const ajv = new AjvDraft04({ allErrors: true, strict: false });
         validators = new Map();
-        for (const f of fs.readdirSync(path.join(ROOT, 'schemas', 'armada'))) {
+        for (const f of fs.readdirSync(path.join(ROOT, 'schemas', 'armada')).filter((n) => n.endsWith('.yaml'))) {
           const doc = yaml.loadAll(fs.readFileSync(path.join(ROOT, 'schemas', 'armada', f), 'utf8')).find((d: any) => d && d.metadata) as any;
           const { $schema: _ignored, ...schema } = doc.data;
           validators.set(doc.metadata.name, ajv.compile(schema));
@@ -56,6 +124,7 @@ export function benchmarks(): Benchmark[] {
         },
       ],
       target: { ratio: 3, baseline: 0 },
+      peakCases: [],
     },
     {
       title: 'CLI start-up (`armada-cdk --version`)',
@@ -63,6 +132,16 @@ export function benchmarks(): Benchmark[] {
       subject: { name: 'armada-cdk --version', run: () => spawnTimes(5, [path.join(ROOT, 'bin', 'armada-cdk.js'), '--version']) },
       baselines: [{ name: 'node -e 0', run: () => spawnTimes(5, ['-e', '0']) }],
       target: { ratio: 4, baseline: 0 },
+    },
+    {
+      title: '`armada-cdk validate` of a small corpus file',
+      description: `A fresh \`node bin/armada-cdk.js validate ${path.basename(SMALL_FILE)}\` process (2 charts, 1 group, 1 manifest: module loading, the precompiled Armada schema validators, the work), next to \`node -e 0\`, 5 processes per run.`,
+      setup: () => {
+        if (!fs.existsSync(SMALL_FILE)) throw new Error(`the benchmark needs the shared corpus beside the checkout (${path.relative(process.cwd(), SMALL_FILE)})`);
+      },
+      subject: { name: 'armada-cdk validate', run: () => spawnTimes(5, [path.join(ROOT, 'bin', 'armada-cdk.js'), 'validate', SMALL_FILE]) },
+      baselines: [{ name: 'node -e 0', run: () => spawnTimes(5, ['-e', '0']) }],
+      target: { ratio: 1.5, baseline: 0 },
     },
   ];
 }

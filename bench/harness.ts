@@ -28,6 +28,19 @@ export interface CaseResult {
   readonly runs: number;
 }
 
+/** A ratio that must not be exceeded: `case` against `baseline` (case names of the same benchmark). */
+export interface RatioTarget {
+  readonly case: string;
+  readonly baseline: string;
+  readonly ratio: number;
+  /**
+   * Targets of one series (the same work at several input sizes) must also be flat: the ratio
+   * at the largest size no higher than at the smallest.
+   * @default - not part of a series
+   */
+  readonly series?: { readonly name: string; readonly size: number };
+}
+
 /** A benchmark: our case against one or more baselines, with a target ratio. */
 export interface Benchmark {
   readonly title: string;
@@ -37,13 +50,41 @@ export interface Benchmark {
   readonly baselines: readonly Case[];
   /** The ratio subject/baseline that must not be exceeded, against `baselines[targetBaseline]`. */
   readonly target: { readonly ratio: number; readonly baseline: number };
+  /**
+   * More of our cases, measured in the same alternating runs as the others.
+   * @default - none
+   */
+  readonly subjects?: readonly Case[];
+  /**
+   * More time targets, by case name (the main one is `target`).
+   * @default - none
+   */
+  readonly targets?: readonly RatioTarget[];
+  /**
+   * Peak-RSS targets, by case name.
+   * @default - none
+   */
+  readonly memoryTargets?: readonly RatioTarget[];
+  /**
+   * The cases whose peak RSS is measured (each in a fresh process, which costs a setup each).
+   * @default - every case
+   */
+  readonly peakCases?: readonly string[];
+  /**
+   * `cpu`: time a run by the CPU time of this process (user + system, GC threads included)
+   * instead of the wall clock, so that other processes on a busy machine do not count; for cases
+   * that do all their work in this process.
+   * @default 'wall'
+   */
+  readonly clock?: 'wall' | 'cpu';
   /** Prepares inputs (generated files, warm caches) before any timing. */
   readonly setup?: () => Promise<void> | void;
 }
 
-export async function measure(cases: readonly Case[], repetitions: number, warmup = 1): Promise<CaseResult[]> {
-  const clock = cases[0]?.clock ?? 'wall';
-  if (cases.some((c) => (c.clock ?? 'wall') !== clock)) throw new Error(`the cases ${cases.map((c) => `${c.name} (${c.clock ?? 'wall'})`).join(', ')} must use one clock`);
+/** Times the cases with `clock`: the benchmark's, else the one clock its cases name. */
+export async function measure(cases: readonly Case[], repetitions: number, warmup = 1, benchmarkClock?: 'wall' | 'cpu'): Promise<CaseResult[]> {
+  const clock = benchmarkClock ?? cases[0]?.clock ?? 'wall';
+  if (cases.some((c) => c.clock !== undefined && c.clock !== clock)) throw new Error(`the cases ${cases.map((c) => `${c.name} (${c.clock ?? clock})`).join(', ')} must use one clock`);
   const now = clock === 'cpu' ? cpuMs : () => performance.now();
   const times = cases.map(() => [] as number[]);
   for (let i = 0; i < warmup; i++) for (const c of cases) await c.run();

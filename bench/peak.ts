@@ -32,7 +32,7 @@ async function main() {
   const mod = require(path.join(__dirname, file)) as { benchmarks: () => Promise<Benchmark[]> | Benchmark[] };
   const b = (await mod.benchmarks()).find((x) => x.title === title)!;
   await b.setup?.();
-  const c = [b.subject, ...b.baselines].find((x) => x.name === caseName)!;
+  const c = [b.subject, ...(b.subjects ?? []), ...b.baselines].find((x) => x.name === caseName)!;
   await c.run(); // warm-up: module loading and JIT are not the case's memory
   global.gc?.();
   resetPeak();

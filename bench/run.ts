@@ -1,59 +1,119 @@
 /**
  * `npm run bench`: runs every benchmark in bench/*.bench.js (compiled), prints the figures and
- * rewrites BENCHMARKS.md. `npm run bench -- synth` runs only the benchmarks whose file matches.
+ * rewrites BENCHMARKS.md; exits 1 when a target is missed. `npm run bench -- cli` runs only the
+ * benchmarks whose file name contains `cli` (and then leaves BENCHMARKS.md alone).
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Benchmark, measure } from './harness';
+import { Benchmark, Case, measure, RatioTarget } from './harness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const REPS = Number(process.env.BENCH_REPS ?? 7);
+
+/** One checked target, for the summary and the flatness check. */
+interface Checked {
+  readonly target: RatioTarget;
+  readonly measured: number;
+  readonly ok: boolean;
+}
 
 async function main() {
   const filter = process.argv[2];
   const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.bench.js') && (!filter || f.includes(filter))).sort();
   const sections: string[] = [];
-  let failed = false;
+  const checked: Checked[] = [];
   for (const file of files) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(path.join(__dirname, file)) as { benchmarks: () => Promise<Benchmark[]> | Benchmark[] };
     for (const b of await mod.benchmarks()) {
       await b.setup?.();
-      const results = await measure([b.subject, ...b.baselines], REPS);
-      const peaks = [b.subject, ...b.baselines].map((c) => peakMemory(file, b.title, c.name));
-      const subject = results[0];
-      const target = results[1 + b.target.baseline];
-      const ratio = subject.medianMs / target.medianMs;
-      const ok = ratio <= b.target.ratio;
-      failed ||= !ok;
-      const rows = results.map((r, i) => `| ${r.name} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${peaks[i] ?? 'n/a'} | ${(r.medianMs / target.medianMs).toFixed(2)} |`);
+      const cases: Case[] = [b.subject, ...(b.subjects ?? []), ...b.baselines];
+      const results = await measure(cases, REPS, 1, b.clock);
+      const ms = new Map(results.map((r) => [r.name, r.medianMs]));
+      const peaks = cases.map((c) => (!b.peakCases || b.peakCases.includes(c.name) ? peakMemory(file, b.title, c.name) : undefined));
+      const mb = new Map(cases.map((c, i) => [c.name, peaks[i]]));
+      const main: RatioTarget = { case: b.subject.name, baseline: b.baselines[b.target.baseline].name, ratio: b.target.ratio };
+      const lines: string[] = [];
+      const check = (t: RatioTarget, figures: Map<string, number | undefined>, what: string) => {
+        const a = figures.get(t.case);
+        const base = figures.get(t.baseline);
+        const measured = a !== undefined && base !== undefined ? a / base : NaN;
+        const ok = measured <= t.ratio;
+        checked.push({ target: t, measured, ok });
+        lines.push(`- ${what} of ${t.case}: at most ${t.ratio}x ${t.baseline}. Measured: **${measured.toFixed(2)}x** (${ok ? 'met' : 'NOT met'}).`);
+      };
+      const own = b.targets?.some((t) => t.case === main.case && t.baseline === main.baseline);
+      for (const t of own ? b.targets! : [main, ...(b.targets ?? [])]) check(t, ms, 'time');
+      for (const t of b.memoryTargets ?? []) check(t, mb, 'peak RSS');
+      const target = ms.get(main.baseline)!;
+      const rows = results.map((r, i) => `| ${r.name} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${peaks[i] ?? 'n/a'} | ${(r.medianMs / target).toFixed(2)} |`);
       const section = [
         `### ${b.title}`,
         '',
         b.description,
         '',
-        '| case | median ms | min ms | peak RSS MB | ratio to target baseline |',
+        `| case | median ${(b.clock ?? b.subject.clock) === 'cpu' ? 'CPU ' : ''}ms | min ms | peak RSS MB | ratio to ${main.baseline} |`,
         '| --- | ---: | ---: | ---: | ---: |',
         ...rows,
         '',
-        `Target: at most ${b.target.ratio}x ${target.name}. Measured: **${ratio.toFixed(2)}x** (${ok ? 'met' : 'NOT met'}).`,
+        lines.length === 1 ? `Target: ${lines[0].slice(2)}` : 'Targets:\n\n' + lines.join('\n'),
         '',
       ].join('\n');
       console.log(section);
       sections.push(section);
     }
   }
+  const flat = flatness(checked);
+  if (flat) {
+    console.log(flat.text);
+    sections.push(flat.text);
+  }
+  const missed = checked.filter((c) => !c.ok).length + (flat?.missed ?? 0);
   if (!filter) writeReport(sections);
-  if (failed) process.exitCode = 1;
+  if (missed > 0) {
+    console.error(`${missed} target${missed === 1 ? '' : 's'} missed`);
+    process.exitCode = 1;
+  }
 }
 
-/** Peak RSS of one case in a fresh process (`--expose-gc`, one warm-up, one measured run). */
-function peakMemory(file: string, title: string, caseName: string): string | undefined {
+/** The ratio at the largest size of each series against the ratio at its smallest. */
+function flatness(checked: readonly Checked[]): { text: string; missed: number } | undefined {
+  const series = new Map<string, Checked[]>();
+  for (const c of checked) {
+    if (!c.target.series) continue;
+    const list = series.get(c.target.series.name) ?? [];
+    list.push(c);
+    series.set(c.target.series.name, list);
+  }
+  if (series.size === 0) return undefined;
+  let missed = 0;
+  const rows: string[] = [];
+  for (const [name, list] of series) {
+    const bySize = [...list].sort((a, b) => a.target.series!.size - b.target.series!.size);
+    const small = bySize[0];
+    const large = bySize[bySize.length - 1];
+    const ok = large.measured <= small.measured;
+    if (!ok) missed++;
+    rows.push(`| ${name} | ${bySize.map((c) => `${c.target.series!.size}: ${c.measured.toFixed(2)}x`).join(', ')} | ${ok ? 'met' : 'NOT met'} |`);
+  }
+  const text = [
+    '### Flat cost: the ratio at the largest input no higher than at the smallest',
+    '',
+    '| work | ratio by input size (charts) | flat |',
+    '| --- | --- | --- |',
+    ...rows,
+    '',
+  ].join('\n');
+  return { text, missed };
+}
+
+/** Peak RSS of one case in a fresh process (`--expose-gc`, one warm-up, one measured run), in MB. */
+function peakMemory(file: string, title: string, caseName: string): number | undefined {
   try {
     const out = execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, 'peak.js'), file, title, caseName], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    return String(Math.round(Number(out.trim()) / 1024 / 1024));
+    return Math.round(Number(out.trim()) / 1024 / 1024);
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'child_process';
 import * as cdk8s from 'cdk8s';
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as yaml from 'js-yaml';
 import * as os from 'os';
@@ -16,19 +17,23 @@ import { Benchmark } from './harness';
 
 const CHARTS = 2000;
 
-/** The generated site as documents, once per process. */
+/**
+ * The generated site, generated once per machine and generator version (the file name carries a
+ * hash of the generator, so a changed generator never reuses an old file).
+ */
 export function generatedSite(charts = CHARTS): { file: string; text: string } {
+  const generator = path.resolve(__dirname, '..', '..', '..', 'shared', 'tools', 'gen-manifest.mjs');
+  if (!fs.existsSync(generator)) throw new Error(`the benchmark needs the shared generator beside the checkout (${path.relative(process.cwd(), generator)})`);
+  const version = crypto.createHash('sha256').update(fs.readFileSync(generator)).digest('hex').slice(0, 12);
   const dir = path.join(os.tmpdir(), 'armada-cdk-bench');
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `site-${charts}-v1.yaml`);
+  const file = path.join(dir, `site-${charts}-${version}.yaml`);
   if (!fs.existsSync(file)) {
-    const generator = path.resolve(__dirname, '..', '..', '..', 'shared', 'tools', 'gen-manifest.mjs');
-    if (!fs.existsSync(generator)) throw new Error(`the benchmark needs the shared generator beside the checkout (${path.relative(process.cwd(), generator)})`);
     const generated = execFileSync(process.execPath, [generator, String(charts)], { maxBuffer: 1 << 30, encoding: 'utf8' });
-    // The generator puts min_ready on pod and job waits too, which Armada rejects when it builds
-    // the chart's wait ("invalid config for item in wait.resources"), and so does validation here:
-    // drop it there, so that the benchmark measures a site Armada would deploy.
-    fs.writeFileSync(file, generated.replace(/(- type: (?:job|pod)\n)[ ]+min_ready: [^\n]*\n/g, '$1'));
+    // written beside and renamed, so that a concurrent run never reads half a file
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, generated);
+    fs.renameSync(tmp, file);
   }
   return { file, text: fs.readFileSync(file, 'utf8') };
 }

@@ -36,11 +36,13 @@ export async function readManifest(args: ParsedArgs, io: CliIo, command: string)
   if (args.positionals.length === 0) throw new UsageError('no input files (use - for stdin)', command);
   // Progress only where a person watches (a TTY) and a run can be long (many files).
   const progress = io.stderr.isTTY && args.positionals.length > 10 ? (msg: string) => io.stderr.write(`\r${msg.slice(0, 100)}\x1b[K`) : undefined;
+  const valuesFiles = list(args, 'values');
   const result = await resolveInputs(args.positionals, {
     targetManifest: str(args, 'target-manifest'),
-    valuesFiles: list(args, 'values'),
+    valuesFiles,
     sets: list(args, 'set'),
-    stdin: io.stdin,
+    // only `-` reads stdin, and a process builds its stdin stream on first use
+    ...(args.positionals.includes('-') || valuesFiles?.includes('-') ? { stdin: io.stdin } : {}),
     onProgress: progress,
   });
   if (progress) io.stderr.write('\r\x1b[K');

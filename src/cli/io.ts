@@ -98,7 +98,15 @@ function guard(stream: NodeJS.WriteStream, name: string): Guarded {
 }
 
 export function processIo(): CliIo {
-  return { stdout: guard(process.stdout, 'standard output'), stderr: guard(process.stderr, 'standard error'), stdin: process.stdin, cwd: process.cwd() };
+  return {
+    stdout: guard(process.stdout, 'standard output'),
+    stderr: guard(process.stderr, 'standard error'),
+    // Node builds process.stdin on first access, which costs milliseconds: only `-` needs it.
+    get stdin() {
+      return process.stdin;
+    },
+    cwd: process.cwd(),
+  };
 }
 
 /**

@@ -12,7 +12,7 @@ import { checkLocalChartValues } from '../values-schema/check-charts';
 import { ArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
 import { inheritInternals } from './load/document';
-import { applySets, applyValuesFiles, cloneShared, OverridableDocument, SetWrite, sharedNodes } from './overrides';
+import type { OverridableDocument, SetWrite } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
 
 /** Options of {@link resolveInputs}. */
@@ -79,32 +79,13 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   const loaded = await loadEach(paths, options.stdin, progress);
   diagnostics.push(...loaded.diagnostics);
 
-  // Overrides work on copies (which keep the sharing of YAML aliases, as Armada's objects do);
-  // the loaded documents keep their positions for diagnostics.
-  const copies = new Map<ArmadaDocument, OverridableDocument>();
-  const others = precedingOthers(loaded.documents, loaded.armada);
-  const overridable = loaded.armada.map((doc) => {
-    const data = cloneShared((doc.data ?? {}) as Record<string, unknown>);
-    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data, precededBy: others.get(doc), shared: sharedNodes(data) };
-    copies.set(doc, o);
-    return o;
-  });
-  const before = new Map(overridable.map((o) => [o, snapshot(o.data)]));
-  if (options.valuesFiles?.length) {
-    const ovr = await loadInputs(options.valuesFiles, options.stdin);
-    diagnostics.push(...ovr.diagnostics);
-    diagnostics.push(...applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
+  // Overrides are loaded and applied only when there are some: without them the loaded documents
+  // are the effective ones, and nothing is copied.
+  let effective: readonly ArmadaDocument[] = loaded.armada;
+  let bySet = (ds: readonly Diagnostic[]): Diagnostic[] => [...ds];
+  if (options.valuesFiles?.length || options.sets?.length) {
+    ({ effective, bySet } = await applyOverrides(loaded.documents, loaded.armada, options, diagnostics));
   }
-  const writes: SetWrite[] = [];
-  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets, (w) => writes.push(w)));
-  const docOf = new Map([...copies].map(([doc, o]) => [o, doc]));
-  const bySet = (ds: readonly Diagnostic[]) => blameSets(ds, writes.map((w) => ({ ...w, label: docOf.get(w.doc)!.label })));
-
-  // A document changed by an override is validated with its new data, at its original place.
-  const effective = loaded.armada.map((doc) => {
-    const o = copies.get(doc)!;
-    return before.get(o) === snapshot(o.data) ? doc : withData(doc, o.data);
-  });
 
   // Armada needs a whole site: at least one Chart, one ChartGroup and a Manifest.
   const kinds = new Set(effective.map((d) => armadaSchema(d.schema)!.kind));
@@ -214,6 +195,48 @@ function blameSets(ds: readonly Diagnostic[], writes: readonly (SetWrite & { lab
 /** A comparable text of a document's data (integers beyond 2^53 are bigints, which JSON lacks). */
 function snapshot(data: unknown): string {
   return JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+}
+
+/**
+ * The documents with `--values` files then `--set` overrides applied. Overrides work on copies;
+ * the loaded documents keep their positions for diagnostics, and a document changed by an
+ * override is validated with its new data, at its original place.
+ */
+async function applyOverrides(
+  all: readonly LoadedDocument[],
+  armada: readonly ArmadaDocument[],
+  options: ResolveInputsOptions,
+  diagnostics: Diagnostic[],
+): Promise<{ effective: ArmadaDocument[]; bySet: (ds: readonly Diagnostic[]) => Diagnostic[] }> {
+  // Loaded here, not at start-up: most runs have no overrides.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { applySets, applyValuesFiles, cloneShared, sharedNodes } = require('./overrides') as typeof import('./overrides');
+  // Overrides work on copies (which keep the sharing of YAML aliases, as Armada's objects do);
+  // the loaded documents keep their positions for diagnostics.
+  const copies = new Map<ArmadaDocument, OverridableDocument>();
+  const others = precedingOthers(all, armada);
+  const overridable = armada.map((doc) => {
+    const data = cloneShared((doc.data ?? {}) as Record<string, unknown>);
+    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data, precededBy: others.get(doc), shared: sharedNodes(data) };
+    copies.set(doc, o);
+    return o;
+  });
+  const before = new Map(overridable.map((o) => [o, snapshot(o.data)]));
+  if (options.valuesFiles?.length) {
+    const ovr = await loadInputs(options.valuesFiles, options.stdin);
+    diagnostics.push(...ovr.diagnostics);
+    diagnostics.push(...applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
+  }
+  const writes: SetWrite[] = [];
+  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets, (w) => writes.push(w)));
+  const docOf = new Map([...copies].map(([doc, o]) => [o, doc]));
+  const bySet = (ds: readonly Diagnostic[]) => blameSets(ds, writes.map((w) => ({ ...w, label: docOf.get(w.doc)!.label })));
+  // A document changed by an override is validated with its new data, at its original place.
+  const effective = armada.map((doc) => {
+    const o = copies.get(doc)!;
+    return before.get(o) === snapshot(o.data) ? doc : withData(doc, o.data);
+  });
+  return { effective, bySet };
 }
 
 /** Loads the inputs one file at a time, so that a long run can say how far it got. */

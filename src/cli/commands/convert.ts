@@ -6,7 +6,7 @@ import { toAirshipCharts } from '../../model/wire/airship-v1';
 import { toArmadaDocuments } from '../../model/wire/documents';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
 import { toFluxObjects } from '../../model/wire/flux-v2';
-import { toYamlStream } from '../../model/wire/yaml';
+import { toYamlStream, writeYamlStream } from '../../model/wire/yaml';
 import { flag, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
@@ -14,7 +14,7 @@ import { CliIo, EXIT, UsageError } from '../io';
 import { plural } from '../report';
 import { checkOutputDirectory, planDirectoryOutput, writeFilesAtomically } from '../write';
 
-const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'] as const;
+export const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'] as const;
 
 export const HELP = `Usage: armada-cdk convert FILE... --to TARGET [-o DIR] [options]
 
@@ -96,8 +96,41 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const report = reportOptions(args, 'convert');
   const dir = str(args, 'output');
   if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
+  const { objects, name } = await convert(args, io, to, flux, report);
+  if (!objects) return EXIT.INVALID;
+  if (dir === undefined || dir === '-') {
+    // Written once all of it is built (no partial output), from flat pieces rather than one
+    // string: `charCodeAt` makes V8 flatten each piece, whose concatenations would otherwise be
+    // kept as a tree several times the size of the text.
+    const pieces: string[] = [];
+    writeYamlStream(objects, (text) => {
+      text.charCodeAt(0);
+      pieces.push(text);
+    });
+    for (const p of pieces) io.stdout.write(p);
+  } else {
+    const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: toYamlStream(objects) }], { force: flag(args, 'force'), command: 'convert' });
+    await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
+    const file = plan.files[0].path;
+    io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${plural(objects.length, 'object')})\n`);
+  }
+  return EXIT.OK;
+}
+
+/**
+ * Reads, checks, converts and reports; `objects` is undefined when the input has errors (or too
+ * many warnings). Only the converted objects outlive this call: the loaded documents and the spec
+ * can be collected while the output is written.
+ */
+async function convert(
+  args: ReturnType<typeof parse>,
+  io: CliIo,
+  to: (typeof TARGETS)[number],
+  flux: ReturnType<typeof fluxOptions> | undefined,
+  report: ReturnType<typeof reportOptions>,
+): Promise<{ objects?: unknown[]; name: string }> {
   const r = await readManifest(args, io, 'convert');
-  if (inputFailed(io, r, report)) return EXIT.INVALID;
+  if (inputFailed(io, r, report)) return { name: '' };
   const spec = r.spec!;
   let objects: unknown[];
   let diagnostics: readonly Diagnostic[];
@@ -121,15 +154,6 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
   const all = [...r.diagnostics, ...diagnostics];
   const notes = to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [];
-  if (!finishReport(io, all, report, notes)) return EXIT.INVALID;
-  const yaml = toYamlStream(objects);
-  if (dir === undefined || dir === '-') {
-    io.stdout.write(yaml);
-  } else {
-    const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${spec.name}.${to}.yaml`, content: yaml }], { force: flag(args, 'force'), command: 'convert' });
-    await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
-    const file = plan.files[0].path;
-    io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${plural(objects.length, 'object')})\n`);
-  }
-  return EXIT.OK;
+  if (!finishReport(io, all, report, notes)) return { name: spec.name };
+  return { objects, name: spec.name };
 }

@@ -1,4 +1,4 @@
-import { BlockOutline } from './outline';
+import type { BlockOutline } from './outline';
 import { ChunkAst, collectionKeys, conflictingMerges, SourcePosition, WirePath } from './positions';
 import { Chunk } from './source';
 
@@ -90,6 +90,8 @@ export class ChunkSource {
   }
 
   public outline(): BlockOutline {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { BlockOutline } = require('./outline') as typeof import('./outline'); // large documents only
     if (!this.outlineCache) this.outlineCache = new BlockOutline(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line);
     return this.outlineCache;
   }
@@ -124,8 +126,11 @@ export class YamlDocument implements LoadedDocument {
     if (specials && specials.size > 0) internals.set(this, { specials });
   }
 
+  /** Asked once per diagnostic: kept. */
+  private labelText: string | undefined;
+
   public get label(): string {
-    return [this.schema, this.name].filter((s) => s !== undefined).join(' ');
+    return (this.labelText ??= [this.schema, this.name].filter((s) => s !== undefined).join(' '));
   }
 
   public locate(path: WirePath = []): SourcePosition {

@@ -1,10 +1,44 @@
 /**
- * Source positions, computed only when a diagnostic needs one: the values come from js-yaml (fast),
- * and the `yaml` package's AST of a single document is built the first time something in that
- * document has to be pointed at.
+ * Source positions, computed only when a diagnostic needs one: the values come from js-yaml (fast).
+ * A plain block-style document answers from its {@link BlockIndex}, one line-by-line pass; any
+ * other document, and any path into a flow collection, an alias or a merge, from the `yaml`
+ * package's AST of that single document, built the first time something in it has to be pointed
+ * at.
  */
-import { Alias, Document, isAlias, isMap, isScalar, isSeq, LineCounter, Pair, parseAllDocuments, Scalar, YAMLMap } from 'yaml';
+import type { Alias, Document, LineCounter, Pair, YAMLMap } from 'yaml';
+import { BlockIndex, UNKNOWN } from './block-index';
 import { plainKeyString } from './pyyaml-schema';
+
+// The yaml package is loaded only when an AST is needed: most runs never build one.
+let yamlModule: typeof import('yaml') | undefined;
+function yamlLib(): typeof import('yaml') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (yamlModule ??= require('yaml') as typeof import('yaml'));
+}
+const isAlias = (n: unknown): n is Alias => yamlLib().isAlias(n);
+const isMap = (n: unknown): n is YAMLMap => yamlLib().isMap(n);
+const isSeq = (n: unknown): n is import('yaml').YAMLSeq => yamlLib().isSeq(n);
+const isScalar = (n: unknown): n is import('yaml').Scalar => yamlLib().isScalar(n);
+
+let fastPositions = true;
+
+/**
+ * The chunks whose block index is kept, most recent last. Diagnostics about one document come
+ * together (its schema errors, then a writer's findings chart by chart), so a few suffice, and
+ * a site of thousands of documents does not keep an index of each.
+ */
+const recentIndexes: ChunkAst[] = [];
+const KEPT_INDEXES = 8;
+
+/**
+ * Turns the {@link BlockIndex} off (`false`) or on, so that tests can compare its answers with the
+ * AST's on the same inputs. Returns the previous setting.
+ */
+export function useBlockIndex(on: boolean): boolean {
+  const was = fastPositions;
+  fastPositions = on;
+  return was;
+}
 
 /** A 1-based line and column. */
 export interface SourcePosition {
@@ -18,7 +52,8 @@ export type WirePath = readonly (string | number)[];
 /** The position AST of one chunk of a stream (normally one document). */
 export class ChunkAst {
   private docs: Document.Parsed[] | undefined;
-  private readonly lines = new LineCounter();
+  private lines: LineCounter | undefined;
+  private index: BlockIndex | null | undefined;
 
   constructor(
     private readonly text: string,
@@ -29,6 +64,8 @@ export class ChunkAst {
   /** The parsed documents of this chunk, parsed once. */
   public documents(): Document.Parsed[] {
     if (this.docs === undefined) {
+      const { LineCounter, parseAllDocuments } = yamlLib();
+      this.lines = new LineCounter();
       // failsafe: every scalar stays a string, so keys are resolved with PyYAML's rules (below)
       // and not with the yaml package's own 1.1/1.2 schemas.
       this.docs = parseAllDocuments(this.text, {
@@ -52,7 +89,7 @@ export class ChunkAst {
   /** The file position of an offset in this chunk's text. */
   public position(offset: number): SourcePosition {
     this.documents();
-    const p = this.lines.linePos(offset);
+    const p = this.lines!.linePos(offset);
     if (p.line === 0) return { line: this.firstLine, column: offset + 1 };
     return { line: this.firstLine + p.line - 1, column: p.col };
   }
@@ -63,6 +100,20 @@ export class ChunkAst {
    * anchored content is written. Stops at the deepest part of the path that exists.
    */
   public locate(index: number, path: WirePath): SourcePosition | undefined {
+    if (index === 0 && fastPositions) {
+      if (this.index === undefined) {
+        this.index = BlockIndex.build(this.text, this.firstLine) ?? null;
+        if (this.index !== null) {
+          recentIndexes.push(this);
+          // dropped, not refused: built again if its document is asked about later
+          if (recentIndexes.length > KEPT_INDEXES) recentIndexes.shift()!.index = undefined;
+        }
+      }
+      if (this.index !== null) {
+        const at = this.index.locate(path);
+        if (at !== UNKNOWN) return at;
+      }
+    }
     const doc = this.documents()[index];
     if (!doc) return undefined;
     let node: unknown = doc.contents;
@@ -207,7 +258,7 @@ function deref(node: unknown, doc: Document.Parsed): unknown {
 }
 
 function isMergeKey(key: unknown): boolean {
-  return isScalar(key) && key.type === Scalar.PLAIN && key.value === '<<';
+  return isScalar(key) && key.type === 'PLAIN' && key.value === '<<';
 }
 
 /** The key as js-yaml names it in the loaded data (plain scalars resolved the PyYAML way). */
@@ -215,7 +266,7 @@ function keyString(key: unknown, doc: Document.Parsed): string | undefined {
   const k = deref(key, doc);
   if (!isScalar(k)) return undefined;
   const text = String(k.value ?? '');
-  return k.type === Scalar.PLAIN || k.type === undefined ? plainKeyString(text) : text;
+  return k.type === 'PLAIN' || k.type === undefined ? plainKeyString(text) : text;
 }
 
 /**

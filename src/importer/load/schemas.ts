@@ -1,10 +1,14 @@
 /**
  * Armada's own JSON schemas (the six files Armada ships in `armada/schemas/`), bundled in
- * `<package root>/schemas/armada`, read and compiled once, on first use.
+ * `<package root>/schemas/armada`. Validation uses validators that ajv generated from them ahead
+ * of time (`schemas/armada/validators/*.js`, written by `scripts/generate-armada-validators.ts`;
+ * a test fails when one is stale), each loaded the first time a document of its schema is
+ * validated: a run neither loads ajv nor compiles a schema.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import Ajv, { ValidateFunction } from 'ajv-draft-04';
+import type { ValidateFunction } from 'ajv-draft-04';
+import type Ajv from 'ajv-draft-04';
 import * as jsyaml from 'js-yaml';
 import { armadaSchemaDir } from './package-root';
 import { PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
@@ -38,7 +42,20 @@ export interface CompiledSchema {
 
 let sources: Map<string, Record<string, unknown>> | undefined;
 const compiled = new Map<string, CompiledSchema>();
-let ajv: Ajv | undefined;
+
+/**
+ * ajv's options for Armada's schemas. Armada always validates with Draft4Validator, whatever
+ * `$schema` says (it is removed: ajv would try to fetch the meta-schema named there).
+ */
+export const ARMADA_AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: false } as const;
+
+/** The generated validator module of `name`, in `schemas/armada/validators/`: `armada-chart-v1.js`. */
+export function validatorFile(name: ArmadaSchema): string {
+  return `${name.replace(/\//g, '-').toLowerCase()}.js`;
+}
+
+/** What a generated validator module exports: the validator, and the schema it was made from. */
+type GeneratedValidator = ValidateFunction & { readonly schema: Record<string, unknown> };
 
 /**
  * The raw `data` of each schema document in `dir`, by `metadata.name`; the bundled ones are read
@@ -64,20 +81,31 @@ export function armadaSchemaSources(dir: string = armadaSchemaDir()): Map<string
   return out;
 }
 
-/** The compiled validator of one Armada schema, compiled on first use and kept. */
+/** The validator of one Armada schema (generated ahead of time), loaded on first use and kept. */
 export function compiledSchema(name: ArmadaSchema): CompiledSchema {
   let c = compiled.get(name);
   if (!c) {
-    const source = armadaSchemaSources().get(name)!;
-    const schema = inlineRefs(source);
-    // Armada always validates with Draft4Validator, whatever `$schema` says; ajv would try to
-    // fetch the meta-schema named there.
-    delete schema.$schema;
-    ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false });
-    c = { validate: ajv.compile(schema), schema };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const generated = require(path.join(armadaSchemaDir(), 'validators', validatorFile(name))) as GeneratedValidator;
+    c = { validate: generated, schema: generated.schema };
     compiled.set(name, c);
   }
   return c;
+}
+
+/** The `data` schema as validators are built from it: `$ref`s inlined, no `$schema`. */
+export function validationSchema(name: ArmadaSchema, dir?: string): Record<string, unknown> {
+  const schema = inlineRefs(armadaSchemaSources(dir).get(name)!);
+  delete schema.$schema;
+  return schema;
+}
+
+/** A validator compiled now, by ajv, from the schema files: what the generated ones are made from. */
+export function compileArmadaSchema(name: ArmadaSchema, ajv?: Ajv): CompiledSchema {
+  const schema = validationSchema(name);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Draft04 = (require('ajv-draft-04') as typeof import('ajv-draft-04')).default;
+  return { validate: (ajv ?? new Draft04(ARMADA_AJV_OPTIONS)).compile(schema), schema };
 }
 
 /**

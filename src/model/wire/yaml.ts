@@ -25,7 +25,14 @@ const IMPLICIT = [
 const PLAIN = /^[A-Za-z0-9_/.][A-Za-z0-9_./:@%+=~-]*$/;
 
 function needsQuotes(s: string): boolean {
-  if (!PLAIN.test(s) || s.endsWith(':')) return true;
+  if (!PLAIN.test(s) || s.charCodeAt(s.length - 1) === 58 /* : */) return true;
+  // Every implicit form starts with a digit, a sign, '.', '~', '=', '<' or one of y n t f o:
+  // any other letter, '_' or '/' cannot start one.
+  const c = s.charCodeAt(0);
+  if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
+    const l = c | 32;
+    if (l !== 121 && l !== 110 && l !== 116 && l !== 102 && l !== 111) return false;
+  } else if (c === 95 || c === 47) return false;
   return IMPLICIT.some((re) => re.test(s));
 }
 
@@ -73,53 +80,84 @@ function isMap(v: unknown): v is Record<string, unknown> {
 }
 
 function nonEmpty(v: unknown): boolean {
-  return Array.isArray(v) ? v.length > 0 : isMap(v) ? Object.keys(v).length > 0 : false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (typeof v !== 'object' || v === null) return false;
+  for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) return true;
+  return false;
 }
+
+// Keys repeat across documents (every chart has `namespace`, `wait`, ...): their spelling is kept.
+const keyCache = new Map<string, string>();
 
 function key(k: string): string {
-  return k === '' || needsQuotes(k) ? JSON.stringify(k) : k;
+  let out = keyCache.get(k);
+  if (out === undefined) {
+    out = k === '' || needsQuotes(k) ? JSON.stringify(k) : k;
+    if (keyCache.size < 10_000) keyCache.set(k, out);
+  }
+  return out;
 }
 
-/** `key: value` at `indent`; `first` replaces the indentation of the first line (after `- `). */
-function entry(k: string, v: unknown, indent: string, out: string[], first?: string): void {
-  const lead = first ?? indent;
-  if (nonEmpty(v)) {
-    out.push(`${lead}${key(k)}:`);
-    block(v, indent + '  ', out);
-  } else {
-    out.push(`${lead}${key(k)}: ${inline(v, indent)}`);
-  }
+/**
+ * `key: value` at `indent`, each line ending with a newline; `lead` replaces the indentation of
+ * the first line (after `- `).
+ */
+function entry(k: string, v: unknown, indent: string, lead: string): string {
+  if (nonEmpty(v)) return `${lead}${key(k)}:\n${block(v, indent + '  ')}`;
+  return `${lead}${key(k)}: ${inline(v, indent)}\n`;
 }
 
 /** A non-empty collection as block lines at `indent`. */
-function block(v: unknown, indent: string, out: string[]): void {
+function block(v: unknown, indent: string): string {
+  let out = '';
   if (Array.isArray(v)) {
+    const inner = indent + '  ';
     for (const item of v) {
       if (isMap(item) && nonEmpty(item)) {
-        const entries = Object.entries(item);
-        entry(entries[0][0], entries[0][1], indent + '  ', out, `${indent}- `);
-        for (const [k, x] of entries.slice(1)) entry(k, x, indent + '  ', out);
-      } else if (Array.isArray(item) && nonEmpty(item)) {
-        out.push(`${indent}-`);
-        block(item, indent + '  ', out);
+        let first = true;
+        for (const k in item) {
+          if (!Object.prototype.hasOwnProperty.call(item, k)) continue;
+          out += entry(k, item[k], inner, first ? `${indent}- ` : inner);
+          first = false;
+        }
+      } else if (Array.isArray(item) && item.length > 0) {
+        out += `${indent}-\n${block(item, inner)}`;
       } else {
-        out.push(`${indent}- ${inline(item, indent)}`);
+        out += `${indent}- ${inline(item, indent)}\n`;
       }
     }
-    return;
+    return out;
   }
-  for (const [k, x] of Object.entries(v as Record<string, unknown>)) entry(k, x, indent, out);
+  const o = v as Record<string, unknown>;
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) out += entry(k, o[k], indent, indent);
+  return out;
 }
 
 /** One YAML document. */
 export function toYamlDocument(value: unknown): string {
-  const out: string[] = [];
-  if (nonEmpty(value)) block(value, '', out);
-  else out.push(inline(value, ''));
-  return out.join('\n') + '\n';
+  return nonEmpty(value) ? block(value, '') : `${inline(value, '')}\n`;
 }
 
 /** A multi-document stream, each document starting with `---`. */
 export function toYamlStream(values: readonly unknown[]): string {
-  return values.map((v) => '---\n' + toYamlDocument(v)).join('');
+  let out = '';
+  for (const v of values) out += '---\n' + toYamlDocument(v);
+  return out;
+}
+
+/**
+ * {@link toYamlStream} handed to `write` in pieces of about `chunkSize` characters (whole
+ * documents), so that a large stream is never held as one string.
+ * @default chunkSize 65536
+ */
+export function writeYamlStream(values: readonly unknown[], write: (text: string) => void, chunkSize = 65536): void {
+  let out = '';
+  for (const v of values) {
+    out += '---\n' + toYamlDocument(v);
+    if (out.length >= chunkSize) {
+      write(out);
+      out = '';
+    }
+  }
+  if (out !== '') write(out);
 }

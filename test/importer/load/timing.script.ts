@@ -22,7 +22,7 @@ const text = fs.readFileSync(file, 'utf8');
 function baselineSchemas() {
   const dir = path.resolve(__dirname, '../../../schemas/armada');
   const out = new Map<string, object>();
-  for (const f of fs.readdirSync(dir)) {
+  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.yaml'))) {
     const doc = jsyaml.load(fs.readFileSync(path.join(dir, f), 'utf8')) as { metadata: { name: string }; data: Record<string, unknown> };
     delete doc.data.$schema;
     out.set(doc.metadata.name, doc.data);

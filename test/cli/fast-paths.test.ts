@@ -1,0 +1,95 @@
+/**
+ * The CLI's fast paths (positions from the block index instead of the yaml AST, no override
+ * copies when there are no overrides) must not change a byte of what it prints: the same output,
+ * the same diagnostics with the same text and file:line:column, the same exit code, on the
+ * corpus, on bad input (mutated corpus files) and on the generated site.
+ */
+import { execFileSync } from 'child_process';
+import { TARGETS } from '../../src/cli/commands/convert';
+import { useBlockIndex } from '../../src/importer/load/positions';
+import { cli, tmpdir, write } from '../helpers/cli';
+import { corpusFiles, readShared, sharedPath } from '../helpers/shared';
+
+const COMMANDS: string[][] = [['validate'], ['plan'], ...TARGETS.map((t) => ['convert', '--to', t])];
+
+async function runAll(file: string, fast: boolean, extra: string[] = []) {
+  const was = useBlockIndex(fast);
+  try {
+    const out: { args: string; code: number; stdout: string; stderr: string }[] = [];
+    for (const [cmd, ...rest] of COMMANDS) {
+      const args = [cmd, file, ...rest, ...extra];
+      out.push({ args: args.join(' '), ...(await cli(args)) });
+    }
+    return out;
+  } finally {
+    useBlockIndex(was);
+  }
+}
+
+function rng(seed: number) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 0x100000000;
+  };
+}
+
+/** Breaks a manifest the way users do: wrong types, typos, missing keys, bad indentation. */
+function breakIt(text: string, r: () => number): string {
+  const edits: ((t: string) => string)[] = [
+    (t) => t.replace(/sequenced: \w+/, 'sequenced: maybe'),
+    (t) => t.replace(/timeout: \d+/, 'timeout: -1'),
+    (t) => t.replace(/release: /, 'relase: '),
+    (t) => t.replace(/chart_name: \S+\n/, ''),
+    (t) => t.replace(/type: \w+/, 'type: deployments'),
+    (t) => t.replace(/\n( +)(\w+):/, '\n$1  $2:'),
+    (t) => t.replace(/location: \S+/, 'location: [a, b]'),
+    (t) => t.replace(/values:/, 'values: 12\n  old_values:'),
+    (t) => t.replace(/- (\S+)\n/, '- $1\n  - { broken: [flow }\n'),
+  ];
+  let t = text;
+  for (let i = 0, n = 1 + Math.floor(r() * 3); i < n; i++) t = edits[Math.floor(r() * edits.length)](t);
+  return t;
+}
+
+describe('fast paths print exactly what the slow paths print', () => {
+  const dir = tmpdir();
+  const files = corpusFiles().map((f) => f.file);
+
+  test.each(files)('corpus %s', async (name) => {
+    const f = write(dir, name, readShared('corpus', name));
+    expect(await runAll(f, true)).toEqual(await runAll(f, false));
+  });
+
+  test('bad input: broken corpus files', async () => {
+    const r = rng(20261203);
+    let errors = 0;
+    for (let i = 0; i < 60; i++) {
+      const name = files[i % files.length];
+      const f = write(dir, `bad-${i}.yaml`, breakIt(readShared('corpus', name), r));
+      const fast = await runAll(f, true);
+      expect([name, fast]).toEqual([name, await runAll(f, false)]);
+      errors += fast.filter((x) => x.code === 1).length;
+    }
+    expect(errors).toBeGreaterThan(0);
+  }, 120_000);
+
+  test('the generated site: thousands of warnings, every one placed alike', async () => {
+    const f = write(dir, 'site.yaml', execFileSync(process.execPath, [sharedPath('tools', 'gen-manifest.mjs'), '60'], { encoding: 'utf8' }));
+    const fast = await runAll(f, true);
+    expect(fast).toEqual(await runAll(f, false));
+    const warnings = fast.map((x) => (x.stderr.match(/: warning: /g) ?? []).length);
+    expect(Math.max(...warnings)).toBeGreaterThan(1000);
+  }, 120_000);
+
+  test('no override copies: the same as an override run that changes nothing', async () => {
+    const f = write(dir, 'simple.yaml', readShared('corpus', 'armada__examples__simple.yaml'));
+    // Armada ignores override documents of other schemas: the override path runs and changes nothing.
+    const ignored = write(dir, 'ignored.yaml', 'schema: deckhand/Thing/v1\nmetadata:\n  schema: metadata/Document/v1\n  name: x\ndata: {}\n');
+    const plain = await runAll(f, true);
+    const overridden = await runAll(f, true, ['--values', ignored]);
+    expect(overridden.map((x) => ({ ...x, args: x.args.replace(` --values ${ignored}`, '') }))).toEqual(plain);
+  });
+});
