@@ -1,4 +1,5 @@
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { apiReport, entryPoints, REPORT_FILE } from '../../scripts/api-report';
 
@@ -22,6 +23,67 @@ function lineDiff(before: string, after: string, max = 40): string {
   }
   return out.join('\n');
 }
+
+/** A scratch package with two entry points, for the generator's own tests. */
+function scratchPackage(files: Record<string, string>): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-api-'));
+  const entry = (p: string) => ({ types: `./lib/src/${p}.d.ts`, default: `./lib/src/${p}.js` });
+  const all: Record<string, string> = {
+    'package.json': JSON.stringify({ name: 'demo', exports: { '.': entry('index'), './extra': entry('extra/index'), './package.json': './package.json' } }),
+    'tsconfig.build.json': JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'commonjs', lib: ['ES2022'], strict: true, rootDir: '.', outDir: 'lib', types: [] }, include: ['src'] }),
+    ...files,
+  };
+  for (const [file, text] of Object.entries(all)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+
+describe('the API report generator', () => {
+  const root = scratchPackage({
+    'src/index.ts': "export { Widget } from './widget';\nexport type { Gadget, WidgetProps } from './widget';\n",
+    'src/extra/index.ts': "export type { Part } from '../part';\n",
+    'src/part.ts': 'export interface Part { readonly name: string }\n',
+    'src/size.ts': 'export interface Size { readonly width: number }\n',
+    'src/widget.ts': [
+      "import { Part } from './part';",
+      "import type { Size } from './size';",
+      '/** Props. */',
+      'export interface WidgetProps { readonly part?: Part; readonly size?: Size }',
+      'export class Widget {',
+      '  private secret = 1;',
+      '  constructor(readonly props: WidgetProps) {}',
+      '  get parts(): Part[] { return [this.props.part!].slice(this.secret); }',
+      '  protected weight(): number { return 1; }',
+      '}',
+      'export class Gadget {}',
+      '',
+    ].join('\n'),
+  });
+  const report = apiReport(root);
+
+  test('lists each entry point of package.json with its names, kinds and declarations, private members left out', () => {
+    expect(report.names).toEqual([
+      { entry: 'demo', name: 'Gadget', kind: 'class (type only)' },
+      { entry: 'demo', name: 'Widget', kind: 'class' },
+      { entry: 'demo', name: 'WidgetProps', kind: 'interface' },
+      { entry: 'demo/extra', name: 'Part', kind: 'interface' },
+    ]);
+    expect(report.text).toContain('## demo\n\nFrom src/index.ts: 3 names.\n\n- Gadget: class (type only)\n- Widget: class\n- WidgetProps: interface\n');
+    expect(report.text).toContain(
+      '### Widget\n\nclass, from src/widget.ts\n\n```ts\nexport declare class Widget {\n    readonly props: WidgetProps;\n    constructor(props: WidgetProps);\n' +
+        '    get parts(): Part[];\n    protected weight(): number;\n}\n```',
+    );
+    expect(report.text).toContain('### WidgetProps\n\ninterface, from src/widget.ts\n\n```ts\nexport interface WidgetProps {\n    readonly part?: Part;\n    readonly size?: Size;\n}\n```');
+    expect(report.text).not.toContain('secret');
+  });
+
+  test('a type used by a public declaration but exported by no entry point is a forgotten export', () => {
+    // Part is exported by the other entry point, so a user can name it; Size by none.
+    expect(report.forgottenExports).toEqual(['demo WidgetProps uses Size (src/size.ts), which no entry point exports']);
+  });
+});
 
 describe('the API report', () => {
   const report = apiReport(ROOT);
