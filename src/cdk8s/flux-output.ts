@@ -6,8 +6,6 @@ import { firstByName } from '../model/first-by-name';
 import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, HelmReleasePlacement, toFluxObjects } from '../model/wire/flux-v2';
 import { ManifestOutput, OutputProps, Rendered } from './outputs';
 
-export { HelmReleasePlacement } from '../model/wire/flux-v2';
-
 /** Props of {@link FluxOutput}. */
 export interface FluxOutputProps extends OutputProps {
   /**
