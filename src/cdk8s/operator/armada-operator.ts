@@ -47,7 +47,7 @@ export class ArmadaOperator extends Construct {
   public readonly serviceAccount: cdk8s.ApiObject;
   /** The operator's Deployment object. */
   public readonly deployment: cdk8s.ApiObject;
-  /** The CRDs, first in the file (plain API objects to a user; rendered as generated). */
+  /** The CRDs, first in the file, written exactly as generated. */
   public readonly crds: readonly cdk8s.ApiObject[];
   /**
    * The chart that holds the release namespaces (`releaseNamespaceOutput: 'separate'`, with
