@@ -8,7 +8,8 @@ import * as k8s from '@pulumi/kubernetes';
 import { specToConstructs } from '../src/importer/to-constructs';
 import { buildPlan } from '../src/model/plan';
 import { ManifestSpec } from '../src/model/spec';
-import { ManifestDeployment, releaseInputs } from '../src/pulumi';
+import { ManifestDeployment } from '../src/pulumi';
+import { releaseInputs } from '../src/pulumi/release-args';
 import { Benchmark } from './harness';
 import { generatedSite, specOf } from './synth.bench';
 

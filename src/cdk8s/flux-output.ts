@@ -2,11 +2,9 @@ import { Construct } from 'constructs';
 import { Duration } from '../model/duration';
 import { ChartSource, SourceType } from '../model/source';
 import { dns1123LabelProblem } from '../model/names';
-import { firstByName } from '../model/plan';
+import { firstByName } from '../model/first-by-name';
 import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, HelmReleasePlacement, toFluxObjects } from '../model/wire/flux-v2';
 import { ManifestOutput, OutputProps, Rendered } from './outputs';
-
-export { HelmReleasePlacement } from '../model/wire/flux-v2';
 
 /** Props of {@link FluxOutput}. */
 export interface FluxOutputProps extends OutputProps {

@@ -11,24 +11,23 @@ import { onManifestCreated } from '../constructs/registry';
 import { AutomaticOutput } from './outputs';
 
 export { ArmadaChartOutput, ArmadaDocuments } from './outputs';
-export { OperatorApi } from './operator-api';
 export type { ArmadaChartOutputProps, ArmadaDocumentsProps, OutputProps, WarningHandler } from './outputs';
+// The outputs' common base and what their `render()` returns, for a user who names "any output".
+export type { ManifestOutput, Rendered } from './outputs';
+export type { RenderedIdentity } from './rendered-object';
+export { OperatorApi } from './operator-api';
 export { KeleustesReleaseNaming } from '../model/wire/keleustes-v1alpha1';
-export { RenderedObject } from './rendered-object';
-export * from './flux-output';
+export { FluxOutput } from './flux-output';
+export type { FluxOutputProps } from './flux-output';
+export { HelmReleasePlacement } from '../model/wire/flux-v2';
 export { ArmadaOperator } from './operator/armada-operator';
 export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel } from './operator/armada-operator';
 export { ResourceKinds } from './operator/resource-kinds';
 export type { ChartRole, ChartRoleBinding, RenderedChart, RenderedChartOptions, ResourceKind } from './operator/resource-kinds';
 export type { ChartContents } from './operator/releases';
-export { describeFinding, escalationFindings, heldByServiceAccount } from './operator/escalation';
-export type { ChartInstall, EscalationFinding, HeldRules } from './operator/escalation';
-export { covers } from './operator/rbac-covers';
-export type { PolicyRule } from './operator/rbac-covers';
-export { operatorCrds } from './operator/crds';
-export type { CustomResourceDefinitionJson } from './operator/crds';
+// What `ArmadaOperator.permissions()` returns and `roleEscalation` takes.
 export type { OperatorPermissions, RbacRule, RoleEscalation } from './operator/rbac';
-export type { RenderedIdentity } from './rendered-object';
+export type { PolicyRule } from './operator/rbac-covers';
 
 onManifestCreated((manifest) => {
   let inChart = false;

@@ -5,7 +5,7 @@
  * synthesizes back to documents equal in meaning to the input.
  */
 import { Duration } from '../model/duration';
-import { firstByName } from '../model/plan';
+import { firstByName } from '../model/first-by-name';
 import { SourceType } from '../model/source';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, SchemaVersion, TestOptions, UpgradeOptions, WaitOptions, HookAction } from '../model/spec';
 import { CONTROLLER_TYPES, WaitResource } from '../model/wait';

@@ -9,7 +9,7 @@ import { ManifestSpec } from '../model/spec';
 import { validateManifest } from '../model/validate';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
 import { checkLocalChartValues } from '../values-schema/check-charts';
-import { ArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
+import { LoadedArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
 import { inheritInternals } from './load/document';
 import type { OverridableDocument, SetWrite } from './overrides';
@@ -81,7 +81,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
 
   // Overrides are loaded and applied only when there are some: without them the loaded documents
   // are the effective ones, and nothing is copied.
-  let effective: readonly ArmadaDocument[] = loaded.armada;
+  let effective: readonly LoadedArmadaDocument[] = loaded.armada;
   let bySet = (ds: readonly Diagnostic[]): Diagnostic[] => [...ds];
   if (options.valuesFiles?.length || options.sets?.length) {
     ({ effective, bySet } = await applyOverrides(loaded.documents, loaded.armada, options, diagnostics));
@@ -160,12 +160,12 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
  * For each Armada document, the first document before it in the stream (all inputs, in order,
  * as Armada concatenates them) that is not an Armada document.
  */
-function precedingOthers(all: readonly LoadedDocument[], armada: readonly ArmadaDocument[]): Map<ArmadaDocument, { label: string; location: string }[]> {
+function precedingOthers(all: readonly LoadedDocument[], armada: readonly LoadedArmadaDocument[]): Map<LoadedArmadaDocument, { label: string; location: string }[]> {
   const isArmada = new Set<LoadedDocument>(armada);
-  const out = new Map<ArmadaDocument, { label: string; location: string }[]>();
+  const out = new Map<LoadedArmadaDocument, { label: string; location: string }[]>();
   let first: { label: string; location: string } | undefined;
   for (const doc of all) {
-    if (isArmada.has(doc)) out.set(doc as ArmadaDocument, first ? [first] : []);
+    if (isArmada.has(doc)) out.set(doc as LoadedArmadaDocument, first ? [first] : []);
     else if (!first && !isArmadaSchema(doc.schema)) first = { label: doc.label, location: `${doc.file}:${doc.startLine}:1` };
   }
   return out;
@@ -204,16 +204,16 @@ function snapshot(data: unknown): string {
  */
 async function applyOverrides(
   all: readonly LoadedDocument[],
-  armada: readonly ArmadaDocument[],
+  armada: readonly LoadedArmadaDocument[],
   options: ResolveInputsOptions,
   diagnostics: Diagnostic[],
-): Promise<{ effective: ArmadaDocument[]; bySet: (ds: readonly Diagnostic[]) => Diagnostic[] }> {
+): Promise<{ effective: LoadedArmadaDocument[]; bySet: (ds: readonly Diagnostic[]) => Diagnostic[] }> {
   // Loaded here, not at start-up: most runs have no overrides.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { applySets, applyValuesFiles, cloneShared, sharedNodes } = require('./overrides') as typeof import('./overrides');
   // Overrides work on copies (which keep the sharing of YAML aliases, as Armada's objects do);
   // the loaded documents keep their positions for diagnostics.
-  const copies = new Map<ArmadaDocument, OverridableDocument>();
+  const copies = new Map<LoadedArmadaDocument, OverridableDocument>();
   const others = precedingOthers(all, armada);
   const overridable = armada.map((doc) => {
     const data = cloneShared((doc.data ?? {}) as Record<string, unknown>);
@@ -242,7 +242,7 @@ async function applyOverrides(
 /** Loads the inputs one file at a time, so that a long run can say how far it got. */
 async function loadEach(paths: readonly string[], stdin: NodeJS.ReadableStream | undefined, progress: (m: string) => void) {
   if (paths.length < 2) return loadInputs(paths, stdin);
-  const all = { documents: [] as LoadedDocument[], armada: [] as ArmadaDocument[], diagnostics: [] as Diagnostic[] };
+  const all = { documents: [] as LoadedDocument[], armada: [] as LoadedArmadaDocument[], diagnostics: [] as Diagnostic[] };
   for (let i = 0; i < paths.length; i++) {
     progress(`reading ${i + 1}/${paths.length}: ${paths[i]}`);
     const r = await loadInputs([paths[i]], stdin);
@@ -254,9 +254,9 @@ async function loadEach(paths: readonly string[], stdin: NodeJS.ReadableStream |
 }
 
 /** The same document (file, positions, label) with overridden data. */
-function withData(doc: ArmadaDocument, data: Record<string, unknown>): ArmadaDocument {
+function withData(doc: LoadedArmadaDocument, data: Record<string, unknown>): LoadedArmadaDocument {
   const raw = { ...(doc.raw as Record<string, unknown>), data };
-  const changed: ArmadaDocument = {
+  const changed: LoadedArmadaDocument = {
     file: doc.file,
     index: doc.index,
     startLine: doc.startLine,

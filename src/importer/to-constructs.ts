@@ -6,7 +6,7 @@ import { Construct } from 'constructs';
 import { ArmadaManifest } from '../constructs/armada-manifest';
 import { Chart, ChartProps } from '../constructs/chart';
 import { ChartGroup } from '../constructs/chart-group';
-import { firstByName } from '../model/plan';
+import { firstByName } from '../model/first-by-name';
 import { ChartSpec, ManifestSpec } from '../model/spec';
 
 /** Options of {@link specToConstructs}. */

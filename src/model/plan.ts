@@ -14,6 +14,7 @@ import {
   effectiveProtection,
   effectiveDeleteTimeout,
 } from './effective';
+import { firstByName } from './first-by-name';
 import { releaseName } from './names';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, SchemaVersion } from './spec';
 import { EffectiveWaitResource } from './wait';
@@ -165,11 +166,4 @@ function plannedRelease(spec: ManifestSpec, chart: ChartSpec, group: ChartGroupS
     dependsOn: [...chart.dependsOn],
     firstStep: first,
   };
-}
-
-/** Armada resolves names to the first document with that name, in stream order. */
-export function firstByName<T extends { readonly name: string }>(items: readonly T[]): Map<string, T> {
-  const m = new Map<string, T>();
-  for (const i of items) if (!m.has(i.name)) m.set(i.name, i);
-  return m;
 }

@@ -14,7 +14,8 @@ import {
   labelValueProblem,
   releaseName,
 } from './names';
-import { buildPlan, firstByName } from './plan';
+import { buildPlan } from './plan';
+import { firstByName } from './first-by-name';
 import { SourceType } from './source';
 import { ChartSpec, ManifestSpec, SchemaVersion, Labels, HookAction } from './spec';
 import { findValueProblems, OpaqueLeafTest } from './values';

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { firstByName } from '../model/plan';
+import { firstByName } from '../model/first-by-name';
 import { SourceType } from '../model/source';
 import type { ChartSpec, ManifestSpec } from '../model/spec';
 import { assembleChart, resolveChartSource, ResolveChartSourceOptions } from './sources';

@@ -5,7 +5,8 @@
  */
 import type { ChartGroupSpec, ChartSpec, ManifestSpec } from '../model/spec';
 import type { Diagnostic } from '../model/diagnostics';
-import { firstByName, Plan, PlannedRelease } from '../model/plan';
+import { Plan, PlannedRelease } from '../model/plan';
+import { firstByName } from '../model/first-by-name';
 
 /** One chart in one step. The first occurrence of a release installs it; later ones wait for it again. */
 export interface ChartUnit {

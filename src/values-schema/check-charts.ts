@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Diagnostic, Diagnostics, FieldPath } from '../model/diagnostics';
-import { firstByName } from '../model/plan';
+import { firstByName } from '../model/first-by-name';
 import { SourceType } from '../model/source';
 import { ChartSpec, ManifestSpec } from '../model/spec';
 import { getOwn, setOwn } from '../model/own-keys';

@@ -1,6 +1,7 @@
 /** Armada's order as dependsOn: the steps computed back from dependsOn alone equal the plan's. */
 import { defineSite } from '../../examples/site';
-import { ArmadaManifest, buildPlan, Chart, ChartGroup } from '../../src';
+import { ArmadaManifest, Chart, ChartGroup } from '../../src';
+import { buildPlan } from '../../src/model/plan';
 import { HelmReleasePlacement } from '../../src/model/wire/flux-v2';
 import { levelsFromDependsOn } from '../helpers/flux-order';
 import { fluxOf, TAR } from '../helpers/flux-site';

@@ -47,8 +47,8 @@ export class ArmadaOperator extends Construct {
   public readonly serviceAccount: cdk8s.ApiObject;
   /** The operator's Deployment object. */
   public readonly deployment: cdk8s.ApiObject;
-  /** The CRDs, first in the file. */
-  public readonly crds: readonly RenderedObject[];
+  /** The CRDs, first in the file, written exactly as generated. */
+  public readonly crds: readonly cdk8s.ApiObject[];
   /**
    * The chart that holds the release namespaces (`releaseNamespaceOutput: 'separate'`, with
    * least-privilege RBAC), beside the operator's chart.

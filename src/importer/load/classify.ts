@@ -10,7 +10,7 @@ import { ARMADA_SCHEMAS, ArmadaSchema, isArmadaSchema } from './schemas';
 import { closestKey } from './suggest';
 
 /** An Armada document with a usable envelope: one of the six schemas and a string name. */
-export interface ArmadaDocument extends LoadedDocument {
+export interface LoadedArmadaDocument extends LoadedDocument {
   readonly schema: ArmadaSchema;
   readonly name: string;
 }
@@ -27,7 +27,7 @@ export function armadaSchemaInfo(schema: ArmadaSchema): { readonly type: ArmadaD
 /** The documents sorted by what Armada does with them. */
 export interface ClassifyResult {
   /** Armada documents with a schema, a string `metadata.name` and a `data`, in stream order. */
-  readonly armada: ArmadaDocument[];
+  readonly armada: LoadedArmadaDocument[];
   /** Mappings with any other schema (or none): Armada ignores them; kept as they are. */
   readonly other: LoadedDocument[];
   /**
@@ -38,7 +38,7 @@ export interface ClassifyResult {
 }
 
 /** Tells whether a document is an Armada document with a usable envelope. */
-export function isArmadaDocument(doc: LoadedDocument): doc is ArmadaDocument {
+export function isArmadaDocument(doc: LoadedDocument): doc is LoadedArmadaDocument {
   return isArmadaSchema(doc.schema) && doc.name !== undefined && isPlainObject(doc.raw) && doc.raw.data !== undefined && doc.raw.data !== null;
 }
 
@@ -49,7 +49,7 @@ export function isArmadaDocument(doc: LoadedDocument): doc is ArmadaDocument {
  * `metadata.name` or without `data` (left out of `armada`).
  */
 export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResult {
-  const armada: ArmadaDocument[] = [];
+  const armada: LoadedArmadaDocument[] = [];
   const other: LoadedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const doc of docs) {
@@ -106,7 +106,7 @@ export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResu
         message: `${doc.schema} document has no data; Armada's schema check rejects it too ("None is not of type 'object'")`,
       });
     }
-    if (usable) armada.push(doc as ArmadaDocument);
+    if (usable) armada.push(doc as LoadedArmadaDocument);
   }
   return { armada, other, diagnostics };
 }

@@ -4,7 +4,7 @@
  * from the Deckhand/Pegleg/Promenade documents they travel with, and Armada's own JSON schemas.
  */
 import { Diagnostic } from '../../model/diagnostics';
-import { ArmadaDocument, classifyDocuments } from './classify';
+import { LoadedArmadaDocument, classifyDocuments } from './classify';
 import type { LoadedDocument } from './document';
 import { parseInputs } from './parse';
 import { readInputs, ReadOptions } from './read';
@@ -19,7 +19,7 @@ export type { ReadOptions, ReadResult } from './read';
 export { parseYamlStream, parseInputs } from './parse';
 export type { ParseResult } from './parse';
 export { classifyDocuments, isArmadaDocument, armadaSchemaInfo } from './classify';
-export type { ArmadaDocument, ArmadaDocumentType, ClassifyResult } from './classify';
+export type { LoadedArmadaDocument, ArmadaDocumentType, ClassifyResult } from './classify';
 export { validateArmadaDocuments, validateArmadaDocument } from './validate';
 export { unrenderedReasons } from './unrendered';
 export type { UnrenderedReason } from './unrendered';
@@ -37,7 +37,7 @@ export interface LoadResult {
   /** Every document of every input, in order. */
   readonly documents: LoadedDocument[];
   /** The Armada documents with a usable envelope. */
-  readonly armada: ArmadaDocument[];
+  readonly armada: LoadedArmadaDocument[];
   /** The other mappings (Deckhand, Pegleg, ...), which Armada ignores. */
   readonly other: LoadedDocument[];
   /** Read, parse and envelope diagnostics (schema validation is {@link validateArmadaDocuments}). */

@@ -12,7 +12,8 @@
 import { setOwn } from '../own-keys';
 import { Diagnostics, FieldPath, show } from '../diagnostics';
 import { chartVersion, effectiveNativeWait, effectiveTest, effectiveWaitTimeout, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
-import { Plan, firstByName } from '../plan';
+import { Plan } from '../plan';
+import { firstByName } from '../first-by-name';
 import { SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
 import { CONTROLLER_TYPES, DEFAULT_MIN_READY, parseMinReady, V2_DEFAULT_WAIT_RESOURCES } from '../wait';

@@ -7,7 +7,7 @@
  */
 import { Diagnostics, FieldPath, show } from '../diagnostics';
 import { chartVersion, effectiveTest, effectiveWaitResources } from '../effective';
-import { firstByName } from '../plan';
+import { firstByName } from '../first-by-name';
 import {
   ChartGroupSpec,
   ChartSpec,

@@ -18,7 +18,7 @@ import {
   WaitOptions,
 } from '../spec';
 import { V2_DEFAULT_WAIT_RESOURCES, WaitResource, WaitResourceOptions } from '../wait';
-import { firstByName } from '../plan';
+import { firstByName } from '../first-by-name';
 
 /** One Armada document as the loader hands it over. */
 export interface InputDocument {

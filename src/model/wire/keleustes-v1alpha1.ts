@@ -10,7 +10,8 @@
  * CR's namespace, so a group (or a manifest) that spans namespaces cannot be expressed.
  */
 import { Diagnostics, FieldPath, formatFieldPath, show } from '../diagnostics';
-import { Plan, firstByName } from '../plan';
+import { Plan } from '../plan';
+import { firstByName } from '../first-by-name';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, TestOptions } from '../spec';
 import { parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';

@@ -10,7 +10,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { defineSite } from '../../../examples/site';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource } from '../../../src';
-import { ArmadaOperatorProps, OperatorApi, operatorCrds, ResourceKinds } from '../../../src/cdk8s';
+import { ArmadaOperatorProps, OperatorApi, ResourceKinds } from '../../../src/cdk8s';
+import { operatorCrds } from '../../../src/cdk8s/operator/crds';
 import { keleustesSite, synthOperator } from './helpers';
 
 const GOLDEN = path.join(__dirname, 'golden');

@@ -6,7 +6,7 @@
  * (hence cluster-wide list/watch for those kinds only); ArmadaCharts watched in every namespace;
  * a Lease lock named `cac83074.airshipit.org`.
  */
-import { firstByName } from '../../../model/plan';
+import { firstByName } from '../../../model/first-by-name';
 import { toAirshipCharts } from '../../../model/wire/airship-v1';
 import type { AirshipArmadaChartData } from '../../../model/wire/types';
 import { OperatorApi } from '../../operator-api';
