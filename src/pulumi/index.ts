@@ -12,6 +12,7 @@ export type { ChartResolverOptions, ResolveChart } from './chart-resolver';
 // `ManifestDeployment.readinessGates` holds these; the deployment creates them.
 export type { ReadinessGate, ReadinessGateArgs } from './readiness-gate';
 export type { GateTarget } from './readiness-gate-run';
+export type { TestTarget } from './helm-test-run';
 export type { ClusterInputs, ReleaseState } from './provider-support';
 // What a user meets when chart sources fail or are configured, and where the chart cache lives.
 export { ChartSourceError, defaultCacheDir } from './sources';
