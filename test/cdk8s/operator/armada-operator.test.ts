@@ -366,7 +366,7 @@ describe('the example app', () => {
       if (previous === undefined) delete process.env.CDK8S_OUTDIR;
       else process.env.CDK8S_OUTDIR = previous;
     }
-    expect(fs.readdirSync(outdir).sort()).toEqual(['armada-documents.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml', 'site.k8s.yaml']);
+    expect(fs.readdirSync(outdir).sort()).toEqual(['armada-documents.k8s.yaml', 'flux.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml', 'site.k8s.yaml']);
     const objects = yaml.loadAll(fs.readFileSync(path.join(outdir, 'operator.k8s.yaml'), 'utf8')) as any[];
     const namespaces = yaml.loadAll(fs.readFileSync(path.join(outdir, 'operator-release-namespaces.k8s.yaml'), 'utf8')) as any[];
     expect(ids(objects).filter((i) => i.startsWith('Namespace '))).toEqual(['Namespace armada-operator-system']);
