@@ -4,7 +4,7 @@
  * violation, or into the errors of the one branch that the value's shape matched.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { suggest, SuggestionRules } from '../model/diagnostics';
+import { plural, suggest, SuggestionRules } from '../model/diagnostics';
 import { formatValuePath, pointerToPath, ValuePath } from './json-path';
 import { isSchemaObject, JsonSchema, JsonSchemaObject, schemaEntries, schemaList, stringList } from './json-schema';
 import { RefResolver } from './refs';
@@ -182,7 +182,7 @@ class Converter {
       case 'maxLength': {
         const length = typeof data === 'string' ? [...data].length : 0;
         const bound = e.keyword === 'minLength' ? 'at least' : 'at most';
-        return { received: `${showValue(data)} (${count(length, 'character')})`, expected: `must be ${bound} ${count(Number(p.limit), 'character')} long` };
+        return { received: `${showValue(data)} (${plural(length, 'character')})`, expected: `must be ${bound} ${plural(Number(p.limit), 'character')} long` };
       }
       case 'pattern':
         return { received: showValue(data), expected: `must match pattern ${show(p.pattern)}` };
@@ -196,13 +196,13 @@ class Converter {
         const length = Array.isArray(data) ? data.length : 0;
         const limit = Number(p.limit ?? p.len);
         const bound = e.keyword === 'minItems' ? 'at least' : 'at most';
-        return { received: count(length, 'item'), expected: `must have ${bound} ${count(limit, 'item')}` };
+        return { received: plural(length, 'item'), expected: `must have ${bound} ${plural(limit, 'item')}` };
       }
       case 'minProperties':
       case 'maxProperties': {
         const size = typeof data === 'object' && data !== null ? Object.keys(data).length : 0;
         const bound = e.keyword === 'minProperties' ? 'at least' : 'at most';
-        return { received: count(size, 'key'), expected: `must have ${bound} ${count(Number(p.limit), 'key')}` };
+        return { received: plural(size, 'key'), expected: `must have ${bound} ${plural(Number(p.limit), 'key')}` };
       }
       case 'uniqueItems':
         return { received: `equal items [${Math.min(Number(p.i), Number(p.j))}] and [${Math.max(Number(p.i), Number(p.j))}]`, expected: 'items must be unique' };
@@ -292,10 +292,6 @@ export function showValue(value: unknown): string {
 function show(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > MAX_SHOWN_LENGTH ? `${text.slice(0, MAX_SHOWN_LENGTH - 2)}…"` : text;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function orList(items: readonly string[]): string {
