@@ -1,4 +1,5 @@
 import { Construct } from 'constructs';
+import { DiagnosticCodes } from '../model/codes';
 import { Duration } from '../model/duration';
 import { ChartSource, SourceType } from '../model/source';
 import { dns1123LabelProblem } from '../model/names';
@@ -106,7 +107,7 @@ export class FluxOutput extends ManifestOutput {
           severity: 'error',
           ...(charts.get(o.metadata.name)?.origin ?? spec.origin).locate(),
           field: where,
-          code: 'yaml-1.1',
+          code: DiagnosticCodes.YAML_1_1,
           message: 'the string "<<" is written unquoted by cdk8s\'s YAML writer, and go-yaml (kubectl, the Kubernetes API) reads it as a YAML 1.1 merge key; write these objects with `armada-cdk convert --to flux-v2` instead',
         });
       }

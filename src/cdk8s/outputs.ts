@@ -1,18 +1,19 @@
 import * as cdk8s from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { ArmadaManifest } from '../constructs/armada-manifest';
-import { Diagnostic, formatDiagnostic } from '../model/diagnostics';
+import { DiagnosticCodes } from '../model/codes';
+import { Diagnostic, errorsOf, formatDiagnostic } from '../model/diagnostics';
 import { SchemaVersion } from '../model/spec';
 import { toAirshipCharts } from '../model/wire/airship-v1';
 import { toArmadaDocuments } from '../model/wire/documents';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../model/wire/keleustes-v1alpha1';
 import { OperatorApi } from './operator-api';
 import { RenderedIdentity, RenderedObject } from './rendered-object';
+import { printWarning, WarningHandler } from './warning-handler';
 
 export { OperatorApi } from './operator-api';
 
-/** Receives the warnings of a synthesis (what a target cannot express, deprecated fields, ...). */
-export type WarningHandler = (diagnostic: Diagnostic) => void;
+export type { WarningHandler } from './warning-handler';
 
 /** Options shared by the outputs. */
 export interface OutputProps {
@@ -56,8 +57,6 @@ export interface ArmadaDocumentsProps extends OutputProps {
 
 const reported = new WeakSet<object>();
 
-const printWarning: WarningHandler = (d) => process.stderr.write(`armada-cdk: ${formatDiagnostic(d)}\n`);
-
 export type Rendered = { objects: readonly { identity: RenderedIdentity; body: Record<string, unknown> }[]; diagnostics: readonly Diagnostic[] };
 
 /**
@@ -100,10 +99,10 @@ export abstract class ManifestOutput extends Construct {
     // The manifest reports its own errors when cdk8s validates its tree; when it lives in another
     // tree (a shared site module), this output is the only one that can.
     const sameTree = this.node.root === this.manifest.node.root;
-    const modelErrors = resolved.diagnostics.filter((d) => d.severity === 'error');
+    const modelErrors = errorsOf(resolved.diagnostics);
     if (modelErrors.length > 0) return sameTree ? [] : modelErrors.map(line);
     const out = this.render();
-    const errors = out.diagnostics.filter((d) => d.severity === 'error');
+    const errors = errorsOf(out.diagnostics);
     if (errors.length > 0) return errors.map(line);
     this.rendered = true;
     // Several outputs may render one manifest: its own warnings are reported once.
@@ -122,9 +121,8 @@ export abstract class ManifestOutput extends Construct {
   }
 }
 
-function line(d: Diagnostic): string {
-  return [d.location, d.document, d.field].filter(Boolean).join(': ') + ': ' + d.message;
-}
+// cdk8s prefixes each validation message with the error label itself.
+const line = (d: Diagnostic): string => formatDiagnostic(d, 'bare');
 
 function findChart(c: IConstruct): IConstruct | undefined {
   for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (cdk8s.Chart.isChart(s)) return s;
@@ -181,7 +179,7 @@ export class ArmadaDocuments extends ManifestOutput {
           severity: 'error',
           ...origin.locate(),
           field: where,
-          code: 'yaml-1.1',
+          code: DiagnosticCodes.YAML_1_1,
           message: 'the string "=" or "<<" is written unquoted by cdk8s\'s YAML writer, and PyYAML (armada apply) cannot read it back (it is a YAML 1.1 value/merge tag); write these documents with `armada-cdk convert` instead',
         });
       }

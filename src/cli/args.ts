@@ -1,6 +1,6 @@
 /** Command-line parsing on Node's own `util.parseArgs`: no dependency, fast start-up. */
 import { parseArgs } from 'util';
-import { closest } from '../model/graph';
+import { suggest } from '../model/diagnostics';
 import { UsageError } from './io';
 
 /** An option of a command. */
@@ -35,7 +35,7 @@ export function parse(command: string, argv: readonly string[], options: Record<
     const m = /Unknown option '(-{1,2}[^']+)'/.exec(err.message);
     if (m) {
       const name = m[1].replace(/^-+/, '');
-      const hint = closest(name, Object.keys(all));
+      const hint = suggest(name, Object.keys(all));
       throw new UsageError(`unknown option ${m[1]}${hint ? ` (did you mean --${hint}?)` : ''}`, command);
     }
     const v = /Option '(-[^']+)' argument missing/.exec(err.message) ?? /Option '([^']+)' argument missing/.exec(err.message);
@@ -47,7 +47,7 @@ export function parse(command: string, argv: readonly string[], options: Record<
     if (o.choices && v !== undefined) {
       for (const x of Array.isArray(v) ? v : [v]) {
         if (!o.choices.includes(String(x))) {
-          const hint = closest(String(x), o.choices);
+          const hint = suggest(String(x), o.choices);
           throw new UsageError(`--${k} must be one of ${o.choices.join(', ')}; received ${JSON.stringify(x)}${hint ? ` (did you mean ${hint}?)` : ''}`, command);
         }
       }

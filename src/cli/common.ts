@@ -1,4 +1,4 @@
-import { Diagnostic } from '../model/diagnostics';
+import { Diagnostic, hasErrors } from '../model/diagnostics';
 import { ResolvedInputs, resolveInputs } from '../importer/resolve';
 import { flag, list, OptionSpec, ParsedArgs, str } from './args';
 import { CliIo, UsageError } from './io';
@@ -62,7 +62,7 @@ export function reportOptions(args: ParsedArgs, command: string): ReportOptions 
  * diagnostics and its own together, once.
  */
 export function inputFailed(io: CliIo, r: ResolvedInputs, options: ReportOptions): boolean {
-  if (r.spec !== undefined && !r.diagnostics.some((d) => d.severity === 'error')) return false;
+  if (r.spec !== undefined && !hasErrors(r.diagnostics)) return false;
   printReport(io, r.diagnostics, options);
   return true;
 }
@@ -70,5 +70,5 @@ export function inputFailed(io: CliIo, r: ResolvedInputs, options: ReportOptions
 /** Prints the run's diagnostics, `notes` and the summary on stderr; whether the run may write its output. */
 export function finishReport(io: CliIo, ds: readonly Diagnostic[], options: ReportOptions, notes: readonly string[] = []): boolean {
   printReport(io, ds, options, undefined, notes);
-  return !ds.some((d) => d.severity === 'error') && !tooManyWarnings(ds, options);
+  return !hasErrors(ds) && !tooManyWarnings(ds, options);
 }

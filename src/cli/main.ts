@@ -2,7 +2,7 @@
  * The `armada-cdk` command: the only place with argv and exit codes. Commands are loaded on
  * demand, so that `armada-cdk --version` starts as fast as Node itself.
  */
-import { closest } from '../model/graph';
+import { suggest } from '../model/diagnostics';
 import { CliIo, EXIT, OutputError, processIo, settleOutput, UsageError } from './io';
 
 const COMMANDS: Record<string, { summary: string; load: () => { run(argv: string[], io: CliIo): Promise<number>; HELP: string } }> = {
@@ -52,7 +52,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
   }
   const cmd = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!cmd) {
-    const hint = closest(command, Object.keys(COMMANDS));
+    const hint = suggest(command, Object.keys(COMMANDS));
     io.stderr.write(`armada-cdk: unknown command ${JSON.stringify(command)}${hint ? ` (did you mean ${hint}?)` : ''}\nRun armada-cdk --help for the commands.\n`);
     return EXIT.USAGE;
   }

@@ -6,6 +6,7 @@
 import { Diagnostic } from '../model/diagnostics';
 import { formatWirePath } from '../model/wire/fields';
 import type { LoadedDocument } from '../importer/load';
+import { DiagnosticCodes } from '../model/codes';
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
@@ -19,7 +20,7 @@ export function placeholderWarnings(documents: readonly LoadedDocument[]): Diagn
       if (names.length === 0) return;
       out.push({
         severity: 'warning',
-        code: 'unexpanded-placeholder',
+        code: DiagnosticCodes.UNEXPANDED_PLACEHOLDER,
         location: doc.location(path),
         document: doc.label,
         field: formatWirePath(path),

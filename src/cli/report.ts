@@ -1,9 +1,9 @@
-import { Diagnostic } from '../model/diagnostics';
+import { Diagnostic, errorsOf, formatDiagnostic, hasErrors, plural, summary, warningsOf } from '../model/diagnostics';
 import { CliIo } from './io';
 
 /** `FILE:LINE:COL: error: <doc>: <path>: <message>`: one line per diagnostic, as compilers print them. */
 export function formatLine(d: Diagnostic): string {
-  return [d.location, d.severity, d.document, d.field, d.message].filter((p) => p !== undefined && p !== '').join(': ');
+  return formatDiagnostic(d, 'compiler');
 }
 
 /** The diagnostics in input order (file, then line and column), errors and warnings interleaved. */
@@ -21,9 +21,9 @@ export function sorted(ds: readonly Diagnostic[]): Diagnostic[] {
 /** The JSON form of `--format json`. */
 export function toJson(ds: readonly Diagnostic[]) {
   return {
-    valid: !ds.some((d) => d.severity === 'error'),
-    errors: ds.filter((d) => d.severity === 'error').length,
-    warnings: ds.filter((d) => d.severity === 'warning').length,
+    valid: !hasErrors(ds),
+    errors: errorsOf(ds).length,
+    warnings: warningsOf(ds).length,
     diagnostics: sorted(ds).map((d) => {
       const m = /^(.*):(\d+):(\d+)$/.exec(d.location);
       return {
@@ -87,7 +87,7 @@ export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = 
 
 /** Whether the warnings exceed `--max-warnings`. */
 export function tooManyWarnings(ds: readonly Diagnostic[], options: ReportOptions): boolean {
-  return options.maxWarnings !== undefined && ds.filter((d) => d.severity === 'warning').length > options.maxWarnings;
+  return options.maxWarnings !== undefined && warningsOf(ds).length > options.maxWarnings;
 }
 
 /**
@@ -100,14 +100,5 @@ export function printReport(io: CliIo, ds: readonly Diagnostic[], options: Repor
   if (ds.length > 0 || last !== undefined) io.stderr.write(`${last ? `${last}: ` : ''}${summary(ds)}${over}\n`);
 }
 
-/** `1 chart`, `2 charts` */
-export function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** `2 errors, 1 warning` */
-export function summary(ds: readonly Diagnostic[]): string {
-  const e = ds.filter((d) => d.severity === 'error').length;
-  const w = ds.filter((d) => d.severity === 'warning').length;
-  return `${e} error${e === 1 ? '' : 's'}, ${w} warning${w === 1 ? '' : 's'}`;
-}
+// The commands count their output in the same words as the summary line.
+export { plural, summary };

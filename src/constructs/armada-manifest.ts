@@ -1,6 +1,6 @@
 import { Construct, IConstruct } from 'constructs';
 import { brand } from '../model/brand';
-import { ArmadaValidationError, ConstructOrigin, Diagnostic, Diagnostics } from '../model/diagnostics';
+import { ArmadaValidationError, ConstructOrigin, Diagnostic, Diagnostics, errorsOf, formatDiagnostic, hasErrors } from '../model/diagnostics';
 import { buildPlan, Plan } from '../model/plan';
 import { ManifestSpec, SchemaVersion } from '../model/spec';
 import { validateManifest, ValidateOptions } from '../model/validate';
@@ -166,7 +166,7 @@ export class ArmadaManifest extends Construct {
   /** The deployment plan. Throws an {@link ArmadaValidationError} listing every error when the definition is invalid. */
   public plan(): Plan {
     const r = this.resolve();
-    if (r.diagnostics.some((x) => x.severity === 'error')) throw new ArmadaValidationError(r.diagnostics, `ArmadaManifest ${this.node.path}`);
+    if (hasErrors(r.diagnostics)) throw new ArmadaValidationError(r.diagnostics, `ArmadaManifest ${this.node.path}`);
     return r.plan;
   }
 
@@ -205,9 +205,7 @@ export class ArmadaManifest extends Construct {
   }
 
   private validationErrors(): string[] {
-    return this.resolve()
-      .diagnostics.filter((x) => x.severity === 'error')
-      .map((x) => [x.location, x.document, x.field].filter(Boolean).join(': ') + ': ' + x.message);
+    return errorsOf(this.resolve().diagnostics).map((x) => formatDiagnostic(x, 'bare'));
   }
 }
 

@@ -1,4 +1,4 @@
-import { ArmadaValidationError, Diagnostic } from '../model/diagnostics';
+import { ArmadaValidationError, Diagnostic, hasErrors } from '../model/diagnostics';
 import { Plan } from '../model/plan';
 import { SchemaVersion } from '../model/spec';
 import { ArmadaDocument, toArmadaDocuments } from '../model/wire/documents';
@@ -27,7 +27,7 @@ export class Testing {
     const r = manifest.resolve();
     const out = toArmadaDocuments(r.spec, options);
     const all = [...r.diagnostics, ...out.diagnostics.all];
-    if (all.some((d) => d.severity === 'error')) throw new ArmadaValidationError(all, `ArmadaManifest ${manifest.node.path}`);
+    if (hasErrors(all)) throw new ArmadaValidationError(all, `ArmadaManifest ${manifest.node.path}`);
     return out.documents;
   }
 }

@@ -23,6 +23,7 @@
 import { Diagnostic } from '../model/diagnostics';
 import { getOwn, setOwn } from '../model/own-keys';
 import { isPlainObject } from '../model/values';
+import { DiagnosticCodes } from '../model/codes';
 
 /** A document whose data the overrides may change (a copy; the loaded document stays as read). */
 export interface OverridableDocument {
@@ -100,19 +101,19 @@ export function applyValuesFiles(docs: OverridableDocument[], overrides: readonl
       return t !== undefined && t.type === info.type && t.version === info.version && doc.name === ovr.name;
     });
     if (!target) {
-      out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: 'override', message: 'this override document matches no document of the same schema and name; Armada ignores it' });
+      out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: DiagnosticCodes.OVERRIDE, message: 'this override document matches no document of the same schema and name; Armada ignores it' });
       continue;
     }
     if (ovr.data === undefined || ovr.data === null) continue;
     if (!isPlainObject(ovr.data)) {
-      out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, field: 'data', code: 'override', message: 'the override data must be a mapping' });
+      out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, field: 'data', code: DiagnosticCodes.OVERRIDE, message: 'the override data must be a mapping' });
       continue;
     }
     for (const where of sharedTouched(target, ovr.data)) {
-      out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: 'override', message: `${where} is a node the document shares through a YAML alias; as in Armada, the change shows at every place that refers to it` });
+      out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: DiagnosticCodes.OVERRIDE, message: `${where} is a node the document shares through a YAML alias; as in Armada, the change shows at every place that refers to it` });
     }
     for (const p of armadaUpdate(target.data, ovr.data, ['data'])) {
-      out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: 'override', message: p });
+      out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: DiagnosticCodes.OVERRIDE, message: p });
     }
   }
   return out;
@@ -127,7 +128,7 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
   sets.forEach((expr, i) => {
     const location = `--set[${i}]`;
     const err = (message: string, severity: 'error' | 'warning' = 'error'): void => {
-      out.push({ severity, location, code: 'override', message: `${JSON.stringify(expr)}: ${message}` });
+      out.push({ severity, location, code: DiagnosticCodes.OVERRIDE, message: `${JSON.stringify(expr)}: ${message}` });
     };
     const eq = expr.indexOf('=');
     if (eq < 0) return err('expected TYPE:NAME:PATH=VALUE (no "=" found)');

@@ -4,7 +4,7 @@
  * Deckhand fragments, validate with Armada's own schemas, resolve references (first match wins),
  * then run every semantic rule of the model.
  */
-import { Diagnostic } from '../model/diagnostics';
+import { Diagnostic, hasErrors, isError } from '../model/diagnostics';
 import { ManifestSpec } from '../model/spec';
 import { validateManifest } from '../model/validate';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
@@ -14,6 +14,7 @@ import { DocumentOrigin } from './origin';
 import { inheritInternals } from './load/document';
 import type { OverridableDocument, SetWrite } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
+import { DiagnosticCodes } from '../model/codes';
 
 /** Options of {@link resolveInputs}. */
 export interface ResolveInputsOptions {
@@ -57,8 +58,6 @@ export interface ResolvedInputs {
   readonly documents: readonly LoadedDocument[];
 }
 
-const hasErrors = (ds: readonly Diagnostic[]) => ds.some((d) => d.severity === 'error');
-
 /** Signs of Deckhand that rendered documents keep as well (see resolveInputs). */
 const WEAK = new Set(['metadata.substitutions', 'metadata.layeringDefinition.actions', 'metadata.replacement']);
 
@@ -97,7 +96,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
       severity: 'error',
       location: first ? first.location() : `${loaded.documents[0]?.file ?? paths[0] ?? '<input>'}:1:1`,
       ...(first ? { document: first.label } : {}),
-      code: 'unrendered',
+      code: DiagnosticCodes.UNRENDERED,
       message: `Documents must include at least one of each of [Chart, ChartGroup] and only one Manifest (no ${missing.join(', no ')} here): these look like fragments of an unrendered site; render the site (Deckhand/Pegleg layering and substitution) and pass all of its documents`,
     });
   }
@@ -113,7 +112,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     // both on the document that took its parent's place.
     const replaces = reasons.some((r) => r.path.join('.') === REPLACEMENT);
     const strong = reasons.filter((r) => !WEAK.has(r.path.join('.')) && !(replaces && r.path.join('.') === PARENT_SELECTOR));
-    const fragment = strong.length > 0 || (reasons.length > 0 && schemaErrors.some((d) => d.severity === 'error'));
+    const fragment = strong.length > 0 || (reasons.length > 0 && hasErrors(schemaErrors));
     if (!fragment) {
       diagnostics.push(...schemaErrors);
       const replacement = reasons.find((r) => r.path.join('.') === REPLACEMENT);
@@ -123,7 +122,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
           location: doc.location(replacement.path),
           document: doc.label,
           field: REPLACEMENT,
-          code: 'unrendered',
+          code: DiagnosticCodes.UNRENDERED,
           message: 'metadata.replacement: true: Deckhand keeps the flag on the document that replaced its parent, and Armada ignores it and deploys the document as written; make sure the stream is the rendered site (the parent it replaced must not be in it)',
         });
       }
@@ -135,7 +134,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
       location: doc.location(reasons[0].path),
       document: doc.label,
       field: formatWirePath(reasons[0].path),
-      code: 'unrendered',
+      code: DiagnosticCodes.UNRENDERED,
       message: deckhand
         ? `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only${reasons.some((r) => r.path.join('.') === ABSTRACT) ? ' (it ignores the abstract flag itself and would deploy this document as written)' : ''}: render the site (layering and substitution) first`
         : `this document looks unrendered (${reasons.map((r) => r.message).join('; ')}): render the site first, or pass it with --values if it is an override document`,
@@ -185,7 +184,7 @@ function blameSets(ds: readonly Diagnostic[], writes: readonly (SetWrite & { lab
       if (w.label !== d.document) continue;
       const prefix = formatWirePath(['data', ...w.path]);
       if (d.field !== prefix && !d.field.startsWith(`${prefix}.`) && !d.field.startsWith(`${prefix}[`)) continue;
-      const note = d.severity === 'error' ? ' (--set values are always strings; put typed values, such as numbers, booleans or mappings, in a --values file)' : '';
+      const note = isError(d) ? ' (--set values are always strings; put typed values, such as numbers, booleans or mappings, in a --values file)' : '';
       return { ...d, location: `--set[${w.index}]`, message: `${JSON.stringify(w.expr)}: ${d.message}${note}` };
     }
     return d;

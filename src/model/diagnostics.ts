@@ -2,7 +2,10 @@
  * One diagnostic shape for every layer: the constructs report construct paths, the importer
  * reports `file:line:column`, and each adapter decides how to surface them (cdk8s throws one
  * aggregated error at synth, Pulumi raises a ResourceError, the CLI prints and exits 1).
+ * Every layer formats, counts and filters diagnostics with the helpers here, so that one finding
+ * reads the same wherever it surfaces, and builds its "did you mean" hints with {@link suggest}.
  */
+import type { DiagnosticCode } from './codes';
 
 /** How serious a diagnostic is. */
 export type Severity = 'error' | 'warning';
@@ -19,7 +22,7 @@ export interface Diagnostic {
   readonly field?: string;
   /** What is wrong: the value received and what is allowed. */
   readonly message: string;
-  /** Stable rule identifier (`ARM001`, `timeout`, ...), for filtering and for tests. */
+  /** Stable rule identifier (`ARM001`, `timeout`, ...), one of `DiagnosticCodes` or the loader's `LoadCodes`. */
   readonly code: string;
 }
 
@@ -62,13 +65,13 @@ export class Diagnostics {
     return this.items;
   }
   public get errors(): Diagnostic[] {
-    return this.items.filter((d) => d.severity === 'error');
+    return errorsOf(this.items);
   }
   public get warnings(): Diagnostic[] {
-    return this.items.filter((d) => d.severity === 'warning');
+    return warningsOf(this.items);
   }
   public get hasErrors(): boolean {
-    return this.items.some((d) => d.severity === 'error');
+    return hasErrors(this.items);
   }
 
   public add(d: Diagnostic): void {
@@ -78,10 +81,10 @@ export class Diagnostics {
     for (const d of ds) this.items.push(d);
   }
 
-  public error(origin: Origin, field: FieldPath | undefined, code: string, message: string): void {
+  public error(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string): void {
     this.items.push({ severity: 'error', ...clean(origin.locate(field)), message, code });
   }
-  public warn(origin: Origin, field: FieldPath | undefined, code: string, message: string): void {
+  public warn(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string): void {
     this.items.push({ severity: 'warning', ...clean(origin.locate(field)), message, code });
   }
 }
@@ -93,12 +96,73 @@ function clean(loc: { location: string; document?: string; field?: string }) {
   return out;
 }
 
-/** `site/infra/mariadb: wait.timeout: must be ...` or `f.yaml:3:5: armada/Chart/v1 x: data.wait: ...`. */
-export function formatDiagnostic(d: Diagnostic): string {
-  const parts = [d.location];
-  if (d.document) parts.push(d.document);
-  if (d.field) parts.push(d.field);
-  return `${d.severity}: ${parts.join(': ')}: ${d.message}`;
+/** Whether `d` stops synthesis. */
+export function isError(d: Diagnostic): boolean {
+  return d.severity === 'error';
+}
+
+/** Whether any of `ds` is an error (warnings alone never stop synthesis). */
+export function hasErrors(ds: readonly Diagnostic[]): boolean {
+  return ds.some(isError);
+}
+
+/** The errors among `ds`, in their order. */
+export function errorsOf(ds: readonly Diagnostic[]): Diagnostic[] {
+  return ds.filter(isError);
+}
+
+/** The warnings among `ds`, in their order. */
+export function warningsOf(ds: readonly Diagnostic[]): Diagnostic[] {
+  return ds.filter((d) => d.severity === 'warning');
+}
+
+/**
+ * How a diagnostic is laid out on one line; each surface keeps the layout its users already read:
+ * - `severity-first`: `error: site/infra/mariadb: wait.timeout: must be ...`, for the library's
+ *   aggregated errors and printed warnings;
+ * - `compiler`: `f.yaml:3:5: error: armada/Chart/v1 x: data.wait: ...`, as compilers print them
+ *   (the CLI), empty parts left out;
+ * - `bare`: `site/infra/mariadb: wait.timeout: must be ...`, for cdk8s validation messages, which
+ *   cdk8s labels as errors itself.
+ */
+export type DiagnosticLayout = 'severity-first' | 'compiler' | 'bare';
+
+/**
+ * One diagnostic as one line: where (location, document, field), then what.
+ * @param layout - see {@link DiagnosticLayout}; `severity-first` by default.
+ */
+export function formatDiagnostic(d: Diagnostic, layout: DiagnosticLayout = 'severity-first'): string {
+  const within = [d.document, d.field].filter(present);
+  switch (layout) {
+    case 'compiler':
+      return [d.location, d.severity, ...within, d.message].filter(present).join(': ');
+    case 'bare':
+      return [d.location, ...within].filter(present).join(': ') + ': ' + d.message;
+    case 'severity-first':
+      return `${d.severity}: ${[d.location, ...within].join(': ')}: ${d.message}`;
+  }
+}
+
+function present(part: string | undefined): part is string {
+  return part !== undefined && part !== '';
+}
+
+/** `1 error`, `2 warnings`, `3 charts`. */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+/** `2 errors, 1 warning`: the count line that ends a report. */
+export function summary(ds: readonly Diagnostic[]): string {
+  return `${plural(errorsOf(ds).length, 'error')}, ${plural(warningsOf(ds).length, 'warning')}`;
+}
+
+/**
+ * The message of an error that carries several diagnostics: `heading:` then one indented
+ * `severity-first` line per diagnostic (`ArmadaManifest site failed with 2 errors:\n  error: ...`).
+ */
+export function diagnosticsMessage(heading: string, ds: readonly Diagnostic[]): string {
+  return `${heading}:\n` + ds.map((d) => `  ${formatDiagnostic(d)}`).join('\n');
 }
 
 /**
@@ -108,14 +172,102 @@ export function formatDiagnostic(d: Diagnostic): string {
 export class ArmadaValidationError extends Error {
   public readonly diagnostics: readonly Diagnostic[];
   constructor(diagnostics: readonly Diagnostic[], what = 'armada-cdk validation') {
-    const errors = diagnostics.filter((d) => d.severity === 'error');
-    super(
-      `${what} failed with ${errors.length} error${errors.length === 1 ? '' : 's'}:\n` +
-        diagnostics.map((d) => `  ${formatDiagnostic(d)}`).join('\n'),
-    );
+    super(diagnosticsMessage(`${what} failed with ${plural(errorsOf(diagnostics).length, 'error')}`, diagnostics));
     this.name = 'ArmadaValidationError';
     this.diagnostics = diagnostics;
   }
+}
+
+/**
+ * How a mistyped name is matched to the one meant. Each caller keeps the tolerance its messages
+ * have always had: Armada's own (Python) messages forgive a swapped pair of letters, the values
+ * schema's a difference of case.
+ */
+export interface SuggestionRule {
+  /** The largest distance still taken for a typo, given the word and the closest candidate. */
+  readonly within: (word: string, candidate: string) => number;
+  /** Count an adjacent transposition (`lables` for `labels`) as one edit rather than two. */
+  readonly transpositions: boolean;
+  /**
+   * How letter case counts: `exact`; `ignored` (both sides compared in lower case); `equal-only`
+   * (a candidate that differs only in case is distance 0, otherwise case counts).
+   */
+  readonly letterCase: 'exact' | 'ignored' | 'equal-only';
+  /** Which of equally close candidates wins: the `first` given, or the `alphabetical` first. */
+  readonly ties: 'first' | 'alphabetical';
+  /** Whether a candidate equal to the word itself may be suggested. */
+  readonly offerSelf: boolean;
+}
+
+/** The rules of the "did you mean" hints, one per family of messages. */
+export const SuggestionRules = {
+  /** Names in the model and the CLI (chart and group names, wait types, options, commands). */
+  NAME: {
+    within: (word: string) => Math.max(2, Math.floor(word.length / 3)),
+    transpositions: false,
+    letterCase: 'exact',
+    ties: 'alphabetical',
+    offerSelf: true,
+  },
+  /** Armada's schema keys, enum values and document schemas: one edit in three characters, case ignored. */
+  ARMADA_KEY: {
+    within: (word: string, candidate: string) => Math.max(1, Math.floor(Math.max(word.length, candidate.length) / 3)),
+    transpositions: true,
+    letterCase: 'ignored',
+    ties: 'first',
+    offerSelf: false,
+  },
+  /** Keys of a chart's values.schema.json: the same letters but for case, or a couple of edits away. */
+  VALUES_KEY: {
+    within: (word: string) => Math.min(2, Math.floor(word.length / 3)),
+    transpositions: false,
+    letterCase: 'equal-only',
+    ties: 'first',
+    offerSelf: true,
+  },
+} as const satisfies Record<string, SuggestionRule>;
+
+/** The candidate a mistyped `word` most likely meant, or `undefined` when none is close enough. */
+export function suggest(word: string, candidates: Iterable<string>, rule: SuggestionRule = SuggestionRules.NAME): string | undefined {
+  const lower = word.toLowerCase();
+  const distance = (c: string): number => {
+    if (!rule.offerSelf && c === word) return Infinity;
+    if (rule.letterCase === 'equal-only' && c.toLowerCase() === lower) return 0;
+    return rule.letterCase === 'ignored' ? editDistance(lower, c.toLowerCase(), rule.transpositions) : editDistance(word, c, rule.transpositions);
+  };
+  let best: string | undefined;
+  let bestD = Infinity;
+  for (const c of candidates) {
+    const d = distance(c);
+    if (d < bestD || (rule.ties === 'alphabetical' && d === bestD && best !== undefined && c < best)) {
+      best = c;
+      bestD = d;
+    }
+  }
+  return best !== undefined && bestD <= rule.within(word, best) ? best : undefined;
+}
+
+/**
+ * Levenshtein distance; with `transpositions`, an adjacent swap is one edit (optimal string
+ * alignment), so that `sequnced` is one step from `sequenced` like `lables` from `labels`.
+ */
+export function editDistance(a: string, b: string, transpositions = false): number {
+  if (a === b) return 0;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let prev2: number[] = [];
+  let prev: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (transpositions && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      cur.push(d);
+    }
+    prev2 = prev;
+    prev = cur;
+  }
+  return prev[b.length];
 }
 
 /** Quotes a received value for a message: strings in quotes, everything else as JSON. */

@@ -38,33 +38,3 @@ function canonicalLoop(loop: readonly string[]): string[] {
   for (let i = 1; i < loop.length; i++) if (loop[i] < loop[best]) best = i;
   return [...loop.slice(best), ...loop.slice(0, best)];
 }
-
-/** Levenshtein distance, for "did you mean" suggestions. */
-export function editDistance(a: string, b: string): number {
-  const prev = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0];
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j];
-      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length];
-}
-
-/** The closest candidate to `name`, when one is close enough to be a likely typo. */
-export function closest(name: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(name, c);
-    if (d < bestD || (d === bestD && best !== undefined && c < best)) {
-      best = c;
-      bestD = d;
-    }
-  }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined;
-}

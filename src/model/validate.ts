@@ -3,9 +3,9 @@
  * throw and never stop at the first problem: the caller gets the whole list, each item with the
  * place it concerns and the value it received.
  */
-import { Diagnostics, FieldPath, Origin, show } from './diagnostics';
+import { Diagnostics, FieldPath, Origin, show, suggest } from './diagnostics';
 import { Duration } from './duration';
-import { findCycles, closest } from './graph';
+import { findCycles } from './graph';
 import {
   dns1123LabelProblem,
   dns1123SubdomainProblem,
@@ -100,7 +100,7 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<st
     listedGroups.add(name);
     const group = groups.get(name);
     if (!group) {
-      const hint = closest(name, groups.keys());
+      const hint = suggest(name, groups.keys());
       d.error(spec.origin, ['chartGroups', i], 'ARM001', `chart group ${show(name)} is not in the manifest${foreign(name)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
       return;
     }
@@ -115,7 +115,7 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<st
       }
       inGroup.add(c);
       if (!charts.has(c)) {
-        const hint = closest(c, unlisted) ?? closest(c, charts.keys());
+        const hint = suggest(c, unlisted) ?? suggest(c, charts.keys());
         d.error(group.origin, ['charts', j], 'ARM001', `chart ${show(c)} is not in the manifest${foreign(c)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
         return;
       }
@@ -141,7 +141,7 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<st
     seen.add(name);
     (chart.dependencies ?? []).forEach((dep, i) => {
       if (!charts.has(dep)) {
-        const hint = closest(dep, charts.keys());
+        const hint = suggest(dep, charts.keys());
         d.error(chart.origin, ['dependencies', i], 'ARM001', `subchart dependency ${show(dep)} is not in the manifest${foreign(dep)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
         return;
       }
@@ -342,7 +342,7 @@ function checkWait(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: D
   (w?.resources ?? []).forEach((r, i) => {
     const field = ['wait', 'resources', i];
     if (!WAIT_RESOURCE_TYPES.includes(r.type)) {
-      const hint = closest(r.type, WAIT_RESOURCE_TYPES);
+      const hint = suggest(r.type, WAIT_RESOURCE_TYPES);
       d.error(chart.origin, [...field, 'type'], 'wait-type', `received ${show(r.type)}; Armada waits only on ${WAIT_RESOURCE_TYPES.join(', ')}${hint ? ` (did you mean ${show(hint)}?)` : ''}`);
     }
     checkLabels(chart, r.options.labels, [...field, 'labels'], d);
@@ -372,7 +372,7 @@ function checkUpgrade(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): voi
     (list ?? []).forEach((h, i) => {
       checkLabels(chart, h.labels, [...field, i, 'labels'], d);
       if (checkType && !PRE_DELETE_TYPES.includes(h.type)) {
-        const hint = closest(h.type, PRE_DELETE_TYPES);
+        const hint = suggest(h.type, PRE_DELETE_TYPES);
         d.warn(chart.origin, [...field, i, 'type'], 'pre-delete-type', `received ${show(h.type)}${hint ? ` (did you mean ${show(hint)}?)` : ''}; Armada deletes only ${PRE_DELETE_TYPES.join(', ')} before an upgrade and logs an error for anything else`);
       }
       if (h.name !== undefined && version === SchemaVersion.V2) {

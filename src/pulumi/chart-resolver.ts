@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { plural } from '../model/diagnostics';
 import { firstByName } from '../model/first-by-name';
 import { SourceType } from '../model/source';
 import type { ChartSpec, ManifestSpec } from '../model/spec';
@@ -148,7 +149,7 @@ export class ChartPreparationError extends Error {
   public override readonly name = 'ChartPreparationError';
   constructor(public readonly failures: readonly { readonly chart: string; readonly location: string; readonly message: string }[]) {
     super(
-      `${failures.length} chart${failures.length === 1 ? '' : 's'} could not be prepared, so nothing was deployed:\n` +
+      `${plural(failures.length, 'chart')} could not be prepared, so nothing was deployed:\n` +
         failures.map((f) => `  ${f.location}: chart ${JSON.stringify(f.chart)}: ${f.message}`).join('\n'),
     );
   }

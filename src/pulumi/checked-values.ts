@@ -4,7 +4,7 @@
  * plain values; its messages never quote what an output held.
  */
 import * as pulumi from '@pulumi/pulumi';
-import { formatDiagnostic } from '../model/diagnostics';
+import { diagnosticsMessage, errorsOf } from '../model/diagnostics';
 import type { ChartSpec } from '../model/spec';
 import { checkResolvedChartValues, hasLocalValuesSchema, opaquePaths } from '../values-schema/check-charts';
 
@@ -19,11 +19,9 @@ export function checkedValues(chart: ChartSpec): Readonly<Record<string, unknown
   const hidden = opaquePaths(values, pulumi.Output.isInstance);
   if (hidden.length === 0 || !hasLocalValuesSchema(chart)) return values;
   const checked = pulumi.output(values as Record<string, unknown>).apply((plain) => {
-    const errors = checkResolvedChartValues(chart, plain as Record<string, unknown>, hidden).filter((d) => d.severity === 'error');
+    const errors = errorsOf(checkResolvedChartValues(chart, plain as Record<string, unknown>, hidden));
     if (errors.length > 0) {
-      throw new pulumi.RunError(
-        `chart ${JSON.stringify(chart.name)}: its values break the chart's values.schema.json, so it was not deployed:\n${errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n')}`,
-      );
+      throw new pulumi.RunError(diagnosticsMessage(`chart ${JSON.stringify(chart.name)}: its values break the chart's values.schema.json, so it was not deployed`, errors));
     }
     return plain;
   });

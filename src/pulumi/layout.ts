@@ -7,6 +7,7 @@ import type { ChartGroupSpec, ChartSpec, ManifestSpec } from '../model/spec';
 import type { Diagnostic } from '../model/diagnostics';
 import { Plan, PlannedRelease } from '../model/plan';
 import { firstByName } from '../model/first-by-name';
+import { DiagnosticCodes } from '../model/codes';
 
 /** One chart in one step. The first occurrence of a release installs it; later ones wait for it again. */
 export interface ChartUnit {
@@ -185,5 +186,5 @@ export function previousKey(key: string, aliases: Readonly<Record<string, string
 
 function warning(chart: ChartSpec, message: string): Diagnostic {
   const where = chart.origin.locate();
-  return { severity: 'warning', location: where.location, ...(where.document ? { document: where.document } : {}), message, code: 'pulumi-redeploy' };
+  return { severity: 'warning', location: where.location, ...(where.document ? { document: where.document } : {}), message, code: DiagnosticCodes.PULUMI_REDEPLOY };
 }

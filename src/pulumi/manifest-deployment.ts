@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import * as pulumi from '@pulumi/pulumi';
 import * as k8s from '@pulumi/kubernetes';
 import { ArmadaManifest } from '../constructs/armada-manifest';
-import { Diagnostic, formatDiagnostic } from '../model/diagnostics';
+import { Diagnostic, diagnosticsMessage, errorsOf, formatDiagnostic, hasErrors, plural } from '../model/diagnostics';
 import type { SchemaVersion } from '../model/spec';
 import { ChartPreparationError, chartResolver, ChartResolverOptions, prepareCharts, ResolveChart } from './chart-resolver';
 import { ChartUnit, DeploymentLayout, layoutDeployment, previousKey } from './layout';
@@ -102,8 +102,7 @@ export class ManifestDeployment extends pulumi.ComponentResource {
     }
     const manifest = args.manifest;
     const resolved = manifest.resolve({ opaqueValues: pulumi.Output.isInstance });
-    const hasErrors = resolved.diagnostics.some((d) => d.severity === 'error');
-    const layout = hasErrors ? undefined : layoutDeployment(resolved.spec, resolved.plan, manifest.node.path);
+    const layout = hasErrors(resolved.diagnostics) ? undefined : layoutDeployment(resolved.spec, resolved.plan, manifest.node.path);
     const installing = layout ? layout.units.filter((u) => u.installs) : [];
     const diagnostics = [...resolved.diagnostics, ...(layout ? [...layout.diagnostics, ...unsupportedFields(installing.map((u) => u.chart))] : [])];
     const failure = diagnosticsFailure(diagnostics, `ManifestDeployment ${name} (manifest ${manifest.node.path})`);
@@ -325,9 +324,9 @@ function containsOutput(v: unknown): boolean {
 
 /** The message listing every error, or undefined when there is none. */
 export function diagnosticsFailure(diagnostics: readonly Diagnostic[], what: string): string | undefined {
-  const errors = diagnostics.filter((d) => d.severity === 'error');
+  const errors = errorsOf(diagnostics);
   if (errors.length === 0) return undefined;
-  return `${what} has ${errors.length} error${errors.length === 1 ? '' : 's'}:\n` + errors.map((d) => `  ${formatDiagnostic(d)}`).join('\n');
+  return diagnosticsMessage(`${what} has ${plural(errors.length, 'error')}`, errors);
 }
 
 /**

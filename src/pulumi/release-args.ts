@@ -8,6 +8,7 @@ import type { PlannedRelease } from '../model/plan';
 import type { ChartSpec } from '../model/spec';
 import { isPlainObject, timestampsAsStrings } from '../model/values';
 import { checkedValues } from './checked-values';
+import { DiagnosticCodes } from '../model/codes';
 
 /**
  * Helm's CLI keeps 10 revisions on upgrade (`--history-max`), which is what Armada gets; the
@@ -99,7 +100,7 @@ export function unsupportedFields(deployed: readonly ChartSpec[]): Diagnostic[] 
       ...(where.document ? { document: where.document } : {}),
       field: where.field ?? field,
       message,
-      code: 'pulumi-unsupported',
+      code: DiagnosticCodes.PULUMI_UNSUPPORTED,
     });
   };
   for (const chart of deployed) {

@@ -4,6 +4,7 @@
  * violation, or into the errors of the one branch that the value's shape matched.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { plural, suggest, SuggestionRules } from '../model/diagnostics';
 import { formatValuePath, pointerToPath, ValuePath } from './json-path';
 import { isSchemaObject, JsonSchema, JsonSchemaObject, schemaEntries, schemaList, stringList } from './json-schema';
 import { RefResolver } from './refs';
@@ -181,7 +182,7 @@ class Converter {
       case 'maxLength': {
         const length = typeof data === 'string' ? [...data].length : 0;
         const bound = e.keyword === 'minLength' ? 'at least' : 'at most';
-        return { received: `${showValue(data)} (${count(length, 'character')})`, expected: `must be ${bound} ${count(Number(p.limit), 'character')} long` };
+        return { received: `${showValue(data)} (${plural(length, 'character')})`, expected: `must be ${bound} ${plural(Number(p.limit), 'character')} long` };
       }
       case 'pattern':
         return { received: showValue(data), expected: `must match pattern ${show(p.pattern)}` };
@@ -195,13 +196,13 @@ class Converter {
         const length = Array.isArray(data) ? data.length : 0;
         const limit = Number(p.limit ?? p.len);
         const bound = e.keyword === 'minItems' ? 'at least' : 'at most';
-        return { received: count(length, 'item'), expected: `must have ${bound} ${count(limit, 'item')}` };
+        return { received: plural(length, 'item'), expected: `must have ${bound} ${plural(limit, 'item')}` };
       }
       case 'minProperties':
       case 'maxProperties': {
         const size = typeof data === 'object' && data !== null ? Object.keys(data).length : 0;
         const bound = e.keyword === 'minProperties' ? 'at least' : 'at most';
-        return { received: count(size, 'key'), expected: `must have ${bound} ${count(Number(p.limit), 'key')}` };
+        return { received: plural(size, 'key'), expected: `must have ${bound} ${plural(Number(p.limit), 'key')}` };
       }
       case 'uniqueItems':
         return { received: `equal items [${Math.min(Number(p.i), Number(p.j))}] and [${Math.max(Number(p.i), Number(p.j))}]`, expected: 'items must be unique' };
@@ -273,37 +274,10 @@ function unknownKeyMessage(key: string, allowed: { names: string[]; patterns: st
   const parts = [...allowed.names.slice(0, MAX_LISTED).map(show)];
   if (allowed.names.length > MAX_LISTED) parts.push('...');
   if (allowed.patterns.length > 0) parts.push(`keys matching ${allowed.patterns.map(show).join(', ')}`);
-  const suggestion = closest(key, allowed.names);
+  const suggestion = suggest(key, allowed.names, SuggestionRules.VALUES_KEY);
   const hint = suggestion ? ` (did you mean ${show(suggestion)}?)` : '';
   if (parts.length === 0) return `unknown key ${show(key)}; no keys are allowed here`;
   return `unknown key ${show(key)}${hint}; allowed: ${parts.join(', ')}`;
-}
-
-/** The allowed name a misspelt key most likely meant: same letters but for case, or a couple of edits away. */
-function closest(key: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const name of names) {
-    const d = name.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, name);
-    if (d < bestDistance) {
-      best = name;
-      bestDistance = d;
-    }
-  }
-  return bestDistance <= Math.min(2, Math.floor(key.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }
 
 /** A value as it appears in a message: scalars as JSON (long strings cut), containers by kind. */
@@ -318,10 +292,6 @@ export function showValue(value: unknown): string {
 function show(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > MAX_SHOWN_LENGTH ? `${text.slice(0, MAX_SHOWN_LENGTH - 2)}…"` : text;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function orList(items: readonly string[]): string {

@@ -7,9 +7,9 @@
 import * as cdk8s from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { ArmadaManifest } from '../../constructs/armada-manifest';
-import { formatDiagnostic } from '../../model/diagnostics';
+import { hasErrors } from '../../model/diagnostics';
 import { OperatorApi } from '../operator-api';
-import type { WarningHandler } from '../outputs';
+import { printWarning } from '../warning-handler';
 import { RenderedObject } from '../rendered-object';
 import { Cdk8sPlus, loadCdk8sPlus } from './cdk8s-plus';
 import { checkLabel, checkProps } from './check-props';
@@ -27,7 +27,6 @@ import { bundleWarnings } from './warnings';
 
 export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel } from './props';
 
-const printWarning: WarningHandler = (d) => process.stderr.write(`armada-cdk: ${formatDiagnostic(d)}\n`);
 const API_VALUES: readonly unknown[] = Object.values(OperatorApi);
 
 /**
@@ -135,7 +134,7 @@ export class ArmadaOperator extends Construct {
     const m = this.props.manifest;
     if (!m || !this.profile.siteNamespace) return undefined;
     const { spec, plan, diagnostics } = m.resolve();
-    if (diagnostics.some((d) => d.severity === 'error')) return undefined;
+    if (hasErrors(diagnostics)) return undefined;
     return this.profile.siteNamespace(spec, plan);
   }
 
@@ -182,7 +181,7 @@ export class ArmadaOperator extends Construct {
     if ('errors' in r) {
       // The manifest reports its own errors when it is validated in this tree.
       const sameTree = this.props.manifest !== undefined && this.props.manifest.node.root === this.node.root;
-      const model = this.props.manifest?.resolve().diagnostics.some((d) => d.severity === 'error') ?? false;
+      const model = this.props.manifest !== undefined && hasErrors(this.props.manifest.resolve().diagnostics);
       return sameTree && model ? [] : r.errors;
     }
     const errors = [...this.crdConflicts(), ...this.escalationErrors(r.permissions, r.releases)];

@@ -2,7 +2,7 @@
 import type * as cdk8s from 'cdk8s';
 import type { ArmadaManifest } from '../../constructs/armada-manifest';
 import type { OperatorApi } from '../operator-api';
-import type { WarningHandler } from '../outputs';
+import type { WarningHandler } from '../warning-handler';
 import type { RoleEscalation } from './rbac';
 import type { ChartContents } from './releases';
 import type { ResourceKind } from './resource-kinds';

@@ -7,7 +7,7 @@
 import { Plan } from '../../model/plan';
 import { ManifestSpec } from '../../model/spec';
 import type { ArmadaManifest } from '../../constructs/armada-manifest';
-import { diagnosticLine } from './diagnostic-line';
+import { errorsOf, formatDiagnostic } from '../../model/diagnostics';
 import type { OperatorProfile } from './profile';
 import { ReleaseAccess } from './rbac';
 import { RenderedChart, ResourceKind } from './resource-kinds';
@@ -61,8 +61,8 @@ export function siteReleases(profile: OperatorProfile, source: ReleaseSource): {
     return { releases: releasesAnywhere(profile, namespaces, source.defaultKinds) };
   }
   const resolved = source.manifest.resolve();
-  const modelErrors = resolved.diagnostics.filter((d) => d.severity === 'error');
-  if (modelErrors.length > 0) return { errors: modelErrors.map(diagnosticLine) };
+  const modelErrors = errorsOf(resolved.diagnostics);
+  if (modelErrors.length > 0) return { errors: modelErrors.map((d) => formatDiagnostic(d, 'bare')) };
   const { spec, plan } = resolved;
   const declared = source.resourceKinds ?? {};
   const deployed = [...new Set(plan.releases.map((r) => r.chart))];

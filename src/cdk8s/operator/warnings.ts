@@ -1,4 +1,5 @@
 /** What synthesis warns about a bundle: broad RBAC, sensitive namespaces, guessed kinds, escalation. */
+import type { DiagnosticCode } from '../../model/codes';
 import type { Diagnostic } from '../../model/diagnostics';
 import type { OperatorRbac } from './props';
 import type { ReleaseAccess, RoleEscalation } from './rbac';
@@ -15,7 +16,7 @@ export interface WarningOptions {
 
 export function bundleWarnings(o: WarningOptions, releases: readonly ReleaseAccess[]): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const warn = (code: string, message: string) => out.push({ severity: 'warning', location: o.location, message, code });
+  const warn = (code: DiagnosticCode, message: string) => out.push({ severity: 'warning', location: o.location, message, code });
   const list = (xs: readonly string[]) => [...new Set(xs)].map((x) => JSON.stringify(x)).join(', ');
   if (o.mode === 'cluster-admin') {
     warn(

@@ -1,5 +1,6 @@
 import * as path from 'path';
-import { Diagnostic } from '../../model/diagnostics';
+import { DiagnosticCodes } from '../../model/codes';
+import { Diagnostic, isError } from '../../model/diagnostics';
 import { buildPlan } from '../../model/plan';
 import { SchemaVersion } from '../../model/spec';
 import { toAirshipCharts } from '../../model/wire/airship-v1';
@@ -73,7 +74,7 @@ const CLOSED_VALUES_NOTE =
   'note: these values were checked against the upstream keleustes ArmadaChart CRD (--crd upstream, the default), whose closed values schema accepts only the values it lists. ' +
   'If the cluster has the CRD armada-cdk generates (ArmadaOperator; its values are free-form), convert with --crd generated.';
 
-const rejectedByClosedValues = (d: Diagnostic) => d.severity === 'error' && d.code === 'not-expressible' && d.message.startsWith('the keleustes ArmadaChart CRD rejects values');
+const rejectedByClosedValues = (d: Diagnostic) => isError(d) && d.code === DiagnosticCodes.NOT_EXPRESSIBLE && d.message.startsWith('the keleustes ArmadaChart CRD rejects values');
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parse('convert', argv, {

@@ -1,6 +1,7 @@
 import { parse, str } from '../args';
 import { INPUT_HELP, INPUT_OPTIONS, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { CliIo, EXIT } from '../io';
+import { hasErrors } from '../../model/diagnostics';
 import { plural, printReport, tooManyWarnings, toJson } from '../report';
 
 export const HELP = `Usage: armada-cdk validate FILE... [options]
@@ -30,7 +31,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const report = reportOptions(args, 'validate');
   const r = await readManifest(args, io, 'validate');
-  const valid = r.spec !== undefined && !r.diagnostics.some((d) => d.severity === 'error');
+  const valid = r.spec !== undefined && !hasErrors(r.diagnostics);
   const ok = valid && !tooManyWarnings(r.diagnostics, report);
   if (str(args, 'format') === 'json') {
     io.stdout.write(JSON.stringify({ ...toJson(r.diagnostics), manifest: r.spec?.name ?? null }, null, 2) + '\n');

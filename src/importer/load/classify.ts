@@ -7,7 +7,7 @@ import { LoadCodes } from './codes';
 import { isPlainObject, LoadedDocument } from './document';
 import { pyRepr } from './py-repr';
 import { ARMADA_SCHEMAS, ArmadaSchema, isArmadaSchema } from './schemas';
-import { closestKey } from './suggest';
+import { suggest, SuggestionRules } from '../../model/diagnostics';
 
 /** An Armada document with a usable envelope: one of the six schemas and a string name. */
 export interface LoadedArmadaDocument extends LoadedDocument {
@@ -125,7 +125,7 @@ function ignoredWarning(doc: LoadedDocument, raw: Record<string, unknown>): Diag
       message: `document ${doc.index + 1} has no schema string, so Armada ignores it${legacy}`,
     };
   }
-  const hint = closestKey(raw.schema, ARMADA_SCHEMAS);
+  const hint = suggest(raw.schema, ARMADA_SCHEMAS, SuggestionRules.ARMADA_KEY);
   if (!hint && !/^armada\//i.test(raw.schema)) return undefined;
   return {
     severity: 'warning',

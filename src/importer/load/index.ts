@@ -30,7 +30,6 @@ export { pyRepr } from './py-repr';
 export type { PyReprOptions } from './py-repr';
 export { PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 export { findPackageRoot, armadaSchemaDir } from './package-root';
-export { editDistance, closestKey } from './suggest';
 
 /** Everything {@link loadInputs} found. */
 export interface LoadResult {

@@ -5,7 +5,7 @@
  * computed afterwards, one document at a time, only for the documents a diagnostic is about.
  */
 import * as jsyaml from 'js-yaml';
-import { Diagnostic, formatFieldPath } from '../../model/diagnostics';
+import { Diagnostic, formatFieldPath, hasErrors } from '../../model/diagnostics';
 import { ALIAS_EXPANSION_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
@@ -69,7 +69,7 @@ export function parseYamlStream(input: SourceText): ParseResult {
     loadChunk(text, chunk, file, documents, diagnostics, bad !== null);
   }
 
-  if (documents.length === 0 && !diagnostics.some((d) => d.severity === 'error')) {
+  if (documents.length === 0 && !hasErrors(diagnostics)) {
     diagnostics.push({ severity: 'warning', location: file, code: LoadCodes.NO_DOCUMENTS, message: `${file} contains no YAML documents` });
   }
   return { documents, diagnostics };

@@ -11,7 +11,7 @@ import { documentInternals, isPlainObject, LoadedDocument, pathKey, SpecialValue
 import type { SourcePosition, WirePath } from './positions';
 import { pyRepr, pyStrRepr } from './py-repr';
 import { compiledSchema, isArmadaSchema } from './schemas';
-import { closestKey } from './suggest';
+import { suggest, SuggestionRules } from '../../model/diagnostics';
 
 /**
  * Keys a current schema rejects that an older Armada accepted, with what to say about them
@@ -209,7 +209,7 @@ function describe(
       // Own keys only: `constructor` or `toString` must not find Object.prototype's members.
       const removed = Object.hasOwn(REMOVED_KEYS, removedKey) ? REMOVED_KEYS[removedKey] : undefined;
       const known = holder && isPlainObject(holder.properties) ? Object.keys(holder.properties) : [];
-      const hint = closestKey(extra, known);
+      const hint = suggest(extra, known, SuggestionRules.ARMADA_KEY);
       const level = hint || removed ? undefined : indentationHint(schema, err.schemaPath, extra, path);
       if (removed) message += `: ${removed}`;
       else if (hint) message += `: did you mean ${pyStrRepr(hint)}?`;
@@ -229,7 +229,7 @@ function describe(
       };
     case 'enum': {
       const allowed = Array.isArray(p.allowedValues) ? p.allowedValues.filter((x): x is string => typeof x === 'string') : [];
-      const hint = typeof value === 'string' ? closestKey(value, allowed) : undefined;
+      const hint = typeof value === 'string' ? suggest(value, allowed, SuggestionRules.ARMADA_KEY) : undefined;
       return { field: path, message: `${r()} is not one of ${r(p.allowedValues)}${hint ? `: did you mean ${pyStrRepr(hint)}?` : ''}` };
     }
     case 'minItems':

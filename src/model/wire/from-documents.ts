@@ -3,9 +3,8 @@
  * the inverse of `documents.ts`. What was written stays written and what was left out stays out,
  * so that writing the spec back gives documents equal in meaning to the input.
  */
-import { Diagnostics, Origin, show } from '../diagnostics';
+import { Diagnostics, Origin, show, suggest } from '../diagnostics';
 import { Duration } from '../duration';
-import { closest } from '../graph';
 import { ChartSource } from '../source';
 import {
   ChartGroupSpec,
@@ -19,6 +18,7 @@ import {
 } from '../spec';
 import { V2_DEFAULT_WAIT_RESOURCES, WaitResource, WaitResourceOptions } from '../wait';
 import { firstByName } from '../first-by-name';
+import { DiagnosticCodes } from '../codes';
 
 /** One Armada document as the loader hands it over. */
 export interface InputDocument {
@@ -63,7 +63,7 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
         severity: 'error',
         location: docs[0]?.origin.locate().location ?? '<input>',
         message: `no armada/Manifest named ${show(options.targetManifest)}; the documents have ${manifests.length === 0 ? 'none' : manifests.map((m) => show(m.doc.name)).join(', ')}`,
-        code: 'ARM001',
+        code: DiagnosticCodes.ARM001,
       });
       return { diagnostics: d };
     }
@@ -79,7 +79,7 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
         : options.targetManifest !== undefined
           ? `the documents contain ${manifests.length} manifests named ${show(options.targetManifest)} (${where}), so --target-manifest cannot choose between them; rename or remove all but one`
           : `the documents contain ${manifests.length} manifests (${where}); choose one with --target-manifest, as Armada requires`,
-      code: 'ARM001',
+      code: DiagnosticCodes.ARM001,
     });
     return { diagnostics: d };
   }
@@ -90,7 +90,7 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
       location: manifests[0].doc.origin.locate().location,
       document: `${manifests[0].doc.schema} ${manifests[0].doc.name}`,
       message: 'Documents must include at least one of each of [Chart, ChartGroup] and only one Manifest (a fragment of a site: pass every document of the rendered site)',
-      code: 'ARM001',
+      code: DiagnosticCodes.ARM001,
     });
     return { diagnostics: d };
   }
@@ -224,7 +224,7 @@ function chartFromData(doc: InputDocument, version: SchemaVersion, manifestVersi
     source = ChartSource.tar(location, { ...common, proxyServer: src.proxy_server as string | undefined });
   } else {
     if (type !== 'local') {
-      const hint = typeof type === 'string' ? closest(type, ['local', 'tar', 'git']) : undefined;
+      const hint = typeof type === 'string' ? suggest(type, ['local', 'tar', 'git']) : undefined;
       findings.built.error(doc.origin, ['source', 'type'], 'source', `received ${show(type)}${hint ? ` (did you mean ${show(hint)}?)` : ''}; Armada fetches only local, tar and git sources (it fails with ChartSourceException before deploying anything)`);
     }
     source = ChartSource.local(location, common);

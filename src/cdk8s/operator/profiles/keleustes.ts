@@ -11,7 +11,7 @@ import type { CustomResourceDefinitionJson } from '../crds';
 import keleustesArmadaChartGroups from '../crds/keleustes-v1alpha1-armadachartgroups.json';
 import keleustesArmadaCharts from '../crds/keleustes-v1alpha1-armadacharts.json';
 import keleustesArmadaManifests from '../crds/keleustes-v1alpha1-armadamanifests.json';
-import { diagnosticLine } from '../diagnostic-line';
+import { formatDiagnostic } from '../../../model/diagnostics';
 import type { OperatorProfile } from '../profile';
 import { ARMADA_GROUP, OWN_CR, STATUS } from '../verbs';
 
@@ -82,7 +82,7 @@ export const keleustes: OperatorProfile = {
   siteNamespace: (spec, plan) => manifestNamespace(toKeleustesObjects(spec, plan)),
   misplacedSite: (spec, plan, namespace, namespaceGiven) => {
     const out = toKeleustesObjects(spec, plan);
-    const errors = out.diagnostics.errors.map(diagnosticLine);
+    const errors = out.diagnostics.errors.map((d) => formatDiagnostic(d, 'bare'));
     const ns = manifestNamespace(out);
     if (errors.length > 0 || ns === undefined || ns === namespace) return errors;
     return [
