@@ -16,13 +16,15 @@ export const INPUT_OPTIONS: Record<string, OptionSpec> = {
 export const REPORT_OPTIONS: Record<string, OptionSpec> = {
   quiet: { type: 'boolean', short: 'q' },
   'max-warnings': { type: 'string' },
+  'all-warnings': { type: 'boolean' },
 };
 
 export const REPORT_HELP = `Report options (diagnostics go to stderr, with a summary line last):
   -q, --quiet              print errors only (the summary still counts warnings)
   --max-warnings N         fail (exit 1, nothing written) with more than N warnings
+  --all-warnings           print every warning on its own line
   A rule that warns more than 3 times is printed once, with the count and the first few
-  documents.`;
+  documents (unless --all-warnings).`;
 
 export const INPUT_HELP = `Input options (as armada apply):
   --target-manifest NAME   build this armada/Manifest (required when the files have several)
@@ -49,11 +51,11 @@ export async function readManifest(args: ParsedArgs, io: CliIo, command: string)
   return { ...result, diagnostics: [...result.diagnostics, ...placeholderWarnings(result.documents)] };
 }
 
-/** `--quiet` and `--max-warnings` of the command line. */
+/** `--quiet`, `--max-warnings` and `--all-warnings` of the command line. */
 export function reportOptions(args: ParsedArgs, command: string): ReportOptions {
   const max = str(args, 'max-warnings');
   if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-warnings must be a whole number (0 or more); received ${JSON.stringify(max)}`, command);
-  return { quiet: flag(args, 'quiet'), maxWarnings: max === undefined ? undefined : Number(max) };
+  return { quiet: flag(args, 'quiet'), maxWarnings: max === undefined ? undefined : Number(max), allWarnings: flag(args, 'all-warnings') };
 }
 
 /**

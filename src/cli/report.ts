@@ -50,6 +50,8 @@ export interface ReportOptions {
   readonly quiet?: boolean;
   /** More warnings than this fail the run. */
   readonly maxWarnings?: number;
+  /** Print every warning on its own line, repeated ones too (`--all-warnings`). */
+  readonly allWarnings?: boolean;
 }
 
 /** A rule that warns more often than this is printed as one line. */
@@ -60,20 +62,23 @@ const NAMED = 3;
 /**
  * The lines of a report, in input order: every error, and every warning, except that a rule
  * (diagnostic code) warning more than {@link GROUP_AFTER} times is one line: its first
- * occurrence, how many there are in all, and the first few other documents.
+ * occurrence, how many there are in all, and the first few other documents (unless
+ * `allWarnings`).
  */
 export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
   const ordered = sorted(ds);
   const byRule = new Map<string, Diagnostic[]>();
   for (const d of ordered) {
     if (d.severity !== 'warning' || d.code === undefined) continue;
-    byRule.set(d.code, [...(byRule.get(d.code) ?? []), d]);
+    const same = byRule.get(d.code);
+    if (same) same.push(d);
+    else byRule.set(d.code, [d]);
   }
   const out: string[] = [];
   for (const d of ordered) {
     if (d.severity === 'warning' && options.quiet) continue;
     const same = d.severity === 'warning' && d.code !== undefined ? byRule.get(d.code)! : [d];
-    if (same.length <= GROUP_AFTER) {
+    if (same.length <= GROUP_AFTER || options.allWarnings) {
       out.push(formatLine(d));
       continue;
     }

@@ -17,7 +17,8 @@ async function runAll(file: string, fast: boolean, extra: string[] = []) {
   try {
     const out: { args: string; code: number; stdout: string; stderr: string }[] = [];
     for (const [cmd, ...rest] of COMMANDS) {
-      const args = [cmd, file, ...rest, ...extra];
+      // Every warning on its own line, so that every position is compared.
+      const args = [cmd, file, ...rest, '--all-warnings', ...extra];
       out.push({ args: args.join(' '), ...(await cli(args)) });
     }
     return out;

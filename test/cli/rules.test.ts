@@ -90,6 +90,14 @@ describe('many warnings', () => {
     expect(lastLine(r.stderr)).toBe('valid: manifest big, 40 charts, 1 group: 0 errors, 40 warnings');
   });
 
+  test('--all-warnings prints each of them on its own line', async () => {
+    const r = await cli(['validate', big, '--all-warnings']);
+    const warnings = r.stderr.split('\n').filter((l) => l.includes(': warning: '));
+    expect(warnings.map((l) => / armada\/Chart\/v1 (c\d+):/.exec(l)?.[1])).toEqual(Array.from({ length: 40 }, (_, i) => `c${i}`));
+    expect(warnings.some((l) => l.includes('warnings like this one'))).toBe(false);
+    expect(lastLine(r.stderr)).toBe('valid: manifest big, 40 charts, 1 group: 0 errors, 40 warnings');
+  });
+
   test('three or fewer are printed one by one', async () => {
     const r = await cli(['validate', write(dir, 'three.yaml', bigSite(3))]);
     expect(r.stderr.split('\n').filter((l) => l.includes(': warning: ')).map((l) => / armada\/Chart\/v1 (c\d):/.exec(l)?.[1])).toEqual(['c0', 'c1', 'c2']);
