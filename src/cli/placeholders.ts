@@ -16,6 +16,7 @@ export function placeholderWarnings(documents: readonly LoadedDocument[]): Diagn
   for (const doc of documents) {
     if (typeof doc.schema !== 'string' || !doc.schema.startsWith('armada/')) continue;
     walk(doc.data, ['data'], (path, value) => {
+      if (!value.includes('${')) return;
       const names = [...new Set([...value.matchAll(PLACEHOLDER)].map((m) => m[1]))];
       if (names.length === 0) return;
       out.push({
@@ -33,8 +34,23 @@ export function placeholderWarnings(documents: readonly LoadedDocument[]): Diagn
 
 type WirePath = readonly (string | number)[];
 
-function walk(v: unknown, path: WirePath, visit: (path: WirePath, value: string) => void): void {
-  if (typeof v === 'string') visit(path, v);
-  else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, i], visit));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, [...path, k], visit);
+/** Visits every string under `v`; `path` is one stack, copied only for a visit (large sites). */
+function walk(v: unknown, path: (string | number)[], visit: (path: WirePath, value: string) => void): void {
+  // Only strings that can hold a placeholder are visited (and their path copied).
+  if (typeof v === 'string') {
+    if (v.includes('${')) visit([...path], v);
+  }
+  else if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      path.push(i);
+      walk(v[i], path, visit);
+      path.pop();
+    }
+  } else if (v && typeof v === 'object') {
+    for (const k of Object.keys(v)) {
+      path.push(k);
+      walk((v as Record<string, unknown>)[k], path, visit);
+      path.pop();
+    }
+  }
 }

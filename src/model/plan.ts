@@ -91,10 +91,16 @@ export class Plan {
     return this.steps.flatMap((s) => s.releases);
   }
 
+  /** First step of each chart, built on first use: every chart of a large site asks. */
+  private firstSteps?: Map<string, number>;
+
   /** The step index of the first deployment of each chart. */
   public firstStepOf(chart: string): number | undefined {
-    for (const s of this.steps) if (s.releases.some((r) => r.chart === chart)) return s.index;
-    return undefined;
+    if (!this.firstSteps) {
+      this.firstSteps = new Map();
+      for (const s of this.steps) for (const r of s.releases) if (!this.firstSteps.has(r.chart)) this.firstSteps.set(r.chart, s.index);
+    }
+    return this.firstSteps.get(chart);
   }
 
   /** The JSON form (stable key order; `dependsOn` only where explicit edges exist). */
