@@ -81,7 +81,8 @@ function isMap(v: unknown): v is Record<string, unknown> {
 
 function nonEmpty(v: unknown): boolean {
   if (Array.isArray(v)) return v.length > 0;
-  if (typeof v !== 'object' || v === null) return false;
+  // A timestamp is a scalar, whatever fields it keeps.
+  if (typeof v !== 'object' || v === null || isYamlTimestamp(v)) return false;
   for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) return true;
   return false;
 }
