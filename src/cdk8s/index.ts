@@ -7,7 +7,7 @@
  */
 import * as cdk8s from 'cdk8s';
 import { IConstruct } from 'constructs';
-import { onManifestCreated } from '../constructs/registry';
+import { onManifestCreated } from '../constructs/armada-manifest';
 import { AutomaticOutput } from './outputs';
 
 export { ArmadaChartOutput, ArmadaDocuments } from './outputs';

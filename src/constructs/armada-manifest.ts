@@ -1,13 +1,13 @@
 import { Construct, IConstruct } from 'constructs';
-import { brand } from '../model/brand';
+import { brand, isBranded } from '../model/brand';
 import { ArmadaValidationError, ConstructOrigin, Diagnostic, Diagnostics, errorsOf, formatDiagnostic, hasErrors } from '../model/diagnostics';
 import { buildPlan, Plan } from '../model/plan';
 import { ManifestSpec, SchemaVersion } from '../model/spec';
-import { validateManifest, ValidateOptions } from '../model/validate';
+import type { ValidateOptions } from '../model/validate';
 import { Chart } from './chart';
 import { ChartGroup } from './chart-group';
-import { runManifestHooks } from './registry';
 import { definitionVersion, kindSymbol, touch } from './tree';
+import { validateSite } from './validate-site';
 
 /** Props of an {@link ArmadaManifest}: the fields of an `armada/Manifest` document, in camelCase. */
 export interface ArmadaManifestProps {
@@ -46,7 +46,7 @@ export interface ResolvedManifest {
 export class ArmadaManifest extends Construct {
   /** True when `x` is an ArmadaManifest (also across copies of this library). */
   public static isArmadaManifest(x: unknown): x is ArmadaManifest {
-    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[kindSymbol('manifest')] === true;
+    return isBranded(x, kindSymbol('manifest'));
   }
 
   /** The closest ArmadaManifest that contains `c` (or is `c`). Throws when there is none. */
@@ -153,11 +153,7 @@ export class ArmadaManifest extends Construct {
     if (this.cache && this.cache.version === version && this.cache.opaque === options.opaqueValues) return this.cache.result;
     const d = new Diagnostics();
     const spec = this.toSpec(d);
-    d.addAll(validateManifest(spec, options).all);
-    // Loaded on demand: ajv is only needed when a local chart has a values.schema.json.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { checkLocalChartValues } = require('../values-schema/check-charts') as typeof import('../values-schema/check-charts');
-    d.addAll(checkLocalChartValues(spec, options));
+    d.addAll(validateSite(spec, options));
     const result: ResolvedManifest = { spec, diagnostics: d.all, plan: buildPlan(spec) };
     this.cache = { version, opaque: options.opaqueValues, result };
     return result;
@@ -207,6 +203,23 @@ export class ArmadaManifest extends Construct {
   private validationErrors(): string[] {
     return errorsOf(this.resolve().diagnostics).map((x) => formatDiagnostic(x, 'bare'));
   }
+}
+
+type ManifestHook = (manifest: ArmadaManifest) => void;
+
+const hooks: ManifestHook[] = [];
+
+/**
+ * @internal Called by an output target's module when it is loaded, so that a manifest created
+ * afterwards inside the target's scope (an `ArmadaManifest` inside a `cdk8s.Chart`) renders without
+ * extra code. The constructs themselves never import a target.
+ */
+export function onManifestCreated(hook: ManifestHook): void {
+  if (!hooks.includes(hook)) hooks.push(hook);
+}
+
+function runManifestHooks(manifest: ArmadaManifest): void {
+  for (const h of hooks) h(manifest);
 }
 
 /** Detected by cdk8s's own brand, so that the constructs never import cdk8s. */

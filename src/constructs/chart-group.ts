@@ -1,5 +1,5 @@
 import { Construct, IConstruct } from 'constructs';
-import { brand } from '../model/brand';
+import { brand, isBranded } from '../model/brand';
 import { ConstructOrigin } from '../model/diagnostics';
 import { ChartGroupSpec, SchemaVersion } from '../model/spec';
 import { Chart } from './chart';
@@ -53,7 +53,7 @@ export interface ChartGroupProps {
 export class ChartGroup extends Construct {
   /** True when `x` is a ChartGroup (also across copies of this library). */
   public static isChartGroup(x: unknown): x is ChartGroup {
-    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[kindSymbol('group')] === true;
+    return isBranded(x, kindSymbol('group'));
   }
 
   public readonly name: string;

@@ -3,7 +3,7 @@ import { ConstructOrigin } from '../model/diagnostics';
 import { ChartSource } from '../model/source';
 import { ChartOptions, ChartSpec } from '../model/spec';
 import { cloneJson, mergeValues, Values } from '../model/values';
-import { brand } from '../model/brand';
+import { brand, isBranded } from '../model/brand';
 import { nearest, touch } from './tree';
 
 const CHART = Symbol.for('armada-cdk.Chart');
@@ -48,7 +48,7 @@ export interface ChartProps<V extends object = Values> extends ChartOptions {
 export class Chart<V extends object = Values> extends Construct {
   /** True when `x` is a Chart (also across copies of this library). */
   public static isChart(x: unknown): x is Chart<any> {
-    return typeof x === 'object' && x !== null && (x as { [CHART]?: true })[CHART] === true;
+    return isBranded(x, CHART);
   }
 
   /** The document's `metadata.name`. */

@@ -3,6 +3,7 @@
  * armada-manifest.ts do not import each other in a cycle.
  */
 import { IConstruct } from 'constructs';
+import { isBranded } from '../model/brand';
 
 const KIND = {
   group: Symbol.for('armada-cdk.ChartGroup'),
@@ -22,7 +23,7 @@ export interface Adopter {
 /** The closest enclosing ChartGroup (or ArmadaManifest) of `c`, not counting `c` itself. */
 export function nearest(c: IConstruct, kind: keyof typeof KIND): Adopter | undefined {
   for (let s = c.node.scope; s; s = s.node.scope) {
-    if ((s as unknown as Record<symbol, unknown>)[KIND[kind]] === true) return s as unknown as Adopter;
+    if (isBranded(s, KIND[kind])) return s as unknown as Adopter;
   }
   return undefined;
 }

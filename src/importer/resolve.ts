@@ -4,11 +4,10 @@
  * Deckhand fragments, validate with Armada's own schemas, resolve references (first match wins),
  * then run every semantic rule of the model.
  */
+import { validateSite } from '../constructs/validate-site';
 import { Diagnostic, hasErrors, isError } from '../model/diagnostics';
 import { ManifestSpec } from '../model/spec';
-import { validateManifest } from '../model/validate';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
-import { checkLocalChartValues } from '../values-schema/check-charts';
 import { LoadedArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
 import { inheritInternals } from './load/document';
@@ -150,8 +149,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   diagnostics.push(...conversion.all);
   if (!spec) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
   progress(`checking manifest ${spec.name} (${spec.charts.length} charts)`);
-  diagnostics.push(...validateManifest(spec).all);
-  if (!options.skipChartSchemas) diagnostics.push(...checkLocalChartValues(spec));
+  diagnostics.push(...validateSite(spec, { chartSchemas: !options.skipChartSchemas }));
   return { spec, diagnostics: bySet(diagnostics), documents: loaded.documents };
 }
 

@@ -5,3 +5,8 @@
 export function brand(target: object, symbol: symbol): void {
   Object.defineProperty(target, symbol, { value: true, enumerable: false });
 }
+
+/** Whether `x` carries the brand `symbol` (see {@link brand}). */
+export function isBranded(x: unknown, symbol: symbol): boolean {
+  return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[symbol] === true;
+}

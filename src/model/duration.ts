@@ -1,4 +1,4 @@
-import { brand } from './brand';
+import { brand, isBranded } from './brand';
 
 const DURATION = Symbol.for('armada-cdk.Duration');
 
@@ -23,7 +23,7 @@ export class Duration {
   }
   /** True when `x` is a Duration (also across copies of this library). */
   public static isDuration(x: unknown): x is Duration {
-    return typeof x === 'object' && x !== null && (x as { [DURATION]?: true })[DURATION] === true;
+    return isBranded(x, DURATION);
   }
 
   private constructor(

@@ -1,4 +1,4 @@
-import { brand } from './brand';
+import { brand, isBranded } from './brand';
 
 /** How Armada fetches a chart (`source.type`). */
 export enum SourceType {
@@ -65,7 +65,7 @@ export class ChartSource {
   }
   /** True when `x` is a ChartSource (also across copies of this library). */
   public static isChartSource(x: unknown): x is ChartSource {
-    return typeof x === 'object' && x !== null && (x as { [SOURCE]?: true })[SOURCE] === true;
+    return isBranded(x, SOURCE);
   }
 
   private constructor(

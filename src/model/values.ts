@@ -1,4 +1,5 @@
 /** Chart values: plain JSON data, checked, merged and canonicalised. */
+import { isBranded } from './brand';
 import { getOwn, setOwn } from './own-keys';
 
 /** A JSON value, as Helm receives it. */
@@ -16,7 +17,7 @@ export const YAML_TIMESTAMP_BRAND = Symbol.for('armada-cdk.YamlTimestamp');
  * `str()`, and Helm receives that text as a string. Such a value is branded by the importer.
  */
 export function isYamlTimestamp(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && (v as Record<symbol, unknown>)[YAML_TIMESTAMP_BRAND] === true;
+  return isBranded(v, YAML_TIMESTAMP_BRAND);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { brand } from './brand';
+import { brand, isBranded } from './brand';
 
 /** The resource kinds Armada knows how to wait on (`wait.resources[].type`). */
 export enum WaitResourceType {
@@ -79,7 +79,7 @@ export class WaitResource {
   }
   /** True when `x` is a WaitResource (also across copies of this library). */
   public static isWaitResource(x: unknown): x is WaitResource {
-    return typeof x === 'object' && x !== null && (x as { [WAIT]?: true })[WAIT] === true;
+    return isBranded(x, WAIT);
   }
 
   /** The labels, minReady, required and allowAsyncUpdates as written. */

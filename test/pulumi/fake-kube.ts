@@ -6,7 +6,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { KubeConfigLike } from '../../src/pulumi/readiness';
+import type { KubeConfigLike } from '../../src/pulumi/provider/readiness';
 
 export interface Recorded {
   readonly method: string;

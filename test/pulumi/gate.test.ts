@@ -1,10 +1,10 @@
 import { SchemaVersion } from '../../src';
 import type { EffectiveWaitResource } from '../../src/model/wait';
-import { decodeReleaseRecord, encodeReleaseRecord, readDeployStart, releaseRecordName } from '../../src/pulumi/helm-record';
-import { readinessGateProvider } from '../../src/pulumi/readiness-gate';
-import type { TestTarget } from '../../src/pulumi/helm-test-run';
-import { checkReadiness, diffGate, GateInputs, GateState, GateTarget, gateDeadline, gateDue, runGate, testsDue, UntestedGate } from '../../src/pulumi/readiness-gate-run';
-import { ReadinessTimeoutError, WaitForResourcesOptions } from '../../src/pulumi/readiness';
+import { decodeReleaseRecord, encodeReleaseRecord, readDeployStart, releaseRecordName } from '../../src/pulumi/provider/helm-record';
+import { readinessGateProvider } from '../../src/pulumi/resources/readiness-gate';
+import type { TestTarget } from '../../src/pulumi/provider/helm-test-run';
+import { checkReadiness, diffGate, GateInputs, GateState, GateTarget, gateDeadline, gateDue, runGate, testsDue, UntestedGate } from '../../src/pulumi/provider/readiness-gate-run';
+import { ReadinessTimeoutError, WaitForResourcesOptions } from '../../src/pulumi/provider/readiness';
 import { FakeKube } from './fake-kube';
 
 const pods: EffectiveWaitResource = { type: 'pod', labels: { app: 'db' }, minReady: '100%', required: true, allowAsyncUpdates: false };

@@ -1,5 +1,5 @@
 import { promises as fs } from 'node:fs';
-import { HelmResult, runHelmTest, spawnHelm, TestTarget } from '../../src/pulumi/helm-test-run';
+import { HelmResult, runHelmTest, spawnHelm, TestTarget } from '../../src/pulumi/provider/helm-test-run';
 import { FakeKube, named } from './fake-kube';
 
 const PODS = '/api/v1/namespaces/ns/pods';

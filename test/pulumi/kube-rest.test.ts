@@ -1,6 +1,6 @@
 import * as net from 'node:net';
-import { kubeRequest } from '../../src/pulumi/kube-rest';
-import type { KubeConfigLike } from '../../src/pulumi/readiness';
+import { kubeRequest } from '../../src/pulumi/provider/kube-rest';
+import type { KubeConfigLike } from '../../src/pulumi/provider/readiness';
 import { FakeApiServer } from './readiness/fake-api-server';
 import { pod } from './readiness/fixtures';
 

@@ -1,6 +1,6 @@
 import { SchemaVersion } from '../../src';
-import { preUpgradeDeleteProvider } from '../../src/pulumi/pre-upgrade-delete';
-import { createPreDelete, deleteBeforeUpgrade, diffPreDelete, PreDeleteTarget, updatePreDelete } from '../../src/pulumi/pre-upgrade-delete-run';
+import { preUpgradeDeleteProvider } from '../../src/pulumi/resources/pre-upgrade-delete';
+import { createPreDelete, deleteBeforeUpgrade, diffPreDelete, PreDeleteTarget, updatePreDelete } from '../../src/pulumi/provider/pre-upgrade-delete-run';
 import { FakeKube, named } from './fake-kube';
 
 const JOBS = '/apis/batch/v1/namespaces/ns/jobs';

@@ -93,7 +93,7 @@ describe('Error.stackTraceLimit while ManifestDeployment builds its resources', 
     for (const type of [RELEASE, GATE, PRE_DELETE]) {
       const positions = new Set(sent.filter((s) => s.type === type).map((s) => `${s.position?.uri.replace(/^.*\/src\//, 'src/')}:${s.position?.line}`));
       expect([type, positions.size]).toEqual([type, 1]);
-      expect([...positions][0]).toMatch(/^src\/pulumi\/(manifest-deployment|readiness-gate|pre-upgrade-delete)\.ts:\d+$/);
+      expect([...positions][0]).toMatch(/^src\/pulumi\/resources\/(manifest-deployment|chart-group-deployment|chart-deployment|readiness-gate|pre-upgrade-delete)\.ts:\d+$/);
     }
     const reachesTheTest = (s: (typeof sent)[number]) => JSON.stringify(s.stack).includes('stack-trace-limit.test.ts');
     expect(sent.filter((s) => !reachesTheTest(s))).toEqual([]);

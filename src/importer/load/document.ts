@@ -43,7 +43,7 @@ export type SpecialValue = { readonly kind: 'float'; readonly value: number } | 
 
 /** What the loader learnt about a document beyond its JavaScript value. */
 export interface DocumentInternals {
-  /** Whole-number floats, timestamps and binary values, by {@link pathKey} of their root path. */
+  /** Whole-number floats, timestamps and binary values, by `pathKey` of their root path. */
   readonly specials: ReadonlyMap<string, SpecialValue>;
 }
 
@@ -63,11 +63,6 @@ export function documentInternals(doc: LoadedDocument): DocumentInternals {
 export function inheritInternals(to: LoadedDocument, from: LoadedDocument): void {
   const notes = internals.get(from);
   if (notes) internals.set(to, notes);
-}
-
-/** A stable map key for a wire path (indices and keys of the same spelling cannot meet at one level). */
-export function pathKey(path: WirePath): string {
-  return path.join('\u0001');
 }
 
 /** The text and chunk shared by the documents cut from one piece of a stream. */

@@ -49,6 +49,11 @@ export interface SourcePosition {
 /** A path inside a document, in wire terms: `['data', 'wait', 'resources', 0, 'min_ready']`. */
 export type WirePath = readonly (string | number)[];
 
+/** A stable map key for a wire path (indices and keys of the same spelling cannot meet at one level). */
+export function pathKey(path: WirePath): string {
+  return path.join('\u0001');
+}
+
 /** The position AST of one chunk of a stream (normally one document). */
 export class ChunkAst {
   private docs: Document.Parsed[] | undefined;

@@ -1,4 +1,5 @@
-import { pathKey, SpecialValue } from './document';
+import type { SpecialValue } from './document';
+import { pathKey } from './positions';
 import { ConstructFailure, FloatMarker, PyTimestamp } from './py-values';
 
 /** A constructor failure found in a built document, with its root path. */

@@ -1,5 +1,6 @@
 import { PyTimestamp } from '../../../src/importer/load';
-import { documentInternals, pathKey } from '../../../src/importer/load/document';
+import { documentInternals } from '../../../src/importer/load/document';
+import { pathKey } from '../../../src/importer/load/positions';
 import { canonical, havePyYaml, parseText, pyyamlLoadAll } from './helpers';
 
 /** Loads `v: <text>` and returns the value of `v`, whether it was a float, and the diagnostics. */

@@ -1,4 +1,4 @@
-import { SAME_RUN_GRACE_MS, waitDeadline } from '../../../src/pulumi/readiness/deadline';
+import { SAME_RUN_GRACE_MS, waitDeadline } from '../../../src/pulumi/provider/readiness/deadline';
 
 const NOW = Date.parse('2026-12-03T12:00:00Z');
 const base = { now: NOW, timeoutSeconds: 600, sharesDeadline: true };

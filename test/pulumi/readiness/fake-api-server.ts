@@ -5,7 +5,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { KubeConfigLike, KubeObject } from '../../../src/pulumi/readiness';
+import type { KubeConfigLike, KubeObject } from '../../../src/pulumi/provider/readiness';
 
 /** A LIST answer: a collection, or an error status. */
 export type ListReply =

@@ -2,7 +2,7 @@
  * Kubernetes objects shaped like the API server's JSON (zero values and unset fields left out, as
  * the server does), for the readiness rules and the fake API server.
  */
-import type { DaemonSet, Deployment, Job, OwnerReference, Pod, StatefulSet } from '../../../src/pulumi/readiness';
+import type { DaemonSet, Deployment, Job, OwnerReference, Pod, StatefulSet } from '../../../src/pulumi/provider/readiness';
 
 export const NS = 'openstack';
 

@@ -5,7 +5,7 @@
  *
  * Usage: node -r ts-node/register/transpile-only malformed-kubeconfig.script.ts <contents-or-path>...
  */
-import { resolveKubeConfig } from '../../../src/pulumi/readiness';
+import { resolveKubeConfig } from '../../../src/pulumi/provider/readiness';
 
 async function main(): Promise<void> {
   for (const config of process.argv.slice(2)) {

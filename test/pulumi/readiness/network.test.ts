@@ -7,9 +7,9 @@ import {
   ResponseTooLargeError,
   waitForResources,
   WaitForResourcesOptions,
-} from '../../../src/pulumi/readiness';
-import { retryAfter } from '../../../src/pulumi/readiness/kube-client';
-import { clampDelay, MAX_TIMER_MS, setLongTimeout } from '../../../src/pulumi/readiness/timers';
+} from '../../../src/pulumi/provider/readiness';
+import { retryAfter } from '../../../src/pulumi/provider/readiness/kube-client';
+import { clampDelay, MAX_TIMER_MS, setLongTimeout } from '../../../src/pulumi/provider/readiness/timers';
 import { FakeApiServer, status } from './fake-api-server';
 import { NS, pod } from './fixtures';
 import { SilentProxy } from './silent-proxy';

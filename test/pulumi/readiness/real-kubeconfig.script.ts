@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { SchemaVersion } from '../../../src/model/spec';
-import { ClusterConfig, KubeConfigLike, waitForResources } from '../../../src/pulumi/readiness';
+import { ClusterConfig, KubeConfigLike, waitForResources } from '../../../src/pulumi/provider/readiness';
 
 // A real KubeConfig must be accepted where the gate takes a cluster.
 const accepted: KubeConfigLike = new KubeConfig();

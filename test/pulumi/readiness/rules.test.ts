@@ -13,7 +13,7 @@ import {
   podReadiness,
   resourceReadiness,
   statefulSetReadiness,
-} from '../../../src/pulumi/readiness';
+} from '../../../src/pulumi/provider/readiness';
 import { daemonSet, deployment, job, owner, pod, statefulSet } from './fixtures';
 
 describe('labelSelector', () => {

@@ -6,7 +6,7 @@
  */
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { KubeConfigLike } from '../../../src/pulumi/readiness';
+import type { KubeConfigLike } from '../../../src/pulumi/provider/readiness';
 
 export class SilentProxy {
   public static async start(upstreamUrl: string, options: { silenceAfterMs: number; silentWatches: number }): Promise<SilentProxy> {

@@ -1,5 +1,5 @@
 import { SchemaVersion } from '../../../src/model/spec';
-import { ReadinessTracker } from '../../../src/pulumi/readiness/tracker';
+import { ReadinessTracker } from '../../../src/pulumi/provider/readiness/tracker';
 import { owner, pod } from './fixtures';
 
 function tracker(version = SchemaVersion.V2): ReadinessTracker {

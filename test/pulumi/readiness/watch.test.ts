@@ -6,7 +6,7 @@ import {
   ReadinessTimeoutError,
   waitForResources,
   WaitForResourcesOptions,
-} from '../../../src/pulumi/readiness';
+} from '../../../src/pulumi/provider/readiness';
 import { FakeApiServer, status } from './fake-api-server';
 import { daemonSet, deployment, job, NS, owner, pod, statefulSet } from './fixtures';
 

@@ -3,29 +3,16 @@
  * the Release: its fingerprint input changes exactly when the Release is upgraded, so its update
  * runs right before the upgrade; its create does nothing, because a first install is not an upgrade.
  */
-import * as path from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import type { ClusterInputs } from './provider-support';
-import type { PreDeleteInputs, PreDeleteState, PreDeleteTarget } from './pre-upgrade-delete-run';
+import type { ClusterInputs } from '../provider/provider-support';
+import type { PreDeleteInputs, PreDeleteState, PreDeleteTarget } from '../provider/pre-upgrade-delete-run';
+import { dynamicProvider } from './dynamic-provider';
 
-// Serialized into the state and run in another process: only `require` and plain values.
-const RUN = path.join(__dirname, 'pre-upgrade-delete-run');
-
-/** @internal The dynamic provider; exported for tests. */
-export const preUpgradeDeleteProvider: pulumi.dynamic.ResourceProvider<PreDeleteInputs, PreDeleteState> = {
-  async create(inputs) {
-    return { id: `${inputs.target.namespace}/${inputs.target.release}`, outs: require(RUN).createPreDelete(inputs) };
-  },
-  async update(_id, olds, news) {
-    return { outs: await require(RUN).updatePreDelete(olds, news) };
-  },
-  async diff(_id, olds, news) {
-    return require(RUN).diffPreDelete(olds, news);
-  },
-  async delete() {
-    // Nothing to undo: deleted objects are recreated by the upgrade.
-  },
-};
+/**
+ * @internal The dynamic provider; exported for tests. Its delete has nothing to undo: deleted
+ * objects are recreated by the upgrade.
+ */
+export const preUpgradeDeleteProvider = dynamicProvider<PreDeleteInputs, PreDeleteState>({ module: 'pre-upgrade-delete-run', create: 'createPreDelete', update: 'updatePreDelete', diff: 'diffPreDelete' });
 
 /** Arguments of a {@link PreUpgradeDelete}. */
 export interface PreUpgradeDeleteArgs {

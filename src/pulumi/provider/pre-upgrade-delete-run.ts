@@ -2,7 +2,7 @@
  * What the pre-upgrade delete's dynamic provider does, as plain functions: Armada's
  * `PreUpdateActions.delete_resources` before `helm upgrade`, and nothing on a first install.
  */
-import { SchemaVersion } from '../model/spec';
+import { SchemaVersion } from '../../model/spec';
 import { COLLECTIONS, describeFailure, kubeRequest, KubeRequest, KubeResponse } from './kube-rest';
 import type { KubeConfigLike } from './readiness';
 import { labelSelector } from './readiness';

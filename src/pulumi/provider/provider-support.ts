@@ -1,8 +1,8 @@
 /**
- * What the three dynamic providers (readiness gate, pre-upgrade delete, helm test) share: the
+ * What the provider modules (readiness gate with helm test, pre-upgrade delete) share: the
  * cluster inputs, logging to Pulumi from the provider process, and input comparison for `diff`.
  */
-import { setOwn } from '../model/own-keys';
+import { setOwn } from '../../model/own-keys';
 import { KubeConfigLike, resolveKubeConfig } from './readiness';
 
 /**

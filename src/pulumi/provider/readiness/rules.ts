@@ -4,8 +4,8 @@
  *
  * Where Armada reads a field that may be unset it writes `x or 0`; the `?? 0` below are that.
  */
-import { SchemaVersion } from '../../model/spec';
-import { MinReady, minReadyThreshold, ParsedMinReady, parseMinReady, WaitResourceType } from '../../model/wait';
+import { SchemaVersion } from '../../../model/spec';
+import { MinReady, minReadyThreshold, ParsedMinReady, parseMinReady, WaitResourceType } from '../../../model/wait';
 import { InvalidWaitResourceError } from './errors';
 import type { Condition, DaemonSet, Deployment, Job, KubeObject, Pod, StatefulSet, UpdateStrategy } from './objects';
 

@@ -3,7 +3,7 @@
  * objects are tracked, whether each is ready, and which were modified. Pure: the loop feeds it
  * LIST results and watch events.
  */
-import type { SchemaVersion } from '../../model/spec';
+import type { SchemaVersion } from '../../../model/spec';
 import type { NotReadyResource } from './errors';
 import type { KubeObject } from './objects';
 import { ControllerRuleOptions, excludeReason, Readiness, resourceReadiness } from './rules';

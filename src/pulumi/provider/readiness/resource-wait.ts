@@ -2,8 +2,8 @@
  * One resource wait (Armada's `ResourceWait.wait`): LIST, then WATCH until every tracked object is
  * ready or the deadline passes, surviving dropped connections and expired resourceVersions.
  */
-import { SchemaVersion } from '../../model/spec';
-import { CONTROLLER_TYPES, EffectiveWaitResource } from '../../model/wait';
+import { SchemaVersion } from '../../../model/spec';
+import { CONTROLLER_TYPES, EffectiveWaitResource } from '../../../model/wait';
 import { IdleConnectionError, KubernetesApiError, PendingWait, ReadinessTimeoutError, TransportError } from './errors';
 import { KubeApiClient, ListResult, WatchEvent } from './kube-client';
 import type { ProgressReporter } from './progress';

@@ -3,49 +3,18 @@
  * (see `readiness-gate-run.ts`) when it is created and whenever the release changes, then
  * `helm test` where the chart enables it. One resource for both: Pulumi charges per resource.
  */
-import * as path from 'node:path';
 import * as pulumi from '@pulumi/pulumi';
-import type { ClusterInputs, ReleaseState } from './provider-support';
-import type { GateInputs, GateState, GateTarget } from './readiness-gate-run';
-import type { TestTarget } from './helm-test-run';
-
-// The provider is serialized into the state and run by Pulumi in another process: it may only use
-// `require` and plain values, so it loads its logic by absolute path at run time.
-const RUN = path.join(__dirname, 'readiness-gate-run');
-
-/** @internal The gate's dynamic provider; exported for tests. */
-export const readinessGateProvider: pulumi.dynamic.ResourceProvider<GateInputs, GateState> = {
-  async create(inputs) {
-    const id = `${inputs.target.namespace}/${inputs.target.release}`;
-    return { id, outs: await run(id, inputs, undefined) };
-  },
-  async update(id, olds, news) {
-    return { outs: await run(id, news, olds) };
-  },
-  async diff(_id, olds, news) {
-    return require(RUN).diffGate(olds, news);
-  },
-  async delete() {
-    // A gate owns nothing in the cluster; test pods belong to the release, and Armada leaves them too.
-  },
-};
+import type { ClusterInputs, ReleaseState } from '../provider/provider-support';
+import type { GateInputs, GateState, GateTarget } from '../provider/readiness-gate-run';
+import type { TestTarget } from '../provider/helm-test-run';
+import { dynamicProvider } from './dynamic-provider';
 
 /**
- * Runs the gate. Failed tests after a passed wait become the dynamic provider's "created but
- * failed to initialise" error (`id`, `properties`, `reasons`), whose properties the engine stores
- * as the resource's state: they must carry the provider itself (`__provider`), as every state of a
- * dynamic resource does, or the resource could not be updated or deleted later.
+ * @internal The gate's dynamic provider; exported for tests. Failed tests after a passed wait
+ * record the ready but untested state (see `runGate`); the gate owns nothing in the cluster (test
+ * pods belong to the release, and Armada leaves them too).
  */
-async function run(id: string, news: GateInputs, olds: GateState | undefined): Promise<GateState> {
-  const logic = require(RUN);
-  try {
-    return await logic.runGate(news, olds);
-  } catch (e) {
-    if (!(e instanceof logic.UntestedGate)) throw e;
-    const failure = e as Error & { state: GateState };
-    throw Object.assign(new Error(failure.message), { id, properties: { ...failure.state, __provider: (news as unknown as Record<string, unknown>).__provider }, reasons: [failure.message] });
-  }
-}
+export const readinessGateProvider = dynamicProvider<GateInputs, GateState>({ module: 'readiness-gate-run', create: 'createGate', update: 'updateGate', diff: 'diffGate', partialFailure: 'UntestedGate' });
 
 /** Arguments of a {@link ReadinessGate}. */
 export interface ReadinessGateArgs {

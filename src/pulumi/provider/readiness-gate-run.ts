@@ -4,8 +4,8 @@
  * it, and decide which of the two to run again. Loaded by the provider at deployment time, so
  * everything the provider needs is reachable from here.
  */
-import type { SchemaVersion } from '../model/spec';
-import type { EffectiveWaitResource } from '../model/wait';
+import type { SchemaVersion } from '../../model/spec';
+import type { EffectiveWaitResource } from '../../model/wait';
 import { readDeployStart } from './helm-record';
 import { waitDeadline } from './readiness/deadline';
 import { runHelmTest, TestDependencies, TestTarget } from './helm-test-run';
@@ -163,6 +163,16 @@ export async function runGate(news: GateInputs, olds: GateState | undefined, dep
   } catch (e) {
     throw new UntestedGate(messageOf(e), untested, e);
   }
+}
+
+/** The provider's create: {@link runGate} with no previous state. */
+export function createGate(inputs: GateInputs): Promise<GateState> {
+  return runGate(inputs, undefined);
+}
+
+/** The provider's update: {@link runGate} after `olds`. */
+export function updateGate(olds: GateState, news: GateInputs): Promise<GateState> {
+  return runGate(news, olds);
 }
 
 /**

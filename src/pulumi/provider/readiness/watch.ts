@@ -2,8 +2,8 @@
  * The readiness gate run after each Helm release: Armada's `ChartWait.wait`, one resource wait after
  * another, in list order, against one deadline shared with the release before it.
  */
-import type { SchemaVersion } from '../../model/spec';
-import type { EffectiveWaitResource } from '../../model/wait';
+import type { SchemaVersion } from '../../../model/spec';
+import type { EffectiveWaitResource } from '../../../model/wait';
 import { KubeApiClient } from './kube-client';
 import { ClusterConfig, resolveKubeConfig } from './kubeconfig';
 import { ProgressReporter } from './progress';

@@ -3,20 +3,19 @@
  * `armada:index:ChartGroup` > `armada:index:Chart`, each chart a Helm Release between its
  * pre-upgrade deletes and its readiness gate (which also runs its tests), ordered by the plan's steps.
  */
-import { createHash } from 'node:crypto';
 import * as pulumi from '@pulumi/pulumi';
 import * as k8s from '@pulumi/kubernetes';
-import { ArmadaManifest } from '../constructs/armada-manifest';
-import { Diagnostic, diagnosticsMessage, errorsOf, formatDiagnostic, hasErrors, plural } from '../model/diagnostics';
-import type { SchemaVersion } from '../model/spec';
-import { ChartPreparationError, chartResolver, ChartResolverOptions, prepareCharts, ResolveChart } from './chart-resolver';
-import { ChartUnit, DeploymentLayout, layoutDeployment, previousKey } from './layout';
-import { PreUpgradeDelete } from './pre-upgrade-delete';
-import { ClusterInputs, stableJson } from './provider-support';
-import { ReadinessGate } from './readiness-gate';
-import { releaseInputs, unsupportedFields } from './release-args';
-import { releaseValueInputs } from './release-values';
-import { withShortStackTraces } from './stack-trace-limit';
+import { ArmadaManifest } from '../../constructs/armada-manifest';
+import { Diagnostic, diagnosticsMessage, errorsOf, formatDiagnostic, hasErrors, plural } from '../../model/diagnostics';
+import type { SchemaVersion } from '../../model/spec';
+import { ChartPreparationError, chartResolver, ChartResolverOptions, prepareCharts, ResolveChart } from '../chart-resolver';
+import { DeploymentLayout, layoutDeployment, previousKey } from '../layout';
+import type { ClusterInputs } from '../provider/provider-support';
+import { unsupportedFields } from '../release-args';
+import { withShortStackTraces } from '../stack-trace-limit';
+import { ChartDeployment } from './chart-deployment';
+import { ChartGroupDeployment } from './chart-group-deployment';
+import type { ReadinessGate } from './readiness-gate';
 
 /** Arguments of a {@link ManifestDeployment}. */
 export interface ManifestDeploymentArgs {
@@ -142,118 +141,6 @@ export class ManifestDeployment extends pulumi.ComponentResource {
   }
 }
 
-/** One listing of a chart group: the charts it deploys. */
-export class ChartGroupDeployment extends pulumi.ComponentResource {
-  constructor(name: string, opts: pulumi.ComponentResourceOptions) {
-    super('armada:index:ChartGroup', name, {}, opts);
-  }
-
-  /** @internal Called once the group's charts exist. */
-  public _done(): void {
-    this.registerOutputs({});
-  }
-}
-
-/** What a chart's resources need from the rest of the deployment. */
-export interface ChartDeploymentArgs {
-  readonly unit: ChartUnit;
-  readonly schemaVersion: SchemaVersion;
-  /** The chart directory (installing units only). */
-  readonly chartPath?: Promise<string>;
-  /** What must be ready before this chart deploys: gates of the previous step and of explicit targets. */
-  readonly waitFor: readonly pulumi.Resource[];
-  /** For a repeat: the deployment that installs the release. */
-  readonly installer?: ChartDeployment;
-  readonly cluster?: pulumi.Output<ClusterInputs>;
-  readonly helmCommand: string;
-  readonly runToken?: string;
-  readonly retainOnDelete: boolean;
-}
-
-/**
- * One chart in one step: [pre-upgrade delete] > Release > readiness gate, which runs the tests
- * when they are enabled. A chart deployed again in a later step only gets a gate (without
- * tests), waiting for the Release of its first step.
- *
- * The component costs one registration per chart (a few percent of a bare Release each, under
- * mocks), and it is the parent in the URNs of the resources below it: without it, existing
- * stacks would need an alias on each of them, which costs several times what the component does.
- */
-export class ChartDeployment extends pulumi.ComponentResource {
-  public readonly release: k8s.helm.v3.Release;
-  public readonly gate: ReadinessGate;
-  public readonly preUpgradeDelete?: PreUpgradeDelete;
-
-  constructor(name: string, args: ChartDeploymentArgs, opts: pulumi.ComponentResourceOptions) {
-    super('armada:index:Chart', name, {}, opts);
-    const { unit } = args;
-    const planned = unit.release;
-    const child = { parent: this };
-
-    if (unit.installs) {
-      const inputs = releaseInputs(planned, unit.chart);
-      const chartPath = args.chartPath!;
-      const actions = unit.chart.upgrade?.pre?.delete ?? [];
-      if (actions.length > 0) {
-        this.preUpgradeDelete = new PreUpgradeDelete(
-          name,
-          {
-            target: {
-              release: planned.name,
-              namespace: planned.namespace,
-              actions: actions.map((a) => (a.labels ? { type: a.type, labels: { ...a.labels } } : { type: a.type })),
-              // The chart document's own version: Armada's pre-upgrade actions and wait read it.
-              schemaVersion: planned.schemaVersion,
-              timeoutSeconds: planned.waitTimeout,
-            },
-            fingerprint: releaseFingerprint(inputs, chartPath),
-            ...(args.cluster ? { cluster: args.cluster } : {}),
-          },
-          { ...child, dependsOn: [...args.waitFor] },
-        );
-      }
-      this.release = new k8s.helm.v3.Release(
-        name,
-        { ...inputs, ...releaseValueInputs(inputs.values), chart: chartPath },
-        { ...child, dependsOn: this.preUpgradeDelete ? [...args.waitFor, this.preUpgradeDelete] : [...args.waitFor], retainOnDelete: args.retainOnDelete },
-      );
-    } else {
-      this.release = args.installer!.release;
-    }
-
-    this.gate = new ReadinessGate(
-      name,
-      {
-        target: {
-          release: planned.name,
-          namespace: planned.namespace,
-          resources: planned.waitResources.map((r) => ({ ...r, labels: { ...r.labels } })),
-          schemaVersion: planned.schemaVersion,
-          timeoutSeconds: planned.waitTimeout,
-          sharesDeadline: unit.installs,
-        },
-        release: this.release.status,
-        ...(args.cluster ? { cluster: args.cluster } : {}),
-        ...(args.runToken !== undefined ? { runToken: args.runToken } : {}),
-        ...(unit.installs && planned.test.enabled
-          ? {
-              test: {
-                release: planned.name,
-                namespace: planned.namespace,
-                timeoutSeconds: planned.test.timeoutSeconds,
-                waitLabels: { ...(unit.chart.wait?.labels ?? {}) },
-                helmCommand: args.helmCommand,
-              },
-            }
-          : {}),
-      },
-      // An installing gate follows its Release through its inputs; a repeat also follows its step.
-      unit.installs ? child : { ...child, dependsOn: [...args.waitFor] },
-    );
-    this.registerOutputs({});
-  }
-}
-
 interface BuildOptions {
   readonly schemaVersion: SchemaVersion;
   readonly chartPath: (chart: string) => Promise<string>;
@@ -302,24 +189,6 @@ function buildDeployment(parent: ManifestDeployment, name: string, layout: Deplo
   }
   for (const g of groups) g._done();
   return { releases, gates };
-}
-
-/**
- * Digest of a Release's inputs (chart directory, values, flags): it changes exactly when the
- * Release is upgraded. Secret when the values hold a secret; unknown in a preview when they do.
- */
-export function releaseFingerprint(inputs: ReturnType<typeof releaseInputs>, chartPath: Promise<string>): pulumi.Input<string> {
-  const digest = (chart: string, values: unknown) => createHash('sha256').update(stableJson({ ...inputs, values, chart })).digest('hex');
-  // A plain promise when nothing is an output: an Output per chart costs, and is not needed.
-  if (!containsOutput(inputs.values)) return chartPath.then((chart) => digest(chart, inputs.values));
-  return pulumi.all([chartPath, pulumi.output(inputs.values)]).apply(([chart, values]) => digest(chart, values));
-}
-
-function containsOutput(v: unknown): boolean {
-  if (pulumi.Output.isInstance(v)) return true;
-  if (Array.isArray(v)) return v.some(containsOutput);
-  if (v !== null && typeof v === 'object') return Object.values(v).some(containsOutput);
-  return false;
 }
 
 /** The message listing every error, or undefined when there is none. */

@@ -1,0 +1,28 @@
+/**
+ * The validation of a whole site, one composition for every way a site is made (constructs,
+ * imported YAML): the model's checks of the manifest, then each local chart's values against the
+ * chart's values.schema.json.
+ */
+import type { Diagnostic } from '../model/diagnostics';
+import type { ManifestSpec } from '../model/spec';
+import { validateManifest, ValidateOptions } from '../model/validate';
+
+/** Options of {@link validateSite}. */
+export interface ValidateSiteOptions extends ValidateOptions {
+  /**
+   * Check the values of local charts that have a values.schema.json.
+   * @default true
+   */
+  readonly chartSchemas?: boolean;
+}
+
+/** Every diagnostic of a site, the manifest's first, then the chart values'. */
+export function validateSite(spec: ManifestSpec, options: ValidateSiteOptions = {}): Diagnostic[] {
+  const diagnostics = [...validateManifest(spec, options).all];
+  if (options.chartSchemas === false) return diagnostics;
+  // Loaded on demand: ajv is only needed when a local chart has a values.schema.json.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { checkLocalChartValues } = require('../values-schema/check-charts') as typeof import('../values-schema/check-charts');
+  diagnostics.push(...checkLocalChartValues(spec, { opaqueValues: options.opaqueValues }));
+  return diagnostics;
+}
