@@ -5,6 +5,7 @@
 import { suggest } from '../model/diagnostics';
 import { CliIo, EXIT, OutputError, processIo, settleOutput, UsageError } from './io';
 
+/* eslint-disable @typescript-eslint/no-require-imports -- each command loads on demand (start-up time) */
 const COMMANDS: Record<string, { summary: string; load: () => { run(argv: string[], io: CliIo): Promise<number>; HELP: string } }> = {
   validate: { summary: 'validate Armada documents (schemas, references, armada-cdk rules)', load: () => require('./commands/validate') },
   plan: { summary: 'print the deployment steps (text, json, mermaid, dot)', load: () => require('./commands/plan') },
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, { summary: string; load: () => { run(argv: string
   import: { summary: 'generate TypeScript constructs from Armada documents', load: () => require('./commands/import') },
   'values-types': { summary: "generate a chart's values type from its values.schema.json", load: () => require('./commands/values-types') },
 };
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const HELP = `Usage: armada-cdk <command> [options]
 

@@ -27,7 +27,6 @@ void pulumi.runtime.setMocks(
 );
 
 async function main(): Promise<void> {
-  /* eslint-disable @typescript-eslint/no-require-imports */
   const { ArmadaManifest, Chart, ChartGroup, ChartSource } = require('../../src') as typeof import('../../src');
   const { ManifestDeployment } = require('../../src/pulumi') as typeof import('../../src/pulumi');
   for (const level of ['debug', 'info', 'warn', 'error'] as const) {

@@ -3,7 +3,6 @@ import * as pulumi from '@pulumi/pulumi';
 import { defineSite } from '../../examples/site';
 import { ManifestDeployment } from '../../src/pulumi';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const settings = require('@pulumi/pulumi/runtime/settings') as { getMonitor(): { registerResource: (req: any, callback: unknown) => void } };
 
 const charts = async (c: { name: string }) => `/charts/${c.name}`;

@@ -81,7 +81,6 @@ function expandHome(p: string): string {
 async function loadClientNode(): Promise<ClientNode> {
   const id = '@kubernetes/client-node';
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     return require(id) as ClientNode;
   } catch (requireError) {
     try {
