@@ -4,7 +4,6 @@
  * first). The result is copied into a content-addressed directory, so the Release's `chart` input
  * changes exactly when the chart does, which is when Armada's diff would upgrade.
  */
-import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { plural } from '../model/diagnostics';
@@ -12,7 +11,7 @@ import { firstByName } from '../model/first-by-name';
 import { SourceType } from '../model/source';
 import type { ChartSpec, ManifestSpec } from '../model/spec';
 import { assembleChart, resolveChartSource, ResolveChartSourceOptions } from './sources';
-import { dedupe, discardEntry, isDirectory, publishDir, removeTree, tempPath } from './sources/cache';
+import { dedupe, discardEntry, isDirectory, publishDir, removeTree, tempPath, treeDigest } from './sources/cache';
 import { cacheRoot } from './sources/options';
 
 /** Options of {@link chartResolver}: those of `resolveChartSource`, except `refresh`, which is decided per source. */
@@ -117,27 +116,12 @@ export async function publishChart(dir: string, label: string, options: { readon
   });
 }
 
-/** Hash of a tree's relative names, contents and symlink targets, in a stable order (`.git` left out). */
-export async function fingerprint(root: string): Promise<string> {
-  const h = createHash('sha256');
-  const walk = async (dir: string, rel: string): Promise<void> => {
-    const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      if (e.name === '.git') continue;
-      const abs = path.join(dir, e.name);
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isSymbolicLink()) h.update(`l\0${r}\0${await fs.readlink(abs)}\0`);
-      else if (e.isDirectory()) {
-        h.update(`d\0${r}\0`);
-        await walk(abs, r);
-      } else if (e.isFile()) {
-        const content = await fs.readFile(abs);
-        h.update(`f\0${r}\0${content.length}\0`).update(content);
-      }
-    }
-  };
-  await walk(root, '');
-  return h.digest('hex');
+/**
+ * Hash of a tree's relative names, contents and symlink targets, in a stable order (`.git` left
+ * out): the name of a published chart directory, so its inputs never change.
+ */
+export function fingerprint(root: string): Promise<string> {
+  return treeDigest(root, { executableBits: false, otherEntries: false });
 }
 
 function safeName(name: string): string {

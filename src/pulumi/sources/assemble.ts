@@ -1,7 +1,6 @@
-import { createHash } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
-import { dedupe, discardEntry, hashOf, isDirectory, publishVerified, removeTree, tempPath, verifyEntry } from './cache';
+import { dedupe, discardEntry, hashOf, isDirectory, publishVerified, removeTree, tempPath, treeDigest, verifyEntry } from './cache';
 import { readChartMetadata } from './chart-dir';
 import { ChartSourceError } from './errors';
 import { CacheOptions, cacheRoot, logger } from './options';
@@ -99,26 +98,6 @@ async function copyTree(src: string, dest: string, keep: (src: string) => boolea
 }
 
 /** Hash of a tree's names, kinds, executable bits and contents, in a stable order. */
-async function fingerprint(root: string, skip: ReadonlySet<string> = new Set()): Promise<string> {
-  const h = createHash('sha256');
-  const walk = async (dir: string, rel: string): Promise<void> => {
-    const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      const abs = path.join(dir, e.name);
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.name === '.git' || skip.has(abs)) continue;
-      if (e.isSymbolicLink()) {
-        h.update(`l\0${r}\0${await fs.readlink(abs)}\0`);
-      } else if (e.isDirectory()) {
-        h.update(`d\0${r}\0`);
-        await walk(abs, r);
-      } else if (e.isFile()) {
-        const st = await fs.stat(abs);
-        h.update(`f\0${r}\0${st.mode & 0o111 ? 'x' : '-'}\0${st.size}\0`);
-        h.update(await fs.readFile(abs));
-      }
-    }
-  };
-  await walk(root, '');
-  return h.digest('hex');
+function fingerprint(root: string, skip: ReadonlySet<string> = new Set()): Promise<string> {
+  return treeDigest(root, { otherEntries: false, skip });
 }

@@ -120,26 +120,50 @@ export function once<T>(key: string, fn: () => Promise<T>, renew = false): Promi
   return p;
 }
 
+/** What {@link treeDigest} counts, beyond names, kinds, contents and symlink targets. */
+export interface TreeDigestOptions {
+  /**
+   * Count each file's executable bit.
+   * @default true
+   */
+  readonly executableBits?: boolean;
+  /**
+   * Count entries that are neither files, directories nor links (FIFOs, sockets, devices).
+   * @default true
+   */
+  readonly otherEntries?: boolean;
+  /**
+   * Absolute paths left out, with everything under them.
+   * @default - none
+   */
+  readonly skip?: ReadonlySet<string>;
+}
+
 /**
- * Hash of a tree as it is deployed: relative names, kinds, the executable bit, contents and
- * symlink targets, in a stable order; `.git` is left out.
+ * Hash of a tree as it is deployed: relative names, kinds, contents and symlink targets (and, by
+ * default, the executable bit and other entries), in a stable order; `.git` is left out. Each
+ * caller keeps the options its digests were recorded with, so that recorded digests stay valid.
  */
-export async function treeDigest(root: string): Promise<string> {
+export async function treeDigest(root: string, options: TreeDigestOptions = {}): Promise<string> {
+  const executableBits = options.executableBits ?? true;
+  const otherEntries = options.otherEntries ?? true;
+  const skip = options.skip ?? new Set<string>();
   const h = createHash('sha256');
   const walk = async (dir: string, rel: string): Promise<void> => {
     const entries = (await fs.readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
-      if (e.name === '.git') continue;
       const abs = path.join(dir, e.name);
+      if (e.name === '.git' || skip.has(abs)) continue;
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (e.isSymbolicLink()) h.update(`l\0${r}\0${await fs.readlink(abs)}\0`);
       else if (e.isDirectory()) {
         h.update(`d\0${r}\0`);
         await walk(abs, r);
       } else if (e.isFile()) {
-        const [st, content] = await Promise.all([fs.stat(abs), fs.readFile(abs)]);
-        h.update(`f\0${r}\0${st.mode & 0o111 ? 'x' : '-'}\0${content.length}\0`).update(content);
-      } else {
+        const [st, content] = await Promise.all([executableBits ? fs.stat(abs) : undefined, fs.readFile(abs)]);
+        const mode = st ? `${st.mode & 0o111 ? 'x' : '-'}\0` : '';
+        h.update(`f\0${r}\0${mode}${content.length}\0`).update(content);
+      } else if (otherEntries) {
         h.update(`o\0${r}\0`);
       }
     }
