@@ -4,55 +4,14 @@ import { Duration } from '../model/duration';
 import { ChartSource, SourceType } from '../model/source';
 import { dns1123LabelProblem } from '../model/names';
 import { firstByName } from '../model/first-by-name';
-import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, HelmReleasePlacement, toFluxObjects } from '../model/wire/flux-v2';
+import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, FluxOptions, HelmReleasePlacement, toFluxObjects } from '../model/wire/flux-v2';
 import { ManifestOutput, OutputProps, Rendered } from './outputs';
 
-/** Props of {@link FluxOutput}. */
-export interface FluxOutputProps extends OutputProps {
-  /**
-   * How often Flux reconciles each HelmRelease (`spec.interval`), correcting drift from its spec.
-   * @default Duration.minutes(10)
-   */
-  readonly interval?: Duration;
-  /**
-   * How often Flux checks each GitRepository and HelmRepository for a new revision.
-   * @default - the `interval`
-   */
-  readonly sourceInterval?: Duration;
-  /**
-   * Where the HelmReleases live: all in `namespace` (their `dependsOn` then never crosses
-   * namespaces), or each in its chart's namespace (a site spanning namespaces then depends across
-   * namespaces, which helm-controller allows, also with `--no-cross-namespace-refs`, but which a
-   * policy forbidding cross-namespace references refuses; a warning says so).
-   * @default HelmReleasePlacement.SINGLE_NAMESPACE
-   */
-  readonly placement?: HelmReleasePlacement;
-  /**
-   * The namespace of every HelmRelease with `HelmReleasePlacement.SINGLE_NAMESPACE`.
-   * @default 'flux-system'
-   */
-  readonly namespace?: string;
-  /**
-   * The namespace of the GitRepository and HelmRepository objects. A HelmRelease whose source is
-   * in another namespace is refused by a helm-controller run with `--no-cross-namespace-refs`.
-   * @default - beside the HelmReleases that use them (with CHART_NAMESPACE placement, a source is
-   *   written once per namespace that uses it)
-   */
-  readonly sourceNamespace?: string;
-  /**
-   * Write every HelmRelease suspended, so that the first apply changes nothing until each release
-   * is resumed (`flux resume helmrelease`): the safe way to take a site over from Armada.
-   * @default false
-   */
-  readonly suspend?: boolean;
-  /**
-   * Where Flux finds the directories of local sources (no Flux source reads the deployment
-   * host's disk): the directory, as written in `ChartSource.local(...)`, to a git source that holds
-   * the same tree, e.g. `{ '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'master' }) }`.
-   * @default - none: a local chart refers to a GitRepository named after the directory, for you to create (a warning)
-   */
-  readonly localSources?: Readonly<Record<string, ChartSource>>;
-}
+/**
+ * Props of {@link FluxOutput}: the manifest and its output, and the Flux options of the wire
+ * target (one definition of each option and its default).
+ */
+export interface FluxOutputProps extends OutputProps, FluxOptions {}
 
 /**
  * Renders a manifest as Flux objects into the enclosing cdk8s Chart: one

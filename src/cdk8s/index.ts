@@ -19,6 +19,7 @@ export { OperatorApi } from './operator-api';
 export { KeleustesReleaseNaming } from '../model/wire/keleustes-v1alpha1';
 export { FluxOutput } from './flux-output';
 export type { FluxOutputProps } from './flux-output';
+export type { FluxOptions } from '../model/wire/flux-v2';
 export { HelmReleasePlacement } from '../model/wire/flux-v2';
 export { ArmadaOperator } from './operator/armada-operator';
 export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel } from './operator/armada-operator';

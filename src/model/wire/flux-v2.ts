@@ -62,7 +62,10 @@ export interface FluxOptions {
    */
   readonly sourceInterval?: Duration;
   /**
-   * Where the HelmReleases live.
+   * Where the HelmReleases live: all in `namespace` (their `dependsOn` then never crosses
+   * namespaces), or each in its chart's namespace (a site spanning namespaces then depends across
+   * namespaces, which helm-controller allows, also with `--no-cross-namespace-refs`, but which a
+   * policy forbidding cross-namespace references refuses; a warning says so).
    * @default HelmReleasePlacement.SINGLE_NAMESPACE
    */
   readonly placement?: HelmReleasePlacement;
