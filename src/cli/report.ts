@@ -1,3 +1,4 @@
+import { compareKeys, documentsInOrder, earliest, inInputOrder, OrderKey, orderKeys, parseLocation } from '../model/diagnostic-order';
 import { Diagnostic, errorsOf, formatDiagnostic, hasErrors, plural, summary, warningsOf } from '../model/diagnostics';
 import { CliIo } from './io';
 
@@ -6,16 +7,9 @@ export function formatLine(d: Diagnostic): string {
   return formatDiagnostic(d, 'compiler');
 }
 
-/** The diagnostics in input order (file, then line and column), errors and warnings interleaved. */
+/** The diagnostics in input order (files in the order they first appear, then line and column), errors and warnings interleaved. */
 export function sorted(ds: readonly Diagnostic[]): Diagnostic[] {
-  const key = (d: Diagnostic) => {
-    const m = /^(.*):(\d+):(\d+)$/.exec(d.location);
-    return m ? { file: m[1], line: Number(m[2]), col: Number(m[3]) } : { file: d.location, line: 0, col: 0 };
-  };
-  return ds
-    .map((d, i) => ({ d, i, k: key(d) }))
-    .sort((a, b) => (a.k.file === b.k.file ? a.k.line - b.k.line || a.k.col - b.k.col || a.i - b.i : a.i - b.i))
-    .map((x) => x.d);
+  return inInputOrder(ds);
 }
 
 /** The JSON form of `--format json`. */
@@ -25,12 +19,12 @@ export function toJson(ds: readonly Diagnostic[]) {
     errors: errorsOf(ds).length,
     warnings: warningsOf(ds).length,
     diagnostics: sorted(ds).map((d) => {
-      const m = /^(.*):(\d+):(\d+)$/.exec(d.location);
+      const p = parseLocation(d.location);
       return {
         severity: d.severity,
         code: d.code,
         location: d.location,
-        ...(m ? { file: m[1], line: Number(m[2]), column: Number(m[3]) } : { file: d.location }),
+        ...(p.file !== d.location ? { file: p.file, line: p.line, column: p.column } : { file: d.location }),
         ...(d.document ? { document: d.document } : {}),
         ...(d.field ? { field: d.field } : {}),
         message: d.message,
@@ -63,31 +57,38 @@ const NAMED = 3;
  * The lines of a report, in input order: every error, and every warning, except that a rule
  * (diagnostic code) warning more than {@link GROUP_AFTER} times is one line: its first
  * occurrence, how many there are in all, and the first few other documents (unless
- * `allWarnings`).
+ * `allWarnings`). Only the diagnostics printed are located (see `diagnostic-order`).
  */
 export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
-  const ordered = sorted(ds);
-  const byRule = new Map<string, Diagnostic[]>();
-  for (const d of ordered) {
-    if (d.severity !== 'warning' || d.code === undefined) continue;
-    const same = byRule.get(d.code);
-    if (same) same.push(d);
-    else byRule.set(d.code, [d]);
+  const keys = orderKeys(ds);
+  const byRule = new Map<string, OrderKey[]>();
+  for (const k of keys) {
+    if (k.d.severity !== 'warning' || k.d.code === undefined) continue;
+    const same = byRule.get(k.d.code);
+    if (same) same.push(k);
+    else byRule.set(k.d.code, [k]);
   }
-  const out: string[] = [];
-  for (const d of ordered) {
-    if (d.severity === 'warning' && options.quiet) continue;
-    const same = d.severity === 'warning' && d.code !== undefined ? byRule.get(d.code)! : [d];
-    if (same.length <= GROUP_AFTER || options.allWarnings) {
-      out.push(formatLine(d));
-      continue;
+  const shown: OrderKey[] = [];
+  const grouped = new Map<OrderKey, OrderKey[]>();
+  for (const k of keys) {
+    if (k.d.severity === 'warning' && options.quiet) continue;
+    const same = k.d.severity === 'warning' && k.d.code !== undefined ? byRule.get(k.d.code)! : undefined;
+    if (same === undefined || same.length <= GROUP_AFTER || options.allWarnings) shown.push(k);
+    else if (same[0] === k) {
+      const first = earliest(same);
+      grouped.set(first, same);
+      shown.push(first);
     }
-    if (same[0] !== d) continue;
-    const others = [...new Set(same.slice(1).map((x) => x.document ?? x.location))].filter((x) => x !== (d.document ?? d.location));
-    const named = others.slice(0, NAMED).join(', ') + (others.length > NAMED ? ` and ${others.length - NAMED} more` : '');
-    out.push(`${formatLine(d)} [${d.code}: ${same.length} warnings like this one${named ? `, also in ${named}` : ''}]`);
   }
-  return out;
+  return shown.sort(compareKeys).map((k) => {
+    const same = grouped.get(k);
+    if (same === undefined) return formatLine(k.d);
+    const d = k.d;
+    const own = d.document ?? d.location;
+    const others = documentsInOrder(same.filter((x) => x !== k)).filter((x) => x !== own);
+    const named = others.slice(0, NAMED).join(', ') + (others.length > NAMED ? ` and ${others.length - NAMED} more` : '');
+    return `${formatLine(d)} [${d.code}: ${same.length} warnings like this one${named ? `, also in ${named}` : ''}]`;
+  });
 }
 
 /** Whether the warnings exceed `--max-warnings`. */

@@ -1,4 +1,4 @@
-import { FieldPath, Origin } from '../model/diagnostics';
+import { FieldPath, Origin, OriginSource } from '../model/diagnostics';
 import { SchemaVersion } from '../model/spec';
 import { DocumentKind, formatWirePath, toWirePath } from '../model/wire/fields';
 import type { LoadedDocument } from './load';
@@ -14,6 +14,12 @@ export class DocumentOrigin implements Origin {
     private readonly kind: DocumentKind,
     private readonly version: SchemaVersion,
   ) {}
+
+  private sourceCache: OriginSource | undefined;
+
+  public get source(): OriginSource {
+    return (this.sourceCache ??= { file: this.doc.file, startLine: this.doc.startLine, document: this.doc.label });
+  }
 
   public locate(field?: FieldPath) {
     const wire = field && field.length > 0 ? toWirePath(this.kind, this.version, field) : [];

@@ -47,6 +47,26 @@ export function formatFieldPath(path: FieldPath): string {
 export interface Origin {
   /** Location of the whole object, or of one of its fields when the origin can tell. */
   locate(field?: FieldPath): { readonly location: string; readonly document?: string; readonly field?: string };
+  /**
+   * The document the object was read from, known without locating anything: enough to put the
+   * object's diagnostics in input order among other documents' and to group like ones, so that
+   * only the diagnostics that are printed need a position.
+   * @default - none: the object's diagnostics are ordered by their location
+   */
+  readonly source?: OriginSource;
+}
+
+/** The document an {@link Origin} was read from. */
+export interface OriginSource {
+  /** The file, as `location` names it. */
+  readonly file: string;
+  /**
+   * The line where the document starts: every position `locate` gives is on this line or after
+   * it, and before the line where the file's next document starts.
+   */
+  readonly startLine: number;
+  /** What `locate` gives as `document`. */
+  readonly document: string;
 }
 
 /** Origin of an object defined by a construct: fields are named in camelCase, as in the props. */
@@ -57,18 +77,78 @@ export class ConstructOrigin implements Origin {
   }
 }
 
+/**
+ * A diagnostic of an {@link Origin} that asks for its position (and its wire field) only when
+ * `location`, `document` or `field` is first read: a run that prints one line for thousands of
+ * like warnings locates only that one.
+ */
+export class DeferredDiagnostic implements Diagnostic {
+  private where: Located | undefined;
+  private text: string | (() => string);
+  constructor(
+    public readonly severity: Severity,
+    public readonly origin: Origin,
+    private readonly path: FieldPath | undefined,
+    message: string | (() => string),
+    public readonly code: string,
+  ) {
+    this.text = message;
+  }
+
+  /** Written when first read, when the rule gave a function: most of many like warnings are only counted. */
+  public get message(): string {
+    if (typeof this.text !== 'string') this.text = this.text();
+    return this.text;
+  }
+
+  private located(): Located {
+    return (this.where ??= clean(this.origin.locate(this.path)));
+  }
+  public get location(): string {
+    return this.located().location;
+  }
+  public get document(): string | undefined {
+    const source = this.origin.source;
+    return source !== undefined ? source.document : this.located().document;
+  }
+  public get field(): string | undefined {
+    return this.located().field;
+  }
+  /** Whether the position has been looked up. */
+  public get placed(): boolean {
+    return this.where !== undefined;
+  }
+  /** The same diagnostic as a plain object, with the keys (and their order) of one built directly. */
+  public toPlain(): Diagnostic {
+    return { severity: this.severity, ...this.located(), message: this.message, code: this.code };
+  }
+}
+
 /** Collects diagnostics; rules add to it and never throw. */
 export class Diagnostics {
   private readonly items: Diagnostic[] = [];
+  private readonly plain: Diagnostic[] = [];
 
+  /** Every diagnostic, as plain objects (each located). */
   public get all(): readonly Diagnostic[] {
+    for (let i = this.plain.length; i < this.items.length; i++) {
+      const d = this.items[i];
+      this.plain.push(d instanceof DeferredDiagnostic ? d.toPlain() : d);
+    }
+    return this.plain;
+  }
+  /**
+   * Every diagnostic as collected: those of {@link error} and {@link warn} are located only when
+   * read (see {@link DeferredDiagnostic}). For a reporter that prints some of many.
+   */
+  public get collected(): readonly Diagnostic[] {
     return this.items;
   }
   public get errors(): Diagnostic[] {
-    return errorsOf(this.items);
+    return errorsOf(this.all);
   }
   public get warnings(): Diagnostic[] {
-    return warningsOf(this.items);
+    return warningsOf(this.all);
   }
   public get hasErrors(): boolean {
     return hasErrors(this.items);
@@ -82,15 +162,18 @@ export class Diagnostics {
   }
 
   public error(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string): void {
-    this.items.push({ severity: 'error', ...clean(origin.locate(field)), message, code });
+    this.items.push(new DeferredDiagnostic('error', origin, field, message, code));
   }
-  public warn(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string): void {
-    this.items.push({ severity: 'warning', ...clean(origin.locate(field)), message, code });
+  /** @param message - the message, or a function that writes it when it is first read (for warnings a rule gives by the thousand) */
+  public warn(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string | (() => string)): void {
+    this.items.push(new DeferredDiagnostic('warning', origin, field, message, code));
   }
 }
 
-function clean(loc: { location: string; document?: string; field?: string }) {
-  const out: { location: string; document?: string; field?: string } = { location: loc.location };
+type Located = { location: string; document?: string; field?: string };
+
+function clean(loc: { location: string; document?: string; field?: string }): Located {
+  const out: Located = { location: loc.location };
   if (loc.document !== undefined) out.document = loc.document;
   if (loc.field !== undefined) out.field = loc.field;
   return out;

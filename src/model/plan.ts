@@ -124,11 +124,21 @@ export class Plan {
   }
 }
 
+// A spec is never changed once built, and a plan is read-only: validation (twice) and every
+// writer ask for the plan of the same spec, which is built once.
+const plans = new WeakMap<ManifestSpec, Plan>();
+
 /**
  * Builds the plan. Names that do not resolve are skipped here: validation reports them, and a
  * caller that found errors must not act on the plan.
  */
 export function buildPlan(spec: ManifestSpec): Plan {
+  let plan = plans.get(spec);
+  if (plan === undefined) plans.set(spec, (plan = planOf(spec)));
+  return plan;
+}
+
+function planOf(spec: ManifestSpec): Plan {
   const groups = firstByName(spec.groups);
   const charts = firstByName(spec.charts);
   const steps: PlanStep[] = [];

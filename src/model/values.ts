@@ -57,37 +57,42 @@ export type OpaqueLeafTest = (value: unknown) => boolean;
 export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): ValueProblem[] {
   const problems: ValueProblem[] = [];
   const onPath = new Set<object>();
-  const walk = (v: unknown, path: (string | number)[]): void => {
+  // One path, extended and shortened as the walk goes; copied only into a problem.
+  const path: (string | number)[] = [];
+  const problem = (message: string) => problems.push({ path: [...path], message });
+  const walk = (v: unknown): void => {
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return;
     if (typeof v === 'number') {
-      if (!Number.isFinite(v)) problems.push({ path, message: `received ${v}; JSON has no NaN or Infinity` });
+      if (!Number.isFinite(v)) problem(`received ${v}; JSON has no NaN or Infinity`);
       return;
     }
     if (v === undefined) {
-      problems.push({ path, message: 'received undefined; use null to remove a key, or leave the key out' });
+      problem('received undefined; use null to remove a key, or leave the key out');
       return;
     }
     if (typeof v === 'function') {
-      problems.push({ path, message: 'received a function; values must be JSON data' });
+      problem('received a function; values must be JSON data');
       return;
     }
     if (typeof v === 'bigint') return;
     if (typeof v === 'symbol') {
-      problems.push({ path, message: `received a ${typeof v}; values must be JSON data` });
+      problem(`received a ${typeof v}; values must be JSON data`);
       return;
     }
     if (isYamlTimestamp(v)) return;
     if (opaque && opaque(v)) return;
     const obj = v as object;
     if (onPath.has(obj)) {
-      problems.push({ path, message: 'refers back to one of its own parents (a cycle); values must be a tree' });
+      problem('refers back to one of its own parents (a cycle); values must be a tree');
       return;
     }
     if (Array.isArray(obj)) {
       onPath.add(obj);
       for (let i = 0; i < obj.length; i++) {
         // A hole in a sparse array would serialize as null: treat it as undefined.
-        walk(i in obj ? obj[i] : undefined, [...path, i]);
+        path.push(i);
+        walk(i in obj ? obj[i] : undefined);
+        path.pop();
       }
       onPath.delete(obj);
       return;
@@ -95,14 +100,18 @@ export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): Val
     const proto = Object.getPrototypeOf(obj);
     if (proto !== Object.prototype && proto !== null) {
       const name = (obj as { constructor?: { name?: string } }).constructor?.name ?? 'object';
-      problems.push({ path, message: `received an instance of ${name}; values must be plain objects, arrays and scalars` });
+      problem(`received an instance of ${name}; values must be plain objects, arrays and scalars`);
       return;
     }
     onPath.add(obj);
-    for (const key of Object.keys(obj)) walk((obj as Record<string, unknown>)[key], [...path, key]);
+    for (const key of Object.keys(obj)) {
+      path.push(key);
+      walk((obj as Record<string, unknown>)[key]);
+      path.pop();
+    }
     onPath.delete(obj);
   };
-  walk(values, []);
+  walk(values);
   return problems;
 }
 
@@ -161,12 +170,20 @@ export function cloneJson<T>(v: T, onPath: Set<object> = new Set()): T {
  * A copy with every object's keys in sorted order, so that output does not depend on the order in
  * which the values were written. `null` is kept (it means "remove this default" to Helm).
  */
-export function sortKeysDeep<T>(v: T): T {
-  if (Array.isArray(v)) return v.map(sortKeysDeep) as unknown as T;
-  if (isPlainObject(v)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) setOwn(out, k, sortKeysDeep(v[k]));
-    return out as T;
-  }
-  return v;
+export function sortKeysDeep<T>(v: T, leaf?: (v: unknown) => unknown): T {
+  const copy = (x: unknown): unknown => {
+    if (Array.isArray(x)) return x.map(copy);
+    if (isPlainObject(x)) {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(x).sort()) setOwn(out, k, copy(x[k]));
+      return out;
+    }
+    return leaf === undefined ? x : leaf(x);
+  };
+  return copy(v) as T;
+}
+
+/** A timestamp read from YAML as the string it was written as; any other value as it is. */
+export function timestampAsString(v: unknown): unknown {
+  return isYamlTimestamp(v) ? String(v) : v;
 }

@@ -138,20 +138,20 @@ async function convert(
   if (to === 'documents-v1' || to === 'documents-v2') {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 });
     objects = out.documents;
-    diagnostics = out.diagnostics.all;
+    diagnostics = out.diagnostics.collected;
   } else if (flux !== undefined) {
     const out = toFluxObjects(spec, buildPlan(spec), flux);
     objects = out.objects;
-    diagnostics = out.diagnostics.all;
+    diagnostics = out.diagnostics.collected;
   } else if (to === 'airship-v1') {
     const out = toAirshipCharts(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') });
     objects = out.objects;
-    diagnostics = out.diagnostics.all;
+    diagnostics = out.diagnostics.collected;
   } else {
     const naming = str(args, 'release-naming') === 'as-written' ? KeleustesReleaseNaming.AS_WRITTEN : KeleustesReleaseNaming.PREFIXED;
     const out = toKeleustesObjects(spec, buildPlan(spec), { releaseNaming: naming, crd: str(args, 'crd') === 'generated' ? 'generated' : 'upstream' });
     objects = out.objects;
-    diagnostics = out.diagnostics.all;
+    diagnostics = out.diagnostics.collected;
   }
   const all = [...r.diagnostics, ...diagnostics];
   const notes = to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [];

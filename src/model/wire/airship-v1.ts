@@ -18,7 +18,7 @@ import { SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
 import { CONTROLLER_TYPES, DEFAULT_MIN_READY, parseMinReady, V2_DEFAULT_WAIT_RESOURCES } from '../wait';
 import { labelsOut, ordered, valuesOut } from './emit';
-import { timestampsAsStrings } from '../values';
+import { timestampAsString } from '../values';
 import type { AirshipArmadaChartData, AirshipChartDeleteResource, AirshipChartSource, AirshipChartUpgrade, AirshipChartWait, AirshipChartWaitResource } from './types';
 
 export const AIRSHIP_API_VERSION = 'armada.airshipit.org/v1';
@@ -144,7 +144,7 @@ class ChartWriter {
       // The operator runs no tests unless told; Armada runs them unless told not to.
       ['test', { enabled: effectiveTest(c, group).enabled }],
       ['upgrade', this.upgrade()],
-      ['values', timestampsAsStrings(valuesOut(c.values))],
+      ['values', valuesOut(c.values, timestampAsString)],
     ]) as unknown as AirshipArmadaChartData;
   }
 

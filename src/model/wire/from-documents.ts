@@ -119,8 +119,8 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
   };
   const scope = buildScope(spec);
   for (const [chart, findings] of deferred) {
-    if (scope.reachable.has(chart)) d.addAll(findings.built.all);
-    if (scope.deployed.has(chart)) d.addAll(findings.deployed.all);
+    if (scope.reachable.has(chart)) d.addAll(findings.built.collected);
+    if (scope.deployed.has(chart)) d.addAll(findings.deployed.collected);
   }
   for (const other of manifests.length === 1 ? armada.filter((x) => x.info!.kind === 'Manifest' && x.doc !== m.doc) : []) {
     checkOtherManifest(other.doc, spec, d);

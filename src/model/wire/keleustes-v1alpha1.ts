@@ -16,7 +16,7 @@ import { ChartGroupSpec, ChartSpec, ManifestSpec, TestOptions } from '../spec';
 import { parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';
 import { labelsOut, ordered, valuesOut } from './emit';
-import { timestampsAsStrings } from '../values';
+import { timestampAsString } from '../values';
 import { checkStructural, StructuralSchema } from './structural';
 import type {
   KeleustesArmadaChartGroupSpec,
@@ -140,9 +140,10 @@ function dedupe<T>(items: T[]): T[] {
   return [...new Set(items)];
 }
 
+const LOST = 'cannot be expressed for the keleustes operator (armada.airshipit.org/v1alpha1):';
+
 function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseNaming, closedValues: boolean, d: Diagnostics): KubeObject {
-  const lost = (field: FieldPath, message: string) =>
-    d.warn(c.origin, field, 'not-expressible', `cannot be expressed for the keleustes operator (armada.airshipit.org/v1alpha1): ${message}`);
+  const lost = (field: FieldPath, message: string) => d.warn(c.origin, field, 'not-expressible', `${LOST} ${message}`);
   const release = naming === KeleustesReleaseNaming.PREFIXED ? `${spec.releasePrefix}-${c.release}` : c.release;
   if (c.dependencies !== undefined && c.dependencies.length > 0) {
     // helmv2 source.go copyDependency: "Let's assume the dependency is on helm-toolkit".
@@ -155,10 +156,11 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
   }
 
   if (c.values !== undefined && closedValues) {
-    for (const f of checkStructural(keleustesValuesSchema(), c.values)) {
-      const field = ['values', ...f.path];
-      if (f.kind === 'pruned') lost(field, `values.${formatFieldPath(f.path)}: ${f.message} (this operator's values schema is closed)`);
-      else d.error(c.origin, field, 'not-expressible', `the keleustes ArmadaChart CRD rejects values.${formatFieldPath(f.path)}: ${f.message}`);
+    // Paths from `values`, as the diagnostics name the field. A site can have thousands of
+    // pruned values, most of them only counted: their messages are written when read.
+    for (const f of checkStructural(keleustesValuesSchema(), c.values, ['values'])) {
+      if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', () => `${LOST} ${formatFieldPath(f.path)}: ${f.message} (this operator's values schema is closed)`);
+      else d.error(c.origin, f.path, 'not-expressible', `the keleustes ArmadaChart CRD rejects ${formatFieldPath(f.path)}: ${f.message}`);
     }
   }
 
@@ -224,7 +226,7 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
       ])],
       // Required by the CRD; the operator only checks whether the list is empty.
       ['dependencies', [...(c.dependencies ?? [])]],
-      ['values', timestampsAsStrings(valuesOut(c.values))],
+      ['values', valuesOut(c.values, timestampAsString)],
       // The chart's group flips it to deployed when its turn comes.
       ['target_state', 'uninitialized'],
     ]) as unknown as KeleustesArmadaChartSpec,

@@ -22,10 +22,60 @@ export interface StructuralFinding {
   readonly message: string;
 }
 
-/** Walks `value` under `schema` and reports every pruned field and every rejected value. */
-export function checkStructural(schema: StructuralSchema, value: unknown): StructuralFinding[] {
+/**
+ * Walks `value` under `schema` and reports every pruned field and every rejected value.
+ * @param at - where `value` is, the start of every finding's path
+ */
+export function checkStructural(schema: StructuralSchema, value: unknown, at: readonly (string | number)[] = []): StructuralFinding[] {
   const out: StructuralFinding[] = [];
-  walk(schema, value, [], out);
+  // One path, extended and shortened as the walk goes; copied only into a finding.
+  const path: (string | number)[] = [...at];
+  // concat and slice allocate exactly the path's length (a push after a copy would not).
+  const found = (kind: StructuralFinding['kind'], message: string, last?: string) =>
+    out.push({ path: last === undefined ? path.slice() : path.concat(last), kind, message });
+  const walk = (schema: StructuralSchema, value: unknown): void => {
+    if (value === null) {
+      if (!schema.nullable) found('pruned', 'null is dropped by the API server (the field is not nullable), so Helm never sees it');
+      return;
+    }
+    const actual = typeOf(value);
+    if (schema['x-kubernetes-int-or-string']) {
+      if (actual !== 'integer' && actual !== 'string') found('rejected', `received ${actual}; the CRD requires an integer or a string`);
+      return;
+    }
+    if (schema.type !== undefined) {
+      const ok = schema.type === actual || (schema.type === 'number' && actual === 'integer');
+      if (!ok) {
+        found('rejected', `received ${actual}; the CRD requires ${schema.type}`);
+        return;
+      }
+    }
+    if (actual === 'array' && schema.items) {
+      const items = value as unknown[];
+      for (let i = 0; i < items.length; i++) {
+        path.push(i);
+        walk(schema.items, items[i]);
+        path.pop();
+      }
+      return;
+    }
+    if (actual !== 'object') return;
+    const obj = value as Record<string, unknown>;
+    const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
+    for (const key of Object.keys(obj)) {
+      // Own properties only: a value key `constructor` is not a property of every schema.
+      const prop = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
+      const next = prop ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      if (next !== undefined) {
+        path.push(key);
+        walk(next, obj[key]);
+        path.pop();
+      } else if (schema.additionalProperties !== true && !preserve) {
+        found('pruned', 'unknown to the CRD schema, so the API server drops it silently and Helm never sees it', key);
+      }
+    }
+  };
+  walk(schema, value);
   return out;
 }
 
@@ -34,43 +84,4 @@ function typeOf(v: unknown): string {
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
   return typeof v;
-}
-
-function walk(schema: StructuralSchema, value: unknown, path: (string | number)[], out: StructuralFinding[]): void {
-  if (value === null) {
-    if (!schema.nullable) out.push({ path, kind: 'pruned', message: 'null is dropped by the API server (the field is not nullable), so Helm never sees it' });
-    return;
-  }
-  const actual = typeOf(value);
-  if (schema['x-kubernetes-int-or-string']) {
-    if (actual !== 'integer' && actual !== 'string') out.push({ path, kind: 'rejected', message: `received ${actual}; the CRD requires an integer or a string` });
-    return;
-  }
-  if (schema.type !== undefined) {
-    const ok = schema.type === actual || (schema.type === 'number' && actual === 'integer');
-    if (!ok) {
-      out.push({ path, kind: 'rejected', message: `received ${actual}; the CRD requires ${schema.type}` });
-      return;
-    }
-  }
-  if (actual === 'array' && schema.items) {
-    (value as unknown[]).forEach((v, i) => walk(schema.items!, v, [...path, i], out));
-    return;
-  }
-  if (actual !== 'object') return;
-  const obj = value as Record<string, unknown>;
-  const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
-  for (const key of Object.keys(obj)) {
-    // Own properties only: a value key `constructor` is not a property of every schema.
-    const prop = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
-    if (prop) {
-      walk(prop, obj[key], [...path, key], out);
-    } else if (typeof schema.additionalProperties === 'object') {
-      walk(schema.additionalProperties, obj[key], [...path, key], out);
-    } else if (schema.additionalProperties === true || preserve) {
-      continue;
-    } else {
-      out.push({ path: [...path, key], kind: 'pruned', message: 'unknown to the CRD schema, so the API server drops it silently and Helm never sees it' });
-    }
-  }
 }
