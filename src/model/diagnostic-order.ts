@@ -27,6 +27,19 @@ export interface OrderKey {
   readonly source?: OriginSource;
 }
 
+let deferring = true;
+
+/**
+ * Turns deferred locating off (`false`: every diagnostic is located before it is ordered, the
+ * slow path) or on, so that tests can compare the two on the same inputs. Returns the previous
+ * setting.
+ */
+export function deferLocating(on: boolean): boolean {
+  const was = deferring;
+  deferring = on;
+  return was;
+}
+
 /** The order keys of `ds`, none located unless its location is already known. */
 export function orderKeys(ds: readonly Diagnostic[]): OrderKey[] {
   const ranks = new Map<string, number>();
@@ -36,7 +49,7 @@ export function orderKeys(ds: readonly Diagnostic[]): OrderKey[] {
     return r;
   };
   return ds.map((d, i) => {
-    const source = d instanceof DeferredDiagnostic && !d.placed ? d.origin.source : undefined;
+    const source = deferring && d instanceof DeferredDiagnostic && !d.placed ? d.origin.source : undefined;
     if (source !== undefined) return { d, i, rank: rankOf(source.file), line: source.startLine, column: 0, exact: false, source };
     const p = parseLocation(d.location);
     return { d, i, rank: rankOf(p.file), line: p.line, column: p.column, exact: true };
@@ -97,11 +110,27 @@ export function inInputOrder(ds: readonly Diagnostic[]): Diagnostic[] {
     .map((k) => k.d);
 }
 
-/** The first of `keys` in input order (`keys` not empty). */
+/**
+ * The first of `keys` in input order (`keys` not empty), locating only the diagnostics of the
+ * first document that has any (and plain ones before the next document).
+ */
 export function earliest(keys: readonly OrderKey[]): OrderKey {
-  let best = keys[0];
-  for (let i = 1; i < keys.length; i++) if (compareKeys(keys[i], best) < 0) best = keys[i];
-  return best;
+  // The first file, and the first line any of its diagnostics can be on.
+  let rank = Infinity;
+  let line = Infinity;
+  for (const k of keys) {
+    if (k.rank < rank || (k.rank === rank && k.line < line)) ({ rank, line } = k);
+  }
+  // Where the next document of that file starts: every diagnostic of a later document is after
+  // every diagnostic of the one starting at `line`, and after every plain one before it.
+  let next = Infinity;
+  for (const k of keys) if (!k.exact && k.rank === rank && k.line > line && k.line < next) next = k.line;
+  let best: OrderKey | undefined;
+  for (const k of keys) {
+    if (k.rank !== rank || (k.exact ? k.line >= next : k.line !== line)) continue;
+    if (best === undefined || compareKeys(k, best) < 0) best = k;
+  }
+  return best!;
 }
 
 /**

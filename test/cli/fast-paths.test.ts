@@ -1,29 +1,38 @@
 /**
- * The CLI's fast paths (positions from the block index instead of the yaml AST, no override
- * copies when there are no overrides) must not change a byte of what it prints: the same output,
+ * The CLI's fast paths (positions from the block index instead of the yaml AST, diagnostics
+ * located only when printed, no override copies when there are no overrides) must not change a
+ * byte of what it prints: the same output,
  * the same diagnostics with the same text and file:line:column, the same exit code, on the
  * corpus, on bad input (mutated corpus files) and on the generated site.
  */
 import { execFileSync } from 'child_process';
 import { TARGETS } from '../../src/cli/commands/convert';
 import { useBlockIndex } from '../../src/importer/load/positions';
+import { deferLocating } from '../../src/model/diagnostic-order';
 import { cli, tmpdir, write } from '../helpers/cli';
 import { corpusFiles, readShared, sharedPath } from '../helpers/shared';
 
 const COMMANDS: string[][] = [['validate'], ['plan'], ...TARGETS.map((t) => ['convert', '--to', t])];
 
+// Every warning on its own line, so that every position is compared; like warnings grouped (the
+// path that locates only what it prints); errors only; and JSON.
+const REPORTS = [['--all-warnings'], [], ['--quiet'], ['--format', 'json']];
+
 async function runAll(file: string, fast: boolean, extra: string[] = []) {
   const was = useBlockIndex(fast);
+  const wasDeferring = deferLocating(fast);
   try {
     const out: { args: string; code: number; stdout: string; stderr: string }[] = [];
     for (const [cmd, ...rest] of COMMANDS) {
-      // Every warning on its own line, so that every position is compared.
-      const args = [cmd, file, ...rest, '--all-warnings', ...extra];
-      out.push({ args: args.join(' '), ...(await cli(args)) });
+      for (const report of REPORTS) {
+        const args = [cmd, file, ...rest, ...report, ...extra];
+        out.push({ args: args.join(' '), ...(await cli(args)) });
+      }
     }
     return out;
   } finally {
     useBlockIndex(was);
+    deferLocating(wasDeferring);
   }
 }
 
