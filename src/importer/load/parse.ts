@@ -25,8 +25,15 @@ export interface ParseResult {
 
 // Where a key may be a mapping or a sequence: a flow collection opening with another (`{{ x }}`),
 // an explicit `? ` key, a flow collection before a block `:`. Only then is the AST consulted.
-// An alias used as a key (`*m : 1`) may name a collection too.
-const MAYBE_COLLECTION_KEY = /[[{][ \t]*[[{]|^[ \t-]*\?(?:[ \t]|$)|^[ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)|(?:^[ \t-]*|[{,][ \t]*)\*[^ \t,\]}]+[ \t]*:(?:[ \t]|$)/m;
+// An alias used as a key (`*m : 1`) may name a collection too. A line start is written as the
+// line break before it (tested on the text after a '\n'): a regex that begins with `^` is tried
+// at every offset, one that begins with a character class is not.
+const MAYBE_COLLECTION_KEY = /[[{][ \t]*[[{]|[\n\r\u2028\u2029][ \t-]*\?(?:[ \t]|$)|[\n\r\u2028\u2029][ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)|(?:[\n\r\u2028\u2029][ \t-]*|[{,][ \t]*)\*[^ \t,\]}]+[ \t]*:(?:[ \t]|$)/m;
+
+/** Cheap test: may a key of `text` be a mapping or a sequence? */
+export function mayHaveCollectionKeys(text: string): boolean {
+  return MAYBE_COLLECTION_KEY.test('\n' + text);
+}
 
 // PyYAML's Reader accepts only these characters anywhere in the stream, comments included.
 // Surrogates are let through: decoded UTF-8 only has them in valid pairs.
@@ -111,7 +118,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   }
   const hasSpecials = constructStats.specials !== before;
   const hasMerges = constructStats.merges !== mergesBefore;
-  const maybeCollectionKeys = MAYBE_COLLECTION_KEY.test(chunkText);
+  const maybeCollectionKeys = mayHaveCollectionKeys(chunkText);
   const maybeKeyProblems = mayHaveKeyProblems(chunkText);
   const source = new ChunkSource(text, chunk);
   const checkAliases = mayHaveAliases(chunkText);

@@ -22,11 +22,13 @@ import { constructStats, plainKeyString, resolvePlainScalar } from './pyyaml-sch
 
 const ANCHOR = /&([^\s[\]{},]+)/g;
 // A plain key PyYAML may not read as a string: YAML 1.1 booleans, null, a number.
-const NON_STRING_KEY = /(?:^|[{,?-])[ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|[-+.]?[0-9][0-9a-fA-F_.:xob+-]*)[ \t]*:(?:[ \t]|$)/m;
+// A line start is written as the line break before it, tested on the text after a '\n' (see
+// MAYBE_COLLECTION_KEY in parse.ts: a regex that begins with `^` is tried at every offset).
+const NON_STRING_KEY = /[\n\r\u2028\u2029{,?-][ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|[-+.]?[0-9][0-9a-fA-F_.:xob+-]*)[ \t]*:(?:[ \t]|$)/m;
 
 /** Cheap test: may the chunk hold a redefined anchor or a non-string key? */
 export function mayHaveKeyProblems(text: string): boolean {
-  return hasRepeatedAnchor(text) || NON_STRING_KEY.test(text);
+  return hasRepeatedAnchor(text) || NON_STRING_KEY.test('\n' + text);
 }
 
 function hasRepeatedAnchor(text: string): boolean {
