@@ -84,20 +84,20 @@ export class ConstructOrigin implements Origin {
  */
 export class DeferredDiagnostic implements Diagnostic {
   private where: Located | undefined;
-  private text: string | (() => string);
+  private text: string | MessageWriter;
   constructor(
     public readonly severity: Severity,
     public readonly origin: Origin,
     private readonly path: FieldPath | undefined,
-    message: string | (() => string),
+    message: string | MessageWriter,
     public readonly code: string,
   ) {
     this.text = message;
   }
 
-  /** Written when first read, when the rule gave a function: most of many like warnings are only counted. */
+  /** Written when first read, when the rule gave a writer: most of many like warnings are only counted. */
   public get message(): string {
-    if (typeof this.text !== 'string') this.text = this.text();
+    if (typeof this.text !== 'string') this.text = this.text(this.path ?? []);
     return this.text;
   }
 
@@ -123,6 +123,12 @@ export class DeferredDiagnostic implements Diagnostic {
     return { severity: this.severity, ...this.located(), message: this.message, code: this.code };
   }
 }
+
+/**
+ * Writes a message from the field it is about, when the message is first read: one writer can
+ * serve every warning of a kind, so that thousands of them cost no closure each.
+ */
+export type MessageWriter = (field: FieldPath) => string;
 
 /** Collects diagnostics; rules add to it and never throw. */
 export class Diagnostics {
@@ -164,8 +170,8 @@ export class Diagnostics {
   public error(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string): void {
     this.items.push(new DeferredDiagnostic('error', origin, field, message, code));
   }
-  /** @param message - the message, or a function that writes it when it is first read (for warnings a rule gives by the thousand) */
-  public warn(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string | (() => string)): void {
+  /** @param message - the message, or a writer of it, called when it is first read (for warnings a rule gives by the thousand) */
+  public warn(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string | MessageWriter): void {
     this.items.push(new DeferredDiagnostic('warning', origin, field, message, code));
   }
 }

@@ -9,7 +9,7 @@
  * This operator looks names up in the object's own namespace and installs each release into its
  * CR's namespace, so a group (or a manifest) that spans namespaces cannot be expressed.
  */
-import { Diagnostics, FieldPath, formatFieldPath, show } from '../diagnostics';
+import { Diagnostics, FieldPath, formatFieldPath, MessageWriter, show } from '../diagnostics';
 import { Plan } from '../plan';
 import { firstByName } from '../first-by-name';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, TestOptions } from '../spec';
@@ -142,6 +142,14 @@ function dedupe<T>(items: T[]): T[] {
 
 const LOST = 'cannot be expressed for the keleustes operator (armada.airshipit.org/v1alpha1):';
 
+// One writer per way a value is pruned (the structural check has two), shared by every chart.
+const prunedWriters = new Map<string, MessageWriter>();
+function prunedMessage(why: string): MessageWriter {
+  let w = prunedWriters.get(why);
+  if (w === undefined) prunedWriters.set(why, (w = (field) => `${LOST} ${formatFieldPath(field)}: ${why} (this operator's values schema is closed)`));
+  return w;
+}
+
 function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseNaming, closedValues: boolean, d: Diagnostics): KubeObject {
   const lost = (field: FieldPath, message: string) => d.warn(c.origin, field, 'not-expressible', `${LOST} ${message}`);
   const release = naming === KeleustesReleaseNaming.PREFIXED ? `${spec.releasePrefix}-${c.release}` : c.release;
@@ -159,7 +167,7 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
     // Paths from `values`, as the diagnostics name the field. A site can have thousands of
     // pruned values, most of them only counted: their messages are written when read.
     for (const f of checkStructural(keleustesValuesSchema(), c.values, ['values'])) {
-      if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', () => `${LOST} ${formatFieldPath(f.path)}: ${f.message} (this operator's values schema is closed)`);
+      if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', prunedMessage(f.message));
       else d.error(c.origin, f.path, 'not-expressible', `the keleustes ArmadaChart CRD rejects ${formatFieldPath(f.path)}: ${f.message}`);
     }
   }
