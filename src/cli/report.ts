@@ -1,4 +1,4 @@
-import { compareKeys, documentsInOrder, earliest, inInputOrder, OrderKey, orderKeys, parseLocation } from '../model/diagnostic-order';
+import { inInputOrder, InputOrder, parseLocation } from '../model/diagnostic-order';
 import { Diagnostic, errorsOf, formatDiagnostic, hasErrors, plural, summary, warningsOf } from '../model/diagnostics';
 import { CliIo } from './io';
 
@@ -60,32 +60,32 @@ const NAMED = 3;
  * `allWarnings`). Only the diagnostics printed are located (see `diagnostic-order`).
  */
 export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
-  const keys = orderKeys(ds);
-  const byRule = new Map<string, OrderKey[]>();
-  for (const k of keys) {
-    if (k.d.severity !== 'warning' || k.d.code === undefined) continue;
-    const same = byRule.get(k.d.code);
-    if (same) same.push(k);
-    else byRule.set(k.d.code, [k]);
-  }
-  const shown: OrderKey[] = [];
-  const grouped = new Map<OrderKey, OrderKey[]>();
-  for (const k of keys) {
-    if (k.d.severity === 'warning' && options.quiet) continue;
-    const same = k.d.severity === 'warning' && k.d.code !== undefined ? byRule.get(k.d.code)! : undefined;
-    if (same === undefined || same.length <= GROUP_AFTER || options.allWarnings) shown.push(k);
-    else if (same[0] === k) {
-      const first = earliest(same);
+  const order = new InputOrder(ds);
+  const byRule = new Map<string, number[]>();
+  ds.forEach((d, i) => {
+    if (d.severity !== 'warning' || d.code === undefined) return;
+    const same = byRule.get(d.code);
+    if (same) same.push(i);
+    else byRule.set(d.code, [i]);
+  });
+  const shown: number[] = [];
+  const grouped = new Map<number, number[]>();
+  ds.forEach((d, i) => {
+    if (d.severity === 'warning' && options.quiet) return;
+    const same = d.severity === 'warning' && d.code !== undefined ? byRule.get(d.code)! : undefined;
+    if (same === undefined || same.length <= GROUP_AFTER || options.allWarnings) shown.push(i);
+    else if (same[0] === i) {
+      const first = order.earliest(same);
       grouped.set(first, same);
       shown.push(first);
     }
-  }
-  return shown.sort(compareKeys).map((k) => {
-    const same = grouped.get(k);
-    if (same === undefined) return formatLine(k.d);
-    const d = k.d;
+  });
+  return order.sorted(shown).map((i) => {
+    const d = ds[i];
+    const same = grouped.get(i);
+    if (same === undefined) return formatLine(d);
     const own = d.document ?? d.location;
-    const others = documentsInOrder(same.filter((x) => x !== k)).filter((x) => x !== own);
+    const others = order.documents(same.filter((x) => x !== i)).filter((x) => x !== own);
     const named = others.slice(0, NAMED).join(', ') + (others.length > NAMED ? ` and ${others.length - NAMED} more` : '');
     return `${formatLine(d)} [${d.code}: ${same.length} warnings like this one${named ? `, also in ${named}` : ''}]`;
   });

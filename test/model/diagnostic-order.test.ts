@@ -1,7 +1,7 @@
 import { execFileSync } from 'child_process';
 import { reportLines } from '../../src/cli/report';
 import { resolveInputs } from '../../src/importer/resolve';
-import { compareKeys, deferLocating, documentsInOrder, earliest, inInputOrder, orderKeys, parseLocation } from '../../src/model/diagnostic-order';
+import { deferLocating, inInputOrder, InputOrder, parseLocation } from '../../src/model/diagnostic-order';
 import { ConstructOrigin, DeferredDiagnostic, Diagnostic, Diagnostics, FieldPath, Origin } from '../../src/model/diagnostics';
 import { buildPlan } from '../../src/model/plan';
 import { toKeleustesObjects } from '../../src/model/wire/keleustes-v1alpha1';
@@ -79,7 +79,7 @@ describe('input order with deferred positions', () => {
     const b = doc('f.yaml', 4, 'B', { x: [5, 1] });
     const ds = [warn(a, 'x', 'c', 'a'), warn(b, 'x', 'c', 'b')];
     expect(inInputOrder(ds).map((d) => d.message)).toEqual(['b', 'a']);
-    expect(documentsInOrder(orderKeys(ds))).toEqual(['B', 'A']);
+    expect(new InputOrder(ds).documents([0, 1])).toEqual(['B', 'A']);
   });
 
   test('files in the order they first appear; construct paths by their path, at line 0', () => {
@@ -94,14 +94,15 @@ describe('input order with deferred positions', () => {
   test('earliest and documentsInOrder: the first diagnostic, then every other document once', () => {
     const docs = [5, 1, 9, 3].map((start, i) => doc('f.yaml', start * 10, `D${i}`, { x: [start * 10 + 2, 1], y: [start * 10 + 1, 4] }));
     const ds = docs.flatMap((o) => [warn(o, 'x'), warn(o, 'y')]);
-    const keys = orderKeys(ds);
-    const first = earliest(keys);
-    expect([first.d.document, first.d.location]).toEqual(['D1', 'f.yaml:11:4']);
-    expect(documentsInOrder(keys.filter((k) => k !== first))).toEqual(['D1', 'D3', 'D0', 'D2']);
+    const order = new InputOrder(ds);
+    const first = order.earliest(ds.map((_, i) => i));
+    expect([ds[first].document, ds[first].location]).toEqual(['D1', 'f.yaml:11:4']);
+    expect(order.documents(ds.map((_, i) => i).filter((i) => i !== first))).toEqual(['D1', 'D3', 'D0', 'D2']);
     // only the earliest document's diagnostics were located
     expect(docs.map((o) => o.lookups)).toEqual([0, 2, 0, 0]);
-    expect(compareKeys(keys[0], keys[2])).toBeGreaterThan(0);
+    expect(order.compare(0, 2)).toBeGreaterThan(0);
     expect(docs.map((o) => o.lookups)).toEqual([0, 2, 0, 0]);
+    expect(order.sorted().map((i) => ds[i].location)).toEqual(['f.yaml:11:4', 'f.yaml:12:1', 'f.yaml:31:4', 'f.yaml:32:1', 'f.yaml:51:4', 'f.yaml:52:1', 'f.yaml:91:4', 'f.yaml:92:1']);
   });
 
   test('Diagnostics.all gives plain objects with the keys of a diagnostic built directly', () => {
