@@ -141,6 +141,14 @@ describe('input hints', () => {
     );
   });
 
+  test('a placeholder written with an escape is found too; a document with neither is not walked for one', async () => {
+    const escaped = SIMPLE.replace('location: https://github.com/gardlt/hello-world-chart\n', 'location: "\\x24{CHART_REPO}/hello-world-chart"\n');
+    const r = await cli(['validate', write(dir, 'escaped.yaml', escaped)]);
+    expect(r.stderr).toContain(':17:5: warning: armada/Chart/v1 blog-1: data.source.location: ${CHART_REPO} is not expanded');
+    const folded = SIMPLE.replace('location: https://github.com/gardlt/hello-world-chart\n', 'location: "$\n      {CHART_REPO}"\n');
+    expect((await cli(['validate', write(dir, 'folded.yaml', folded)])).stderr).not.toContain('is not expanded');
+  });
+
   test('did you mean, for the enumerated values: source, wait and pre-upgrade delete types', async () => {
     const r = await cli(['validate', write(dir, 'gitt.yaml', SIMPLE.replace('type: git\n', 'type: gitt\n'))]);
     expect(r.code).toBe(1);

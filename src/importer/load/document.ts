@@ -34,6 +34,12 @@ export interface LoadedDocument {
   locate(path?: WirePath): SourcePosition;
   /** {@link locate} as `file:line:column`, the form diagnostics use. */
   location(path?: WirePath): string;
+  /**
+   * Whether the text the document was read from contains `s` (the piece of the stream holding
+   * it): a cheap way to rule out that any of its strings holds `s`, where no escape can write it.
+   * @default - not known: the document has no text of its own
+   */
+  textIncludes?(s: string): boolean;
   /** `armada/Chart/v1 keystone`: the schema and name, as far as the document has them. */
   readonly label: string;
 }
@@ -91,6 +97,11 @@ export class ChunkSource {
     return this.outlineCache;
   }
 
+  public includes(s: string): boolean {
+    // A slice shares the text (no copy), and bounds the search to this piece.
+    return this.text.slice(this.chunk.start, this.chunk.end).includes(s);
+  }
+
   public locateMany(index: number, paths: readonly WirePath[]): (SourcePosition | undefined)[] {
     if (this.large) return this.outline().locateMany(paths);
     const ast = this.ast();
@@ -140,6 +151,10 @@ export class YamlDocument implements LoadedDocument {
   public location(path: WirePath = []): string {
     const p = this.locate(path);
     return `${this.file}:${p.line}:${p.column}`;
+  }
+
+  public textIncludes(s: string): boolean {
+    return this.source.includes(s);
   }
 
   /** Keys written twice, for the duplicate-key warnings. */
