@@ -4,7 +4,7 @@
  * Values are built by js-yaml with a PyYAML-compatible schema (the fast path); positions are
  * computed afterwards, one document at a time, only for the documents a diagnostic is about.
  */
-import * as jsyaml from 'js-yaml';
+import { jsyaml } from './js-yaml';
 import { Diagnostic, formatFieldPath, hasErrors } from '../../model/diagnostics';
 import { ALIAS_EXPANSION_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
 import { LoadCodes } from './codes';
