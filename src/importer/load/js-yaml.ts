@@ -6,8 +6,21 @@
  * Every module that builds or reads this loader's types (the PyYAML schema, its `YAMLException`)
  * imports it from here, so that they share one copy.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 
-// The package's `exports` name only `index.js`; the build sits beside it.
+/**
+ * The build, found where `require('js-yaml')` looks (the `node_modules` folders from here up).
+ * The package's `exports` name only `index.js`, and resolving a name through `exports` loads
+ * Node's ES module resolver, which alone costs a small run milliseconds.
+ */
+function jsYamlFile(): string {
+  for (const dir of require.resolve.paths('js-yaml') ?? []) {
+    const file = path.join(dir, 'js-yaml', 'dist', 'js-yaml.js');
+    if (fs.existsSync(file)) return file;
+  }
+  return require.resolve('js-yaml');
+}
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const jsyaml = require(path.join(path.dirname(require.resolve('js-yaml')), 'dist', 'js-yaml.js')) as typeof import('js-yaml');
+export const jsyaml = require(jsYamlFile()) as typeof import('js-yaml');
