@@ -97,16 +97,28 @@ function guard(stream: NodeJS.WriteStream, name: string): Guarded {
   return g;
 }
 
+/** The stdout a {@link processIo} built, if it built one (settling must not build it). */
+const builtStdout = new WeakMap<CliIo, () => Guarded | undefined>();
+
 export function processIo(): CliIo {
-  return {
-    stdout: guard(process.stdout, 'standard output'),
-    stderr: guard(process.stderr, 'standard error'),
-    // Node builds process.stdin on first access, which costs milliseconds: only `-` needs it.
+  // Node builds each process stream on first access, which costs milliseconds (a pipe loads the
+  // net module): a run that writes nothing to one never builds it. Only `-` needs stdin.
+  let stdout: Guarded | undefined;
+  let stderr: Guarded | undefined;
+  const io: CliIo = {
+    get stdout() {
+      return (stdout ??= guard(process.stdout, 'standard output'));
+    },
+    get stderr() {
+      return (stderr ??= guard(process.stderr, 'standard error'));
+    },
     get stdin() {
       return process.stdin;
     },
     cwd: process.cwd(),
   };
+  builtStdout.set(io, () => stdout);
+  return io;
 }
 
 /**
@@ -115,8 +127,9 @@ export function processIo(): CliIo {
  * another error on stdout makes it 1, and its message was printed when it happened.
  */
 export async function settleOutput(io: CliIo, code: number): Promise<number> {
-  const out = io.stdout as Partial<Guarded>;
-  if (!guarded.has(out) || !out.stream || !out.failure) return code;
+  const built = builtStdout.get(io);
+  const out = (built ? built() : io.stdout) as Partial<Guarded> | undefined;
+  if (!out || !guarded.has(out) || !out.stream || !out.failure) return code;
   const stream = out.stream;
   if (!out.failure() && stream.writableLength > 0) await new Promise<void>((resolve) => {
     const done = () => resolve();

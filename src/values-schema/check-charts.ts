@@ -10,8 +10,6 @@ import { SourceType } from '../model/source';
 import { ChartSpec, ManifestSpec } from '../model/spec';
 import { getOwn, setOwn } from '../model/own-keys';
 import { isPlainObject, OpaqueLeafTest } from '../model/values';
-import { ValuesSchemaError } from './errors';
-import { showValue } from './messages';
 
 /** Options of {@link checkLocalChartValues}. */
 export interface CheckLocalChartValuesOptions {
@@ -81,7 +79,9 @@ function checkChart(chart: ChartSpec, values: Readonly<Record<string, unknown>>,
   if (!hasLocalValuesSchema(chart)) return [];
   const d = new Diagnostics();
   const dir = chartDir(chart);
-  // ajv is loaded only when a chart has a schema to check.
+  // ajv, and what reports its findings, are loaded only when a chart has a schema to check.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { ValuesSchemaError } = require('./errors') as typeof import('./errors');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { loadValuesSchema } = require('./load') as typeof import('./load');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -110,6 +110,8 @@ function hideReceived(message: string, at: FieldPath, values: unknown, hidden: r
   const covered = hidden.some((h) => h.length <= at.length && h.every((k, i) => at[i] === k));
   let out = message;
   if (covered) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { showValue } = require('./messages') as typeof import('./messages');
     const received = `received ${showValue(valueAt(values, at))}`;
     out = out.startsWith(received) ? `received a hidden value${out.slice(received.length)}` : out;
   }

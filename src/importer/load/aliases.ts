@@ -11,7 +11,7 @@
  * YAML libraries of Go and Rust bound alias expansion. Only when a budget is exceeded is the text
  * parsed again, by the `yaml` package, whose tree keeps aliases as nodes, to say which alias.
  */
-import { isAlias, isCollection, isNode, isPair, isScalar, Node, parseDocument, visit } from 'yaml';
+import type { Node } from 'yaml';
 
 /**
  * How many nodes the aliases of one document may add when they are expanded. Real manifests
@@ -86,6 +86,9 @@ export function measureAliases(value: unknown, budget = ALIAS_EXPANSION_BUDGET):
  * node it names, or the alias at which the expanded total passes the budget, in text order.
  */
 export function findAliasProblem(text: string, budget = ALIAS_EXPANSION_BUDGET): AliasProblem | undefined {
+  // Loaded here, not at the top: only a document over its budget needs the yaml package.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { isAlias, isCollection, isNode, isPair, isScalar, parseDocument, visit } = require('yaml') as typeof import('yaml');
   const doc = parseDocument(text, { uniqueKeys: false, merge: true });
   const sizes = new Map<Node, number>();
   const resolving = new Set<Node>();

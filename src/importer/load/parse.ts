@@ -4,7 +4,7 @@
  * Values are built by js-yaml with a PyYAML-compatible schema (the fast path); positions are
  * computed afterwards, one document at a time, only for the documents a diagnostic is about.
  */
-import * as jsyaml from 'js-yaml';
+import { jsyaml } from './js-yaml';
 import { Diagnostic, formatFieldPath, hasErrors } from '../../model/diagnostics';
 import { ALIAS_EXPANSION_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
 import { LoadCodes } from './codes';
@@ -13,7 +13,7 @@ import { pyStrRepr } from './py-repr';
 import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
 import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
-import { collectSpecials } from './specials';
+import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
 export interface ParseResult {
@@ -127,7 +127,9 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     let raw = value;
     let specials;
     let failures: ReturnType<typeof collectSpecials>['failures'] = [];
-    if (hasSpecials) ({ value: raw, specials, failures } = collectSpecials(value));
+    // Loaded only for a chunk whose constructors made a value that needs a second look (rare).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    if (hasSpecials) ({ value: raw, specials, failures } = (require('./specials') as typeof import('./specials')).collectSpecials(value));
     const doc = new YamlDocument(source, i, file, documents.length, chunk.docLine, raw, specials);
     documents.push(doc);
     for (const f of failures) {

@@ -19,8 +19,13 @@ export interface PyReprOptions {
   readonly maxLength?: number;
 }
 
-// What Python's str.isprintable() refuses: other, separator (but the space), unassigned.
-const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+// What Python's str.isprintable() refuses: other, separator (but the space), unassigned. Built
+// on first use (only a character beyond ASCII needs it): as a literal, the engine would build its
+// Unicode sets whenever this module is loaded.
+let nonPrintable: RegExp | undefined;
+function isPrintable(ch: string): boolean {
+  return !(nonPrintable ??= new RegExp(String.raw`[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]`, 'u')).test(ch);
+}
 
 /**
  * Python's `repr(str)`.
@@ -40,7 +45,7 @@ export function pyStrRepr(s: string, limit = Infinity): string {
     else if (ch === '\r') out += '\\r';
     else if (cp < 0x20 || cp === 0x7f) out += `\\x${hex(cp, 2)}`;
     else if (cp < 0x7f || ch === ' ') out += ch;
-    else if (!NON_PRINTABLE.test(ch)) out += ch;
+    else if (isPrintable(ch)) out += ch;
     else if (cp < 0x100) out += `\\x${hex(cp, 2)}`;
     else if (cp < 0x10000) out += `\\u${hex(cp, 4)}`;
     else out += `\\U${hex(cp, 8)}`;

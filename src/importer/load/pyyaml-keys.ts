@@ -11,7 +11,7 @@
  *
  * Each check first looks at the raw text, so that the common document costs no AST.
  */
-import { isAlias, isMap, isScalar, isSeq, Node, Pair, Scalar } from 'yaml';
+import type { Alias, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { Diagnostic } from '../../model/diagnostics';
 import { formatWirePath } from '../../model/wire/fields';
 import { LoadCodes } from './codes';
@@ -19,6 +19,17 @@ import { ChunkAst } from './positions';
 import { pyRepr } from './py-repr';
 import { ConstructFailure, FloatMarker } from './py-values';
 import { constructStats, plainKeyString, resolvePlainScalar } from './pyyaml-schema';
+
+// The yaml package is loaded only when a chunk's keys need its AST (see mayHaveKeyProblems).
+let yamlModule: typeof import('yaml') | undefined;
+function yamlLib(): typeof import('yaml') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (yamlModule ??= require('yaml') as typeof import('yaml'));
+}
+const isAlias = (n: unknown): n is Alias => yamlLib().isAlias(n);
+const isMap = (n: unknown): n is YAMLMap => yamlLib().isMap(n);
+const isSeq = (n: unknown): n is YAMLSeq => yamlLib().isSeq(n);
+const isScalar = (n: unknown): n is Scalar => yamlLib().isScalar(n);
 
 const ANCHOR = /&([^\s[\]{},]+)/g;
 // A plain key PyYAML may not read as a string: YAML 1.1 booleans, null, a number.

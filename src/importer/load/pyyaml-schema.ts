@@ -7,7 +7,8 @@
  * is why `1e3` is a string (PyYAML's float needs a dot), `0755` is octal, `1:20` is 80 and `y`
  * is a string.
  */
-import * as jsyaml from 'js-yaml';
+import type * as JsYaml from 'js-yaml';
+import { jsyaml } from './js-yaml';
 import { ConstructFailure, FloatMarker, PyTimestamp } from './py-values';
 
 /**
@@ -172,7 +173,7 @@ const noConstructor = (tag: string) => `could not determine a constructor for th
 const TAG = 'tag:yaml.org,2002:';
 
 // js-yaml exports its built-in types, but its typings do not declare them.
-const builtin = (jsyaml as unknown as { types: Record<'binary' | 'omap' | 'pairs' | 'set', jsyaml.Type> }).types;
+const builtin = (jsyaml as unknown as { types: Record<'binary' | 'omap' | 'pairs' | 'set', JsYaml.Type> }).types;
 
 const nullType = new jsyaml.Type(`${TAG}null`, { kind: 'scalar', resolve: resolveNull, construct: () => null });
 const boolType = new jsyaml.Type(`${TAG}bool`, { kind: 'scalar', resolve: resolveBool, construct: (s: string) => boolValue(s) });
@@ -222,7 +223,7 @@ const binaryType = new jsyaml.Type(`${TAG}binary`, {
  * float and a {@link ConstructFailure} for each value PyYAML refuses; {@link parseYamlStream}
  * turns those into plain values and diagnostics.
  */
-export const PYYAML_SAFE_SCHEMA: jsyaml.Schema = jsyaml.FAILSAFE_SCHEMA.extend({
+export const PYYAML_SAFE_SCHEMA: JsYaml.Schema = jsyaml.FAILSAFE_SCHEMA.extend({
   implicit: [nullType, boolType, intType, floatType, timestampType, mergeType, valueType],
   explicit: [explicitInt, explicitFloat, explicitBool, explicitNull, binaryType, builtin.omap, builtin.pairs, builtin.set],
 });

@@ -68,7 +68,7 @@ export async function readInputs(paths: readonly string[], stdin?: NodeJS.Readab
       }
     } else {
       try {
-        const r = await readFileBounded(p, maxBytes);
+        const r = readFileBounded(p, maxBytes);
         if (typeof r === 'string') {
           fail(LoadCodes.READ_ERROR, r);
           continue;
@@ -161,15 +161,18 @@ function notRegular(st: fs.Stats): string | undefined {
  * bytes themselves. Returns the refusal message for something that is not a regular file or is
  * too large. The path is opened non-blocking, so that a FIFO swapped in after the check cannot
  * hang the open; the opened file is checked again (symbolic links are followed, to their target).
+ * Synchronous: the inputs are read one after the other and parsed synchronously anyway, and each
+ * asynchronous call would cost a round trip through the thread pool, which for a small file
+ * takes longer than the read itself.
  */
-async function readFileBounded(p: string, maxBytes: number): Promise<Buffer | string> {
-  const before = await fs.promises.stat(p);
+function readFileBounded(p: string, maxBytes: number): Buffer | string {
+  const before = fs.statSync(p);
   const kind = notRegular(before);
   if (kind) return `${p} is ${kind}`;
   if (before.size > maxBytes) return `${p} is larger than ${formatSize(maxBytes)} (${formatSize(before.size)})`;
-  const fh = await fs.promises.open(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   try {
-    const st = await fh.stat();
+    const st = fs.fstatSync(fd);
     const kindNow = notRegular(st);
     if (kindNow) return `${p} is ${kindNow}`;
     const parts: Buffer[] = [];
@@ -177,7 +180,7 @@ async function readFileBounded(p: string, maxBytes: number): Promise<Buffer | st
     const chunkSize = Math.min(Math.max(st.size + 1, 64 * 1024), 16 * MiB);
     for (;;) {
       const buf = Buffer.allocUnsafe(chunkSize);
-      const { bytesRead } = await fh.read(buf, 0, chunkSize, null);
+      const bytesRead = fs.readSync(fd, buf, 0, chunkSize, null);
       if (bytesRead === 0) break;
       size += bytesRead;
       if (size > maxBytes) return `${p} is larger than ${formatSize(maxBytes)}; reading stopped there`;
@@ -185,7 +188,7 @@ async function readFileBounded(p: string, maxBytes: number): Promise<Buffer | st
     }
     return parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
   } finally {
-    await fh.close();
+    fs.closeSync(fd);
   }
 }
 

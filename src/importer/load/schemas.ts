@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { ValidateFunction } from 'ajv-draft-04';
 import type Ajv from 'ajv-draft-04';
-import * as jsyaml from 'js-yaml';
+import { jsyaml } from './js-yaml';
 import { armadaSchemaDir } from './package-root';
 import { PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 
