@@ -45,58 +45,78 @@ function isDigits(s: string, from: number, to: number): boolean {
   return true;
 }
 
-/** Where a diagnostic sorts; `exact` false: `line` is its document's start, a lower bound. */
-interface OrderKey {
-  /** Index among the diagnostics: the last tie-breaker. */
-  readonly i: number;
-  /** Order of the diagnostic's file among the files of all the diagnostics. */
-  readonly rank: number;
-  line: number;
-  column: number;
-  exact: boolean;
-}
-
 /** The document of a deferred diagnostic, when it has one (placed or not). */
 function sourceOf(d: Diagnostic): OriginSource | undefined {
   return deferring && d instanceof DeferredDiagnostic ? d.origin.source : undefined;
 }
 
 /**
- * The input order of one list of diagnostics, referred to by index. Order keys are made only for
- * the diagnostics compared, and a position is looked up only where documents cannot decide.
+ * The input order of one list of diagnostics, referred to by index. Each diagnostic's file rank
+ * and first possible line are read once, from its document where it has one; a position is
+ * looked up only where documents cannot decide.
  */
 export class InputOrder {
   private readonly ranks = new Map<string, number>();
-  private readonly keys = new Map<number, OrderKey>();
+  /** File rank of each diagnostic. */
+  private readonly rank: Int32Array;
+  /** Its line, or (not `exact`) its document's start. */
+  private readonly line: Int32Array;
+  private readonly column: Int32Array;
+  private readonly exact: Uint8Array;
+  /** The document of each diagnostic that has one, placed or not. */
+  private readonly sources: (OriginSource | undefined)[];
 
   constructor(public readonly diagnostics: readonly Diagnostic[]) {
-    // Files are ranked in the order they first appear.
-    for (let i = 0; i < diagnostics.length; i++) {
-      const s = sourceOf(diagnostics[i]);
-      if (s !== undefined) this.rankOf(s.file);
-      else this.key(i);
+    const n = diagnostics.length;
+    this.rank = new Int32Array(n);
+    this.line = new Int32Array(n);
+    this.column = new Int32Array(n);
+    this.exact = new Uint8Array(n);
+    this.sources = new Array(n);
+    // Files are ranked in the order they first appear; one document's diagnostics share their
+    // file's string, so the last one found is tried first.
+    let lastFile: string | undefined;
+    let lastRank = -1;
+    for (let i = 0; i < n; i++) {
+      const d = diagnostics[i];
+      const s = sourceOf(d);
+      this.sources[i] = s;
+      if (s !== undefined && !(d as DeferredDiagnostic).placed) {
+        if (s.file !== lastFile) {
+          lastFile = s.file;
+          lastRank = this.rankOf(s.file);
+        }
+        this.rank[i] = lastRank;
+        this.line[i] = s.startLine;
+      } else {
+        const p = parseLocation(d.location);
+        this.rank[i] = this.rankOf(p.file);
+        this.line[i] = p.line;
+        this.column[i] = p.column;
+        this.exact[i] = 1;
+      }
     }
   }
 
   /** Input order of the diagnostics at `a` and `b`. */
   public compare(a: number, b: number): number {
-    const ka = this.key(a);
-    const kb = this.key(b);
-    if (ka.rank !== kb.rank) return ka.rank - kb.rank;
-    if (!ka.exact || !kb.exact) {
+    if (this.rank[a] !== this.rank[b]) return this.rank[a] - this.rank[b];
+    const ea = this.exact[a];
+    const eb = this.exact[b];
+    if (!ea || !eb) {
       // Documents of one file do not overlap: a diagnostic not yet located lies at or after its
       // document's start and before every later document's, so a different start decides.
-      if (!ka.exact && !kb.exact) {
-        if (ka.line !== kb.line) return ka.line - kb.line;
-      } else if (!ka.exact) {
-        if (kb.line < ka.line) return 1;
-      } else if (ka.line < kb.line) {
+      if (!ea && !eb) {
+        if (this.line[a] !== this.line[b]) return this.line[a] - this.line[b];
+      } else if (!ea) {
+        if (this.line[b] < this.line[a]) return 1;
+      } else if (this.line[a] < this.line[b]) {
         return -1;
       }
-      this.locate(ka);
-      this.locate(kb);
+      this.locate(a);
+      this.locate(b);
     }
-    return ka.line - kb.line || ka.column - kb.column || ka.i - kb.i;
+    return this.line[a] - this.line[b] || this.column[a] - this.column[b] || a - b;
   }
 
   /** The indexes `of` (every diagnostic by default) in input order. */
@@ -110,29 +130,25 @@ export class InputOrder {
    * first document that has any (and plain ones before the next document).
    */
   public earliest(members: readonly number[]): number {
+    const { rank: ranks, line: lines, exact } = this;
     // The first file, and the first line any of its diagnostics can be on.
     let rank = Infinity;
     let line = Infinity;
     for (const i of members) {
-      const r = this.rankAt(i);
-      const l = this.lineAt(i);
-      if (r < rank || (r === rank && l < line)) {
-        rank = r;
-        line = l;
+      if (ranks[i] < rank || (ranks[i] === rank && lines[i] < line)) {
+        rank = ranks[i];
+        line = lines[i];
       }
     }
     // Where the next document of that file starts: every diagnostic of a later document is after
     // every diagnostic of the one starting at `line`, and after every plain one before it.
     let next = Infinity;
     for (const i of members) {
-      if (!this.exactAt(i) && this.rankAt(i) === rank) {
-        const l = this.lineAt(i);
-        if (l > line && l < next) next = l;
-      }
+      if (!exact[i] && ranks[i] === rank && lines[i] > line && lines[i] < next) next = lines[i];
     }
     let best = -1;
     for (const i of members) {
-      if (this.rankAt(i) !== rank || (this.exactAt(i) ? this.lineAt(i) >= next : this.lineAt(i) !== line)) continue;
+      if (ranks[i] !== rank || (exact[i] ? lines[i] >= next : lines[i] !== line)) continue;
       if (best < 0 || this.compare(i, best) < 0) best = i;
     }
     return best;
@@ -144,30 +160,28 @@ export class InputOrder {
    */
   public documents(members: readonly number[]): string[] {
     const ds = this.diagnostics;
-    const label = (i: number) => sourceOf(ds[i])?.document ?? ds[i].document ?? ds[i].location;
-    if (members.every((i) => sourceOf(ds[i]) !== undefined)) {
+    const sources = this.sources;
+    if (members.every((i) => sources[i] !== undefined)) {
       // All of documents: a document's first diagnostic sorts with its document's start, and one
       // document has one label, so the starts order the labels.
       const first = new Map<string, number>();
       for (const i of members) {
-        const s = sourceOf(ds[i])!;
-        const seen = first.get(s.document);
-        if (seen === undefined || this.documentBefore(i, seen)) first.set(s.document, i);
+        const label = sources[i]!.document;
+        const seen = first.get(label);
+        if (seen === undefined || this.documentBefore(i, seen)) first.set(label, i);
       }
       const ordered = [...first.entries()].sort(([, a], [, b]) => (this.documentBefore(a, b) ? -1 : this.documentBefore(b, a) ? 1 : a - b));
       // Two documents starting on one line (one piece of a stream) are ordered by position below.
       if (ordered.every(([, i], j) => j === 0 || this.documentBefore(ordered[j - 1][1], i))) return ordered.map(([l]) => l);
     }
-    return [...new Set(this.sorted(members).map(label))];
+    return [...new Set(this.sorted(members).map((i) => sources[i]?.document ?? ds[i].document ?? ds[i].location))];
   }
 
   /** Whether the document of `a` starts before that of `b` (both of documents). */
   private documentBefore(a: number, b: number): boolean {
-    const sa = sourceOf(this.diagnostics[a])!;
-    const sb = sourceOf(this.diagnostics[b])!;
-    const ra = this.rankOf(sa.file);
-    const rb = this.rankOf(sb.file);
-    return ra < rb || (ra === rb && sa.startLine < sb.startLine);
+    const ra = this.rank[a];
+    const rb = this.rank[b];
+    return ra < rb || (ra === rb && this.sources[a]!.startLine < this.sources[b]!.startLine);
   }
 
   private rankOf(file: string): number {
@@ -176,47 +190,13 @@ export class InputOrder {
     return r;
   }
 
-  // Bounds read without making a key: a deferred diagnostic not yet keyed answers from its document.
-  private rankAt(i: number): number {
-    const k = this.keys.get(i);
-    if (k !== undefined) return k.rank;
-    const s = sourceOf(this.diagnostics[i]);
-    return s !== undefined ? this.rankOf(s.file) : this.key(i).rank;
-  }
-  private lineAt(i: number): number {
-    const k = this.keys.get(i);
-    if (k !== undefined) return k.line;
-    const s = sourceOf(this.diagnostics[i]);
-    return s !== undefined ? s.startLine : this.key(i).line;
-  }
-  private exactAt(i: number): boolean {
-    const k = this.keys.get(i);
-    if (k !== undefined) return k.exact;
-    return sourceOf(this.diagnostics[i]) === undefined;
-  }
-
-  private key(i: number): OrderKey {
-    let k = this.keys.get(i);
-    if (k !== undefined) return k;
-    const d = this.diagnostics[i];
-    const s = sourceOf(d);
-    if (s !== undefined && !(d as DeferredDiagnostic).placed) {
-      k = { i, rank: this.rankOf(s.file), line: s.startLine, column: 0, exact: false };
-    } else {
-      const p = parseLocation(d.location);
-      k = { i, rank: this.rankOf(p.file), line: p.line, column: p.column, exact: true };
-    }
-    this.keys.set(i, k);
-    return k;
-  }
-
-  /** Looks the position of `k` up (once). */
-  private locate(k: OrderKey): void {
-    if (k.exact) return;
-    const p = parseLocation(this.diagnostics[k.i].location);
-    k.line = p.line;
-    k.column = p.column;
-    k.exact = true;
+  /** Looks the position of diagnostic `i` up (once). */
+  private locate(i: number): void {
+    if (this.exact[i]) return;
+    const p = parseLocation(this.diagnostics[i].location);
+    this.line[i] = p.line;
+    this.column[i] = p.column;
+    this.exact[i] = 1;
   }
 }
 

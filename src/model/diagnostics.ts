@@ -243,7 +243,9 @@ export function plural(n: number, noun: string): string {
 
 /** `2 errors, 1 warning`: the count line that ends a report. */
 export function summary(ds: readonly Diagnostic[]): string {
-  return `${plural(errorsOf(ds).length, 'error')}, ${plural(warningsOf(ds).length, 'warning')}`;
+  let errors = 0;
+  for (const d of ds) if (isError(d)) errors++;
+  return `${plural(errors, 'error')}, ${plural(ds.length - errors, 'warning')}`;
 }
 
 /**

@@ -35,11 +35,12 @@ export interface LoadedDocument {
   /** {@link locate} as `file:line:column`, the form diagnostics use. */
   location(path?: WirePath): string;
   /**
-   * Whether the text the document was read from contains `s` (the piece of the stream holding
-   * it): a cheap way to rule out that any of its strings holds `s`, where no escape can write it.
+   * Whether the text the document was read from (the piece of the stream holding it) matches
+   * `pattern`: a cheap way to rule out that any of its strings holds something, where no escape
+   * can write it.
    * @default - not known: the document has no text of its own
    */
-  textIncludes?(s: string): boolean;
+  textMatches?(pattern: RegExp): boolean;
   /** `armada/Chart/v1 keystone`: the schema and name, as far as the document has them. */
   readonly label: string;
 }
@@ -97,9 +98,9 @@ export class ChunkSource {
     return this.outlineCache;
   }
 
-  public includes(s: string): boolean {
+  public matches(pattern: RegExp): boolean {
     // A slice shares the text (no copy), and bounds the search to this piece.
-    return this.text.slice(this.chunk.start, this.chunk.end).includes(s);
+    return pattern.test(this.text.slice(this.chunk.start, this.chunk.end));
   }
 
   public locateMany(index: number, paths: readonly WirePath[]): (SourcePosition | undefined)[] {
@@ -153,8 +154,8 @@ export class YamlDocument implements LoadedDocument {
     return `${this.file}:${p.line}:${p.column}`;
   }
 
-  public textIncludes(s: string): boolean {
-    return this.source.includes(s);
+  public textMatches(pattern: RegExp): boolean {
+    return this.source.matches(pattern);
   }
 
   /** Keys written twice, for the duplicate-key warnings. */

@@ -30,9 +30,14 @@ export function checkStructural(schema: StructuralSchema, value: unknown, at: re
   const out: StructuralFinding[] = [];
   // One path, extended and shortened as the walk goes; copied only into a finding.
   const path: (string | number)[] = [...at];
-  // concat and slice allocate exactly the path's length (a push after a copy would not).
-  const found = (kind: StructuralFinding['kind'], message: string, last?: string) =>
-    out.push({ path: last === undefined ? path.slice() : path.concat(last), kind, message });
+  const found = (kind: StructuralFinding['kind'], message: string, last?: string) => {
+    // Sized once: a closed schema can prune thousands of values, each keeps its path.
+    const n = path.length;
+    const at: (string | number)[] = new Array(last === undefined ? n : n + 1);
+    for (let i = 0; i < n; i++) at[i] = path[i];
+    if (last !== undefined) at[n] = last;
+    out.push({ path: at, kind, message });
+  };
   const walk = (schema: StructuralSchema, value: unknown): void => {
     if (value === null) {
       if (!schema.nullable) found('pruned', 'null is dropped by the API server (the field is not nullable), so Helm never sees it');
