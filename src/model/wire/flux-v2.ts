@@ -148,12 +148,17 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
 
   const sources = new FluxSources();
   const releases: { ref: ReleaseRef; build: () => KubeObject }[] = [];
+  // Counted; only the first few are named.
+  let crossings = 0;
   const crossing: string[] = [];
   for (const { release, step, group } of firsts) {
     const chart = charts.get(release.chart)!;
     const ref = refs.get(chart.name)!;
     const deps = dependencies(plan, chart, step, refs);
-    for (const dep of deps) if (dep.namespace !== ref.namespace) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
+    for (const dep of deps) {
+      if (dep.namespace === ref.namespace) continue;
+      if (crossings++ < 3) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
+    }
     const m = new ChartMapping(spec, chart, release, d, options.localSources ?? {});
     const chartSpec = m.chart(sources, options.sourceNamespace ?? ref.namespace, ref.namespace);
     const fields = m.releaseFields();
@@ -184,8 +189,8 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
     });
   }
 
-  if (crossing.length > 0) {
-    d.warn(spec.origin, undefined, 'flux-cross-namespace', `${crossing.length} dependsOn reference${crossing.length === 1 ? '' : 's'} cross${crossing.length === 1 ? 'es' : ''} namespaces (${crossing.slice(0, 3).join(', ')}${crossing.length > 3 ? ', ...' : ''}): helm-controller follows dependsOn across namespaces, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses it; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace`);
+  if (crossings > 0) {
+    d.warn(spec.origin, undefined, 'flux-cross-namespace', `${crossings} dependsOn reference${crossings === 1 ? '' : 's'} cross${crossings === 1 ? 'es' : ''} namespaces (${crossing.join(', ')}${crossings > 3 ? ', ...' : ''}): helm-controller follows dependsOn across namespaces, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses it; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace`);
   }
   const foreign = [...new Set(releases.map((r) => r.ref.namespace).filter((n) => options.sourceNamespace !== undefined && n !== options.sourceNamespace))];
   if (foreign.length > 0) {
