@@ -104,6 +104,7 @@ export class ChunkSource {
   }
 
   public locateMany(index: number, paths: readonly WirePath[]): (SourcePosition | undefined)[] {
+    if (paths.length === 0) return [];
     if (this.large) return this.outline().locateMany(paths);
     const ast = this.ast();
     return paths.map((p) => ast.locate(index, p));

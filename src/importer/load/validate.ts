@@ -60,6 +60,7 @@ export function validateArmadaDocument(doc: LoadedDocument): Diagnostic[] {
       },
     ];
   }
+  if (errors.length === 0) return [];
   const described = dropBranchErrors(errors).map((err) => {
     const { field, message } = describe(err, instancePath(doc.data, err.instancePath), doc.data, specials, schema);
     return { wire: ['data', ...field], message };
