@@ -328,10 +328,10 @@ function checkTimeouts(chart: ChartSpec, d: Diagnostics): void {
 
 function checkLabels(chart: ChartSpec, labels: Labels | undefined, field: FieldPath, d: Diagnostics): void {
   if (labels === undefined) return;
-  for (const [k, v] of Object.entries(labels)) {
+  for (const k of Object.keys(labels)) {
     const kp = labelKeyProblem(k);
     if (kp) d.error(chart.origin, [...field, k], 'labels', kp);
-    const vp = labelValueProblem(v);
+    const vp = labelValueProblem(labels[k]);
     if (vp) d.error(chart.origin, [...field, k], 'labels', vp);
   }
 }
@@ -370,7 +370,7 @@ function checkUpgrade(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): voi
   const version = chartVersion(chart, spec.schemaVersion);
   const hooks = (list: readonly HookAction[] | undefined, field: FieldPath, checkType: boolean) => {
     (list ?? []).forEach((h, i) => {
-      checkLabels(chart, h.labels, [...field, i, 'labels'], d);
+      if (h.labels !== undefined) checkLabels(chart, h.labels, [...field, i, 'labels'], d);
       if (checkType && !PRE_DELETE_TYPES.includes(h.type)) {
         const hint = suggest(h.type, PRE_DELETE_TYPES);
         d.warn(chart.origin, [...field, i, 'type'], 'pre-delete-type', `received ${show(h.type)}${hint ? ` (did you mean ${show(hint)}?)` : ''}; Armada deletes only ${PRE_DELETE_TYPES.join(', ')} before an upgrade and logs an error for anything else`);
