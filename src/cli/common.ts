@@ -55,7 +55,9 @@ export async function readManifest(args: ParsedArgs, io: CliIo, command: string)
 export function reportOptions(args: ParsedArgs, command: string): ReportOptions {
   const max = str(args, 'max-warnings');
   if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-warnings must be a whole number (0 or more); received ${JSON.stringify(max)}`, command);
-  return { quiet: flag(args, 'quiet'), maxWarnings: max === undefined ? undefined : Number(max), allWarnings: flag(args, 'all-warnings') };
+  // Named as the loader names them in diagnostics: the path as given, `<stdin>` for `-`.
+  const files = [...args.positionals, ...(list(args, 'values') ?? [])].map((p) => (p === '-' ? '<stdin>' : p));
+  return { quiet: flag(args, 'quiet'), maxWarnings: max === undefined ? undefined : Number(max), allWarnings: flag(args, 'all-warnings'), files };
 }
 
 /**

@@ -7,18 +7,22 @@ export function formatLine(d: Diagnostic): string {
   return formatDiagnostic(d, 'compiler');
 }
 
-/** The diagnostics in input order (files in the order they first appear, then line and column), errors and warnings interleaved. */
-export function sorted(ds: readonly Diagnostic[]): Diagnostic[] {
-  return inInputOrder(ds);
+/**
+ * The diagnostics in input order (files in the order given, then line and column), errors and
+ * warnings interleaved.
+ * @param files - the input files in the order given (see `ReportOptions.files`)
+ */
+export function sorted(ds: readonly Diagnostic[], files?: readonly string[]): Diagnostic[] {
+  return inInputOrder(ds, files);
 }
 
 /** The JSON form of `--format json`. */
-export function toJson(ds: readonly Diagnostic[]) {
+export function toJson(ds: readonly Diagnostic[], files?: readonly string[]) {
   return {
     valid: !hasErrors(ds),
     errors: errorsOf(ds).length,
     warnings: warningsOf(ds).length,
-    diagnostics: sorted(ds).map((d) => {
+    diagnostics: sorted(ds, files).map((d) => {
       const p = parseLocation(d.location);
       return {
         severity: d.severity,
@@ -46,6 +50,12 @@ export interface ReportOptions {
   readonly maxWarnings?: number;
   /** Print every warning on its own line, repeated ones too (`--all-warnings`). */
   readonly allWarnings?: boolean;
+  /**
+   * The input files in the order given, as diagnostics name them: diagnostics are printed file by
+   * file in this order (then by line and column); any other file's after them.
+   * @default - files in the order they first appear among the diagnostics
+   */
+  readonly files?: readonly string[];
 }
 
 /** A rule that warns more often than this is printed as one line. */
@@ -60,7 +70,7 @@ const NAMED = 3;
  * `allWarnings`). Only the diagnostics printed are located (see `diagnostic-order`).
  */
 export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
-  const order = new InputOrder(ds);
+  const order = new InputOrder(ds, options.files);
   const byRule = new Map<string, number[]>();
   ds.forEach((d, i) => {
     if (d.severity !== 'warning' || d.code === undefined) return;

@@ -1,7 +1,6 @@
 /**
- * Diagnostics in input order (files in the order they first appear, then line and column, then
- * the order the rules found them), with positions looked up only where the order depends on
- * them.
+ * Diagnostics in input order (files in the order given, then line and column, then the order the
+ * rules found them), with positions looked up only where the order depends on them.
  *
  * A {@link DeferredDiagnostic} of a document knows, without locating anything, the file and the
  * line its document starts on, and its position lies between that line and the start of the
@@ -66,7 +65,15 @@ export class InputOrder {
   /** The document of each diagnostic that has one, placed or not. */
   private readonly sources: (OriginSource | undefined)[];
 
-  constructor(public readonly diagnostics: readonly Diagnostic[]) {
+  /**
+   * @param files - the input files in the order given, as diagnostics name them: their
+   *   diagnostics come in this order, those of any other file after them, as it first appears
+   */
+  constructor(
+    public readonly diagnostics: readonly Diagnostic[],
+    files: readonly string[] = [],
+  ) {
+    for (const f of files) this.rankOf(f);
     const n = diagnostics.length;
     this.rank = new Int32Array(n);
     this.line = new Int32Array(n);
@@ -200,8 +207,8 @@ export class InputOrder {
   }
 }
 
-/** `ds` in input order. */
-export function inInputOrder(ds: readonly Diagnostic[]): Diagnostic[] {
-  const order = new InputOrder(ds);
+/** `ds` in input order (see {@link InputOrder} for `files`). */
+export function inInputOrder(ds: readonly Diagnostic[], files?: readonly string[]): Diagnostic[] {
+  const order = new InputOrder(ds, files);
   return order.sorted().map((i) => ds[i]);
 }

@@ -94,6 +94,36 @@ describe('fast paths print exactly what the slow paths print', () => {
     expect(Math.max(...warnings)).toBeGreaterThan(1000);
   }, 120_000);
 
+  test('a site in three files: every report file by file in the order given, then by line; fast and slow alike', async () => {
+    const docs = execFileSync(process.execPath, [sharedPath('tools', 'gen-manifest.mjs'), '20'], { encoding: 'utf8' }).split(/^(?=---$)/m);
+    const charts = docs.filter((d) => /^schema: armada\/Chart\//m.test(d));
+    const rest = write(dir, 'split-rest.yaml', docs.filter((d) => !charts.includes(d)).join(''));
+    const odd = write(dir, 'split-odd.yaml', charts.filter((_, i) => i % 2 === 1).join(''));
+    const even = write(dir, 'split-even.yaml', charts.filter((_, i) => i % 2 === 0).join(''));
+    for (const files of [[rest, odd, even], [even, rest, odd]]) {
+      const args = ['convert', ...files, '--to', 'flux-v2', '--all-warnings'];
+      const fast = await cli(args);
+      const slow = await (async () => {
+        const was = deferLocating(false);
+        try {
+          return await cli(args);
+        } finally {
+          deferLocating(was);
+        }
+      })();
+      expect(fast).toEqual(slow);
+      const places = fast.stderr
+        .split('\n')
+        .map((l) => /^(.*):(\d+):(\d+): /.exec(l))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => [files.indexOf(m[1]), Number(m[2]), Number(m[3])]);
+      expect(places.length).toBeGreaterThan(50);
+      const inOrder = places.every((p, i) => i === 0 || p[0] > places[i - 1][0] || (p[0] === places[i - 1][0] && (p[1] > places[i - 1][1] || (p[1] === places[i - 1][1] && p[2] >= places[i - 1][2]))));
+      expect(inOrder).toBe(true);
+      expect(new Set(places.map((p) => p[0])).size).toBeGreaterThanOrEqual(2);
+    }
+  }, 60_000);
+
   test('no override copies: the same as an override run that changes nothing', async () => {
     const f = write(dir, 'simple.yaml', readShared('corpus', 'armada__examples__simple.yaml'));
     // Armada ignores override documents of other schemas: the override path runs and changes nothing.

@@ -91,6 +91,18 @@ describe('input order with deferred positions', () => {
     expect(inInputOrder(ds).map((d) => d.message)).toEqual(reference(ds));
   });
 
+  test('files given in order come in that order, whatever order the rules found them in; others after them', () => {
+    const a = doc('a.yaml', 1, 'A', { x: [3, 1] });
+    const b = doc('b.yaml', 1, 'B', { x: [2, 1] });
+    const ds = [warn(b, 'x', 'c', 'b-2'), plain('other.yaml:1:1', 'other'), warn(a, 'x', 'c', 'a-3'), plain('b.yaml:1:1', 'b-1')];
+    expect(inInputOrder(ds, ['a.yaml', 'b.yaml']).map((d) => d.message)).toEqual(['a-3', 'b-1', 'b-2', 'other']);
+    expect(inInputOrder(ds).map((d) => d.message)).toEqual(['b-1', 'b-2', 'other', 'a-3']);
+    // grouped: the first of a group is the first in the files' order
+    const like = [warn(b, 'x', 'same', 'b'), warn(a, 'x', 'same', 'a'), warn(b, 'x', 'same', 'b'), warn(b, 'x', 'same', 'b')];
+    expect(reportLines(like, { files: ['a.yaml', 'b.yaml'] })).toEqual(['a.yaml:3:1: warning: A: x: a [same: 4 warnings like this one, also in B]']);
+    expect(reportLines(like, { files: ['b.yaml', 'a.yaml'] })).toEqual(['b.yaml:2:1: warning: B: x: b [same: 4 warnings like this one, also in A]']);
+  });
+
   test('earliest and documentsInOrder: the first diagnostic, then every other document once', () => {
     const docs = [5, 1, 9, 3].map((start, i) => doc('f.yaml', start * 10, `D${i}`, { x: [start * 10 + 2, 1], y: [start * 10 + 1, 4] }));
     const ds = docs.flatMap((o) => [warn(o, 'x'), warn(o, 'y')]);

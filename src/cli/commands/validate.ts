@@ -34,7 +34,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const valid = r.spec !== undefined && !hasErrors(r.diagnostics);
   const ok = valid && !tooManyWarnings(r.diagnostics, report);
   if (str(args, 'format') === 'json') {
-    io.stdout.write(JSON.stringify({ ...toJson(r.diagnostics), manifest: r.spec?.name ?? null }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ ...toJson(r.diagnostics, report.files), manifest: r.spec?.name ?? null }, null, 2) + '\n');
   } else {
     printReport(io, r.diagnostics, report, valid ? `valid: manifest ${r.spec!.name}, ${plural(r.spec!.charts.length, 'chart')}, ${plural(r.spec!.groups.length, 'group')}` : 'invalid');
   }
