@@ -66,8 +66,8 @@ function sizeBenchmark(charts: number): Benchmark {
     title: `armada-cdk CLI on a ${charts}-chart manifest`,
     description: [
       `Input: \`gen-manifest.mjs ${charts}\` (${charts} charts in groups of 10, ~2 kB of values each, git/tar/local sources, subchart dependencies on a quarter of them), ${(fs.statSync(generatedSite(charts).file).size / 1e6).toFixed(1)} MB.`,
-      'Each armada-cdk case is the whole command run in process (`main([...])`: read, PyYAML-semantics parse, Armada schemas, references, every rule, the conversion, every diagnostic placed at its file:line:column and printed, the output written to a sink).',
-      'The airship-v1 and keleustes-v1alpha1 conversions report thousands of warnings on this site (git and local sources, subchart dependencies, values the keleustes CRD drops), and keleustes-v1alpha1 ends with an error (the groups are in five namespaces), after reporting all of them.',
+      'Each armada-cdk case is the whole command run in process (`main([...])`: read, PyYAML-semantics parse, Armada schemas, references, every rule, the conversion, the report printed as a user sees it (like warnings grouped, each printed line located at its file:line:column), the output written to a sink).',
+      'The airship-v1, flux-v2 and keleustes-v1alpha1 conversions find thousands of warnings on this site (git and local sources, subchart dependencies, label-selected waits, 32 values per chart the keleustes CRD drops), and keleustes-v1alpha1 ends with an error (the groups are in five namespaces), after reporting all of them.',
       `${RAW}: \`js-yaml\` \`loadAll\` of the file and \`dump\` of every document, the floor for reading and writing the same YAML.`,
       'Timed by CPU time of the process (the work is all in process), so that other load on the machine does not count.',
     ].join('\n'),
