@@ -13,21 +13,19 @@
  * - Not our JSON data (the keleustes values schema): it stays a file beside the compiled module,
  *   parsed as JSON when a conversion needs it, instead of compiled as JavaScript on every run.
  *
- * Usage: `node scripts/bundle-cli.mjs` after tsc (`npm run build` does both).
+ * Usage: `node scripts/bundle-cli.js` after tsc (`npm run build` does both).
  */
-import * as esbuild from 'esbuild';
-import * as fs from 'fs';
-import * as path from 'path';
-import { createRequire } from 'module';
-import { fileURLToPath } from 'url';
+const esbuild = require('esbuild');
+const fs = require('fs');
+const path = require('path');
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(__dirname, '..');
 const LIB = path.join(ROOT, 'lib');
 const ENTRY = path.join(LIB, 'src', 'cli', 'main.js');
 const OUT = path.join(LIB, 'armada-cdk-cli.js');
 const EXTERNAL = ['yaml', 'ajv', 'ajv-draft-04'];
 
-const JS_YAML_BUILD = path.join(path.dirname(createRequire(import.meta.url).resolve('js-yaml')), 'dist', 'js-yaml.js');
+const JS_YAML_BUILD = path.join(path.dirname(require.resolve('js-yaml')), 'dist', 'js-yaml.js');
 const JS_YAML_LOADER = path.join(LIB, 'src', 'importer', 'load', 'js-yaml.js');
 
 /** js-yaml as its single-file build, read here once instead of looked for on every run. */
@@ -54,30 +52,37 @@ const jsonBeside = {
   },
 };
 
-if (!fs.existsSync(ENTRY)) {
-  console.error(`bundle-cli: ${path.relative(ROOT, ENTRY)} is missing; run tsc first (npm run build)`);
-  process.exit(1);
-}
-if (!fs.existsSync(JS_YAML_BUILD)) {
-  console.error(`bundle-cli: js-yaml's single-file build ${path.relative(ROOT, JS_YAML_BUILD)} is missing`);
-  process.exit(1);
+async function main() {
+  if (!fs.existsSync(ENTRY)) {
+    console.error(`bundle-cli: ${path.relative(ROOT, ENTRY)} is missing; run tsc first (npm run build)`);
+    process.exit(1);
+  }
+  if (!fs.existsSync(JS_YAML_BUILD)) {
+    console.error(`bundle-cli: js-yaml's single-file build ${path.relative(ROOT, JS_YAML_BUILD)} is missing`);
+    process.exit(1);
+  }
+
+  const result = await esbuild.build({
+    entryPoints: [ENTRY],
+    outfile: OUT,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    // Readable stack traces for our own bugs: no minification, the functions' own names.
+    keepNames: true,
+    external: EXTERNAL.flatMap((p) => [p, `${p}/*`]),
+    plugins: [jsYamlBuild, jsonBeside],
+    banner: { js: '// armada-cdk CLI, bundled from lib/src by scripts/bundle-cli.js; do not edit.' },
+    logLevel: 'warning',
+    metafile: true,
+  });
+  if (result.errors.length || result.warnings.length) process.exit(1);
+  const bytes = Object.values(result.metafile.outputs)[0]?.bytes;
+  console.log(`bundle-cli: ${path.relative(ROOT, OUT)}${bytes ? ` (${Math.round(bytes / 1024)} kB)` : ''}`);
 }
 
-const result = await esbuild.build({
-  entryPoints: [ENTRY],
-  outfile: OUT,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  // Readable stack traces for our own bugs: no minification, the functions' own names.
-  keepNames: true,
-  external: EXTERNAL.flatMap((p) => [p, `${p}/*`]),
-  plugins: [jsYamlBuild, jsonBeside],
-  banner: { js: '// armada-cdk CLI, bundled from lib/src by scripts/bundle-cli.mjs; do not edit.' },
-  logLevel: 'warning',
-  metafile: true,
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
 });
-if (result.errors.length || result.warnings.length) process.exit(1);
-const bytes = result.metafile.outputs[path.relative(process.cwd(), OUT).split(path.sep).join('/')]?.bytes;
-console.log(`bundle-cli: ${path.relative(ROOT, OUT)}${bytes ? ` (${Math.round(bytes / 1024)} kB)` : ''}`);
