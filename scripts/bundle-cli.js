@@ -13,14 +13,16 @@
  * - Not our JSON data (the keleustes values schema): it stays a file beside the compiled module,
  *   parsed as JSON when a conversion needs it, instead of compiled as JavaScript on every run.
  *
- * Usage: `node scripts/bundle-cli.js` after tsc (`npm run build` does both).
+ * Usage: `node scripts/bundle-cli.js [--lib DIR]` after tsc (`npm run build` does both); DIR is
+ * the tsc output directory (default: `lib`), and the bundle is written into it.
  */
 const esbuild = require('esbuild');
 const fs = require('fs');
 const path = require('path');
 
 const ROOT = path.resolve(__dirname, '..');
-const LIB = path.join(ROOT, 'lib');
+const libArg = process.argv.indexOf('--lib');
+const LIB = libArg > 0 ? path.resolve(process.argv[libArg + 1]) : path.join(ROOT, 'lib');
 const ENTRY = path.join(LIB, 'src', 'cli', 'main.js');
 const OUT = path.join(LIB, 'armada-cdk-cli.js');
 const EXTERNAL = ['yaml', 'ajv', 'ajv-draft-04'];
