@@ -65,6 +65,8 @@ async function main() {
   }
 
   const result = await esbuild.build({
+    // Module names in the bundle are relative to the package (`lib/src/cli/main.js`), wherever it is built.
+    absWorkingDir: path.dirname(LIB),
     entryPoints: [ENTRY],
     outfile: OUT,
     bundle: true,

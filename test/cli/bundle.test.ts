@@ -5,39 +5,29 @@
  * `bin/armada-cdk.js` (the bundle, and the fallback to `lib/src` when there is none) on the corpus
  * and on bad inputs; stdout, stderr, exit codes and written files must be byte for byte the same.
  */
-import { execFileSync, spawn } from 'child_process';
+import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { tmpdir, write } from '../helpers/cli';
+import { buildCliPackages, CliPackages } from '../helpers/cli-package';
 import { corpusFiles, readShared, sharedPath } from '../helpers/shared';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** Two package directories: one with the bundle, one (sharing its compiled modules) without. */
+let packages: CliPackages;
 let bundled: string;
 let modules: string;
 let work: string;
 
 beforeAll(() => {
-  bundled = tmpdir('armada-cdk-bundled-');
-  const lib = path.join(bundled, 'lib');
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', lib], { cwd: ROOT, stdio: 'pipe' });
-  execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'bundle-cli.js'), '--lib', lib], { cwd: ROOT, stdio: 'pipe' });
-  modules = tmpdir('armada-cdk-modules-');
-  for (const dir of [bundled, modules]) {
-    fs.mkdirSync(path.join(dir, 'bin'));
-    fs.copyFileSync(path.join(ROOT, 'bin', 'armada-cdk.js'), path.join(dir, 'bin', 'armada-cdk.js'));
-    fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(dir, 'package.json'));
-    fs.symlinkSync(path.join(ROOT, 'schemas'), path.join(dir, 'schemas'));
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  }
-  fs.mkdirSync(path.join(modules, 'lib'));
-  fs.symlinkSync(path.join(lib, 'src'), path.join(modules, 'lib', 'src'));
+  packages = buildCliPackages();
+  ({ bundled, modules } = packages);
   work = tmpdir('armada-cdk-bundle-inputs-');
 }, 300_000);
 
 afterAll(() => {
-  for (const dir of [bundled, modules, work]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  packages?.remove();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
 });
 
 interface Run {
