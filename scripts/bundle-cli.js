@@ -79,11 +79,9 @@ async function main() {
     plugins: [jsYamlBuild, jsonBeside],
     banner: { js: '// armada-cdk CLI, bundled from lib/src by scripts/bundle-cli.js; do not edit.' },
     logLevel: 'warning',
-    metafile: true,
   });
+  // Quiet on success: `npm pack --json` prints what prepack writes to stdout before its JSON.
   if (result.errors.length || result.warnings.length) process.exit(1);
-  const bytes = Object.values(result.metafile.outputs)[0]?.bytes;
-  console.log(`bundle-cli: ${path.relative(ROOT, OUT)}${bytes ? ` (${Math.round(bytes / 1024)} kB)` : ''}`);
 }
 
 main().catch((e) => {

@@ -105,6 +105,15 @@ describe('the bundled CLI and the compiled modules give the same output', () => 
     expect(rs.some((r) => r.args[0] === 'convert' && r.bundled.stdout.includes('kind: ArmadaChart'))).toBe(true);
   }, 300_000);
 
+  test('convert to every other target on each complete corpus file', async () => {
+    const targets = ['keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'];
+    const files = corpusFiles().filter((f) => f.complete).map((f) => f.file);
+    const rs = await both(files.flatMap((f) => targets.map((t) => ['convert', f, '--to', t])));
+    const { bundled: b, modules: m } = pairs(rs);
+    expect(b).toEqual(m);
+    expect(new Set(rs.filter((r) => r.bundled.code === 0).map((r) => r.args[3]))).toEqual(new Set(targets));
+  }, 300_000);
+
   test('validate on every corpus file, fragments too', async () => {
     const rs = await both(corpusFiles().map((f) => ['validate', f.file]));
     const { bundled: b, modules: m } = pairs(rs);
