@@ -5,8 +5,10 @@
  * single-file build. Each run is a real process, whose `require.cache` is the list of what it loaded.
  */
 import { spawn } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 import { tmpdir, write } from '../helpers/cli';
+import { buildCliPackages, CliPackages } from '../helpers/cli-package';
 import { readShared, sharedPath } from '../helpers/shared';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -63,5 +65,94 @@ describe('a small validate run loads only what it needs', () => {
     expect(r.stderr).toMatch(/found duplicate anchor 'x'/);
     expect(r.code).toBe(1);
     expect(under(r.modules, 'node_modules/yaml/').length).toBeGreaterThan(0);
+  }, 90_000);
+});
+
+/**
+ * The same runs through `bin/armada-cdk.js` of a built package: the bundle must be the only file
+ * loaded for a small valid run, and run exactly the modules the compiled ones load (its CommonJS
+ * wrappers keep every lazy `require` lazy). A wrapper runs through the bundle's own copy of
+ * `Object.getOwnPropertyNames`, with its module's name as the only key: the hook below records them.
+ */
+describe('the bundled CLI runs only what the compiled modules load', () => {
+  let packages: CliPackages;
+  let hook: string;
+  beforeAll(() => {
+    packages = buildCliPackages();
+    hook = write(tmpdir('armada-cdk-start-up-hook-'), 'hook.js', [
+      "const fs = require('fs');",
+      'const names = Object.getOwnPropertyNames;',
+      'const executed = [];',
+      'Object.getOwnPropertyNames = function (o) {',
+      '  const keys = names(o);',
+      "  if (keys.length === 1 && typeof o[keys[0]] === 'function' && /\\.js$/.test(keys[0])) executed.push(keys[0]);",
+      '  return keys;',
+      '};',
+      "process.on('exit', () => fs.writeSync(3, JSON.stringify({ code: process.exitCode, modules: Object.keys(require.cache), executed })));",
+    ].join('\n'));
+  }, 300_000);
+  afterAll(() => {
+    packages?.remove();
+    if (hook) fs.rmSync(path.dirname(hook), { recursive: true, force: true });
+  });
+
+  /** One `bin/armada-cdk.js` process of `pkg`: its exit code, the files it loaded and the bundled modules it ran, relative to `pkg`. */
+  function binRun(pkg: string, args: readonly string[]): Promise<{ code: number; stderr: string; modules: string[]; executed: string[] }> {
+    const child = spawn(process.execPath, ['-r', hook, path.join(pkg, 'bin', 'armada-cdk.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let report = '';
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+    (child.stdio[3] as NodeJS.ReadableStream).setEncoding('utf8').on('data', (s: string) => (report += s));
+    // require.cache has real paths: the modules package links lib/src to the bundled one's, and both link schemas/ and node_modules/ to the checkout's
+    const bases = [packages.bundled, packages.modules, ROOT].map((d) => fs.realpathSync(d));
+    const relative = (m: string) => path.relative(bases.find((b) => m.startsWith(b + path.sep)) ?? pkg, m).split(path.sep).join('/');
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      child.on('close', (exit) => {
+        clearTimeout(timer);
+        if (!report) return reject(new Error(`the run reported nothing (exit ${exit}): ${stderr}`));
+        const r = JSON.parse(report) as { code: number; modules: string[]; executed: string[] };
+        // the bundle's entry module (main.js) runs at its top level, not in a wrapper
+        resolve({ code: r.code, stderr, modules: r.modules.map(relative).filter((m) => !m.endsWith('hook.js')), executed: r.executed.concat(r.executed.length ? ['lib/src/cli/main.js'] : []).map((m) => m.replace(/^.*?(?=node_modules\/)/, '')) });
+      });
+    });
+  }
+
+  test('a valid corpus file: only the bundle is loaded, and it runs the modules the compiled CLI loads', async () => {
+    const file = sharedPath('corpus', 'armada__examples__simple.yaml');
+    const b = await binRun(packages.bundled, ['validate', file]);
+    const m = await binRun(packages.modules, ['validate', file]);
+    expect([b.code, m.code]).toEqual([0, 0]);
+    expect(b.stderr).toBe(m.stderr);
+    // the precompiled Armada schema validators are files of their own, beside the schemas
+    const validators = ['schemas/armada/validators/armada-chart-v1.js', 'schemas/armada/validators/armada-chartgroup-v1.js', 'schemas/armada/validators/armada-manifest-v1.js'];
+    expect(b.modules).toEqual(['bin/armada-cdk.js', 'lib/armada-cdk-cli.js', ...validators]);
+    // the compiled run: its own modules, js-yaml as one file, the same validators
+    const own = m.modules.filter((f) => f.startsWith('lib/src/'));
+    expect(m.modules.filter((f) => !f.startsWith('lib/src/')).sort()).toEqual(['bin/armada-cdk.js', 'node_modules/js-yaml/dist/js-yaml.js', ...validators].sort());
+    expect(own.length).toBeGreaterThan(20);
+    expect([...b.executed].sort()).toEqual([...own, 'node_modules/js-yaml/dist/js-yaml.js'].sort());
+    expect(b.executed.filter((f) => f.startsWith('lib/src/values-schema/') || f.startsWith('lib/src/cli/commands/') && !f.endsWith('/validate.js'))).toEqual([]);
+  }, 90_000);
+
+  test('--version runs main and the package-root lookup only', async () => {
+    const b = await binRun(packages.bundled, ['--version']);
+    expect(b.code).toBe(0);
+    expect(b.modules).toEqual(['bin/armada-cdk.js', 'lib/armada-cdk-cli.js', 'package.json']);
+    expect([...b.executed].sort()).toEqual(['lib/src/cli/io.js', 'lib/src/cli/main.js', 'lib/src/importer/load/package-root.js', 'lib/src/model/diagnostics.js']);
+  }, 90_000);
+
+  test('an anchor defined twice: the bundled run loads the yaml package from node_modules, as the compiled one does', async () => {
+    const dir = tmpdir('armada-cdk-start-up-');
+    const file = write(dir, 'site.yaml', readShared('corpus', 'armada__examples__simple.yaml').replace('  values: {}', '  values:\n    a: &x 1\n    b: &x 2'));
+    const b = await binRun(packages.bundled, ['validate', file]);
+    const m = await binRun(packages.modules, ['validate', file]);
+    expect([b.code, m.code]).toEqual([1, 1]);
+    expect(b.stderr).toMatch(/found duplicate anchor 'x'/);
+    expect(b.stderr).toBe(m.stderr);
+    const yamlFiles = (modules: string[]) => under(modules, 'node_modules/yaml/');
+    expect(yamlFiles(b.modules).length).toBeGreaterThan(0);
+    expect(yamlFiles(b.modules)).toEqual(yamlFiles(m.modules));
+    expect([...b.executed].sort()).toEqual([...m.modules.filter((f) => f.startsWith('lib/src/')), 'node_modules/js-yaml/dist/js-yaml.js'].sort());
   }, 90_000);
 });

@@ -5,13 +5,14 @@
  * main.ts is the README's first sample; and a Pulumi program run under Pulumi's mocks. Offline:
  * everything is installed from the npm cache (see offline-project.ts).
  */
-import { execFileSync } from 'child_process';
+import { execFileSync, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as YAML from 'yaml';
 import { installOffline, lowestConstructs, pack, REPO_ROOT } from './offline-project';
 import { readmeBlocks } from './readme-samples';
+import { sharedPath } from '../helpers/shared';
 
 // Packing builds the package, and each project installs a few hundred packages from the cache.
 jest.setTimeout(300_000);
@@ -202,6 +203,26 @@ program.releases.apply((releases) => {
   });
   return { dir, installed };
 }
+
+test('the installed armada-cdk command runs from its bundle', async () => {
+  const { dir } = cdk8sProject;
+  await cdk8sProject.installed;
+  const installed = path.join(dir, 'node_modules', 'armada-cdk');
+  expect(fs.existsSync(path.join(installed, 'lib', 'armada-cdk-cli.js'))).toBe(true);
+  const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(dir, 'node_modules', '.bin', 'armada-cdk'), ...args], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
+  expect(cli('--version')).toMatchObject({ status: 0, stdout: `${JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).version}\n`, stderr: '' });
+  const site = sharedPath('corpus', 'armada__examples__simple.yaml');
+  const validate = cli('validate', site);
+  expect(validate.status).toBe(0);
+  expect(validate.stderr).toMatch(/^valid: manifest simple-armada, 2 charts, 1 group: 0 errors, 2 warnings$/m);
+  // keleustes-v1alpha1 reads the closed values schema, a JSON file beside the compiled modules
+  const convert = cli('convert', site, '--to', 'keleustes-v1alpha1');
+  expect(convert.status).toBe(0);
+  expect(convert.stdout.match(/^kind: \w+$/gm)).toEqual(['kind: ArmadaChart', 'kind: ArmadaChart', 'kind: ArmadaChartGroup', 'kind: ArmadaManifest']);
+  const imported = cli('import', site, '-o', path.join(dir, 'imported-site.ts'));
+  expect(imported.status).toBe(0);
+  expect(fs.readFileSync(path.join(dir, 'imported-site.ts'), 'utf8')).toMatch(/^import \{ ArmadaManifest, Chart, ChartGroup, ChartSource \} from 'armada-cdk';$/m);
+});
 
 test('a Pulumi program deploys the site under mocks', async () => {
   const { dir } = pulumiProject;
