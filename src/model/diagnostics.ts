@@ -97,12 +97,17 @@ export class DeferredDiagnostic implements Diagnostic {
 
   /** Written when first read, when the rule gave a writer: most of many like warnings are only counted. */
   public get message(): string {
-    if (typeof this.text !== 'string') this.text = this.text(this.path ?? []);
+    if (typeof this.text !== 'string') this.text = this.text(this.fieldPath() ?? []);
     return this.text;
   }
 
+  /** The field the diagnostic is about. */
+  protected fieldPath(): FieldPath | undefined {
+    return this.path;
+  }
+
   private located(): Located {
-    return (this.where ??= clean(this.origin.locate(this.path)));
+    return (this.where ??= clean(this.origin.locate(this.fieldPath())));
   }
   public get location(): string {
     return this.located().location;
@@ -121,6 +126,19 @@ export class DeferredDiagnostic implements Diagnostic {
   /** The same diagnostic as a plain object, with the keys (and their order) of one built directly. */
   public toPlain(): Diagnostic {
     return { severity: this.severity, ...this.located(), message: this.message, code: this.code };
+  }
+}
+
+/**
+ * A {@link DeferredDiagnostic} about `[...parent, key]`, which builds that path only when read: a
+ * rule that finds thousands of fields of a few objects shares each object's path among them.
+ */
+class DeferredChildDiagnostic extends DeferredDiagnostic {
+  constructor(severity: Severity, origin: Origin, parent: FieldPath, private readonly key: string | number, message: string | MessageWriter, code: string) {
+    super(severity, origin, parent, message, code);
+  }
+  protected override fieldPath(): FieldPath {
+    return [...super.fieldPath()!, this.key];
   }
 }
 
@@ -173,6 +191,10 @@ export class Diagnostics {
   /** @param message - the message, or a writer of it, called when it is first read (for warnings a rule gives by the thousand) */
   public warn(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string | MessageWriter): void {
     this.items.push(new DeferredDiagnostic('warning', origin, field, message, code));
+  }
+  /** {@link warn} about the field `key` of `parent` (which the caller may share among many). */
+  public warnBelow(origin: Origin, parent: FieldPath, key: string | number, code: DiagnosticCode, message: string | MessageWriter): void {
+    this.items.push(new DeferredChildDiagnostic('warning', origin, parent, key, message, code));
   }
 }
 

@@ -167,7 +167,8 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
     // Paths from `values`, as the diagnostics name the field. A site can have thousands of
     // pruned values, most of them only counted: their messages are written when read.
     for (const f of checkStructural(keleustesValuesSchema(), c.values, ['values'])) {
-      if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', prunedMessage(f.message));
+      if (f.kind === 'pruned' && f.key !== undefined) d.warnBelow(c.origin, f.parent, f.key, 'not-expressible', prunedMessage(f.message));
+      else if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', prunedMessage(f.message));
       else d.error(c.origin, f.path, 'not-expressible', `the keleustes ArmadaChart CRD rejects ${formatFieldPath(f.path)}: ${f.message}`);
     }
   }

@@ -17,9 +17,26 @@ export interface StructuralSchema {
 
 /** One finding: where (inside the value) and what the API server would do. */
 export interface StructuralFinding {
+  /** `[...parent, key]`, or `parent` when the finding has no key. */
   readonly path: readonly (string | number)[];
+  /** The object the finding is in (one array shared by every finding of that object). */
+  readonly parent: readonly (string | number)[];
+  /** The key of the finding in `parent`, for a pruned field. */
+  readonly key?: string;
   readonly kind: 'pruned' | 'rejected';
   readonly message: string;
+}
+
+class Finding implements StructuralFinding {
+  constructor(
+    public readonly parent: readonly (string | number)[],
+    public readonly key: string | undefined,
+    public readonly kind: 'pruned' | 'rejected',
+    public readonly message: string,
+  ) {}
+  public get path(): readonly (string | number)[] {
+    return this.key === undefined ? this.parent : [...this.parent, this.key];
+  }
 }
 
 /**
@@ -30,13 +47,18 @@ export function checkStructural(schema: StructuralSchema, value: unknown, at: re
   const out: StructuralFinding[] = [];
   // One path, extended and shortened as the walk goes; copied only into a finding.
   const path: (string | number)[] = [...at];
-  const found = (kind: StructuralFinding['kind'], message: string, last?: string) => {
-    // Sized once: a closed schema can prune thousands of values, each keeps its path.
-    const n = path.length;
-    const at: (string | number)[] = new Array(last === undefined ? n : n + 1);
-    for (let i = 0; i < n; i++) at[i] = path[i];
-    if (last !== undefined) at[n] = last;
-    out.push({ path: at, kind, message });
+  // A closed schema can prune thousands of values: the findings of one object share one copy of
+  // its path.
+  let shared: (string | number)[] | undefined;
+  const here = () => (shared ??= path.slice());
+  const found = (kind: StructuralFinding['kind'], message: string, key?: string) => out.push(new Finding(here(), key, kind, message));
+  const enter = (k: string | number) => {
+    path.push(k);
+    shared = undefined;
+  };
+  const leave = () => {
+    path.pop();
+    shared = undefined;
   };
   const walk = (schema: StructuralSchema, value: unknown): void => {
     if (value === null) {
@@ -58,9 +80,9 @@ export function checkStructural(schema: StructuralSchema, value: unknown, at: re
     if (actual === 'array' && schema.items) {
       const items = value as unknown[];
       for (let i = 0; i < items.length; i++) {
-        path.push(i);
+        enter(i);
         walk(schema.items, items[i]);
-        path.pop();
+        leave();
       }
       return;
     }
@@ -72,9 +94,9 @@ export function checkStructural(schema: StructuralSchema, value: unknown, at: re
       const prop = schema.properties && Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
       const next = prop ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
       if (next !== undefined) {
-        path.push(key);
+        enter(key);
         walk(next, obj[key]);
-        path.pop();
+        leave();
       } else if (schema.additionalProperties !== true && !preserve) {
         found('pruned', 'unknown to the CRD schema, so the API server drops it silently and Helm never sees it', key);
       }
