@@ -11,6 +11,7 @@ import { useBlockIndex } from '../../src/importer/load/positions';
 import { deferLocating } from '../../src/model/diagnostic-order';
 import { cli, tmpdir, write } from '../helpers/cli';
 import { corpusFiles, readShared, sharedPath } from '../helpers/shared';
+import { rng } from '../helpers/random';
 
 const COMMANDS: string[][] = [['validate'], ['plan'], ...TARGETS.map((t) => ['convert', '--to', t])];
 
@@ -34,16 +35,6 @@ async function runAll(file: string, fast: boolean, extra: string[] = []) {
     useBlockIndex(was);
     deferLocating(wasDeferring);
   }
-}
-
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 0x100000000;
-  };
 }
 
 /** Breaks a manifest the way users do: wrong types, typos, missing keys, bad indentation. */

@@ -3,18 +3,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { cli, tmpdir } from '../helpers/cli';
 import { corpusFiles, readShared } from '../helpers/shared';
+import { rng } from '../helpers/random';
 
 /** Deterministic pseudo-random numbers: a failing case reproduces from its seed. */
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 0x100000000;
-  };
-}
-
 const TOKENS = [': ', '- ', '{', '}', '[', ']', '&a ', '*a', '!!binary ', '!!python/object ', '<<: *a\n', '\t', '---\n', '...\n', '"', "'", '#', '|', '>', '%YAML 1.1\n', '? ', ',', '\u0000', '\ufeff', '~', 'yes', '0755', '1e3', '=', 'null', '\n  ', '\n      - ', 'chart_group: x\n', 'min_ready: "150%"\n',
   // aliases: recursive ones, and a small bomb
   '&r [1, *r]', '&m {k: *m}', '*r', '<<: *r\n', 'b0: &b0 [x, x, x, x, x, x, x, x]\nb1: &b1 [*b0, *b0, *b0, *b0, *b0, *b0, *b0, *b0]\nb2: &b2 [*b1, *b1, *b1, *b1, *b1, *b1, *b1, *b1]\nb3: &b3 [*b2, *b2, *b2, *b2, *b2, *b2, *b2, *b2]\nb4: &b4 [*b3, *b3, *b3, *b3, *b3, *b3, *b3, *b3]\nb5: &b5 [*b4, *b4, *b4, *b4, *b4, *b4, *b4, *b4]\nb6: &b6 [*b5, *b5, *b5, *b5, *b5, *b5, *b5, *b5]\nb7: [*b6, *b6, *b6, *b6, *b6, *b6, *b6, *b6]\n',

@@ -4,15 +4,9 @@ import { toYamlDocument, toYamlStream } from '../../src/model/wire/yaml';
 import { parseDocuments } from '../helpers/documents';
 import { havePythonModule } from '../helpers/python';
 import { corpusFiles, readShared } from '../helpers/shared';
+import { lcg as rng } from '../helpers/random';
 
 /** A deterministic pseudo-random generator, so that failures reproduce. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed / 0x7fffffff;
-  };
-}
-
 const PIECES = ['yes', 'no', 'on', 'off', 'y', 'n', '~', 'null', '0755', '0x1f', '1:20', '1_000', '1e3', '.5', '-1', '+1', '.inf', '.NaN', '2001-12-14', '=', '<<', '', ' ', 'a: b', 'a #b', '#c', '- x', '[x]', '{x}', '*a', '&a', '!t', '|', '>', '%d', '@x', '`x`', "'q'", '"q"', 'é', '😀', '\t', '\n', '\n\n', ' lead', 'trail ', 'x\r\ny', '\u0001', 'http://x:80/y', 'k=v', 'a/b.c', 'TRUE', 'False'];
 
 function randomValue(r: () => number, depth = 0): unknown {

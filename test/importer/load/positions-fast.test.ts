@@ -10,6 +10,7 @@ import { BlockIndex } from '../../../src/importer/load/block-index';
 import { LoadedDocument } from '../../../src/importer/load/document';
 import { useBlockIndex } from '../../../src/importer/load/positions';
 import { corpusFiles, readShared, sharedPath } from '../../helpers/shared';
+import { rng } from '../../helpers/random';
 
 type Path = (string | number)[];
 
@@ -54,15 +55,6 @@ function indexed(text: string): number {
 }
 
 // The same deterministic mutations as the CLI fuzz test.
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 0x100000000;
-  };
-}
 const TOKENS = [': ', '- ', '{', '}', '[', ']', '&a ', '*a', '!!binary ', '<<: *a\n', '\t', '---\n', '...\n', '"', "'", '#', '|', '>', '%YAML 1.1\n', '? ', ',', '~', 'yes', '0755', '=', 'null', '\n  ', '\n      - ', 'chart_group: x\n', '"a\\tb": 1\n', "'it''s': 2\n", '- \n', '-\n  k: v\n', 'k: [a,\n  b]\n', 'k: "multi\n  line"\n'];
 function mutate(text: string, r: () => number): string {
   let t = text;

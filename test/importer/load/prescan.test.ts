@@ -7,6 +7,7 @@
 import { mayHaveCollectionKeys } from '../../../src/importer/load/parse';
 import { mayHaveKeyProblems } from '../../../src/importer/load/pyyaml-keys';
 import { corpusFiles, readShared } from '../../helpers/shared';
+import { rng } from '../../helpers/random';
 
 // The patterns as first written, with `^` in multiline mode.
 const COLLECTION_KEY_REFERENCE = /[[{][ \t]*[[{]|^[ \t-]*\?(?:[ \t]|$)|^[ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)|(?:^[ \t-]*|[{,][ \t]*)\*[^ \t,\]}]+[ \t]*:(?:[ \t]|$)/m;
@@ -15,16 +16,6 @@ const hasRepeatedAnchor = (t: string) => {
   const names = [...t.matchAll(/&([^\s[\]{},]+)/g)].map((m) => m[1]);
   return new Set(names).size < names.length;
 };
-
-function rng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 0x100000000;
-  };
-}
 
 const PIECES = [' ', '\t', '-', '- ', '?', '? ', ':', ': ', '[', ']', '{', '}', ',', '*a', '&a', 'on', 'y', 'no', '~', '12', '-1', '.5', '0x1F', 'key', 'a b', '\n', '\r', '\r\n', '\u2028', '\u2029', '#'];
 
