@@ -77,8 +77,10 @@ describe('a small validate run loads only what it needs', () => {
 describe('the bundled CLI runs only what the compiled modules load', () => {
   let packages: CliPackages;
   let hook: string;
+  let cache: string;
   beforeAll(() => {
     packages = buildCliPackages();
+    cache = tmpdir('armada-cdk-start-up-cache-');
     hook = write(tmpdir('armada-cdk-start-up-hook-'), 'hook.js', [
       "const fs = require('fs');",
       'const names = Object.getOwnPropertyNames;',
@@ -94,11 +96,12 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
   afterAll(() => {
     packages?.remove();
     if (hook) fs.rmSync(path.dirname(hook), { recursive: true, force: true });
+    if (cache) fs.rmSync(cache, { recursive: true, force: true });
   });
 
   /** One `bin/armada-cdk.js` process of `pkg`: its exit code, the files it loaded and the bundled modules it ran, relative to `pkg`. */
   function binRun(pkg: string, args: readonly string[]): Promise<{ code: number; stderr: string; modules: string[]; executed: string[] }> {
-    const child = spawn(process.execPath, ['-r', hook, path.join(pkg, 'bin', 'armada-cdk.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['-r', hook, path.join(pkg, 'bin', 'armada-cdk.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: { ...process.env, ARMADA_CDK_COMPILE_CACHE: cache } });
     let stderr = '';
     let report = '';
     child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
@@ -126,7 +129,8 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
     expect(b.stderr).toBe(m.stderr);
     // the precompiled Armada schema validators are files of their own, beside the schemas
     const validators = ['schemas/armada/validators/armada-chart-v1.js', 'schemas/armada/validators/armada-chartgroup-v1.js', 'schemas/armada/validators/armada-manifest-v1.js'];
-    expect(b.modules).toEqual(['bin/armada-cdk.js', 'lib/armada-cdk-cli.js', ...validators]);
+    // the bundle is compiled by the code-cache loader (vm.Script), so require.cache has the loader instead
+    expect(b.modules).toEqual(['bin/armada-cdk.js', 'lib/src/cli/code-cache.js', ...validators]);
     // the compiled run: its own modules, js-yaml as one file, the same validators
     const own = m.modules.filter((f) => f.startsWith('lib/src/'));
     expect(m.modules.filter((f) => !f.startsWith('lib/src/')).sort()).toEqual(['bin/armada-cdk.js', 'node_modules/js-yaml/dist/js-yaml.js', ...validators].sort());
@@ -138,8 +142,42 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
   test('--version runs main and the package-root lookup only', async () => {
     const b = await binRun(packages.bundled, ['--version']);
     expect(b.code).toBe(0);
-    expect(b.modules).toEqual(['bin/armada-cdk.js', 'lib/armada-cdk-cli.js', 'package.json']);
+    expect(b.modules).toEqual(['bin/armada-cdk.js', 'lib/src/cli/code-cache.js', 'package.json']);
     expect([...b.executed].sort()).toEqual(['lib/src/cli/io.js', 'lib/src/cli/main.js', 'lib/src/importer/load/package-root.js', 'lib/src/model/diagnostics.js']);
+  }, 90_000);
+
+  test('an installed package runs its bundle whatever order its files were unpacked in; a checkout recompiled by tsc alone runs the modules', async () => {
+    const main = path.join(packages.bundled, 'lib', 'src', 'cli', 'main.js');
+    const bundle = path.join(packages.bundled, 'lib', 'armada-cdk-cli.js');
+    const checkout = path.join(packages.bundled, 'tsconfig.json');
+    const later = new Date(fs.statSync(bundle).mtime.getTime() + 60_000);
+    fs.utimesSync(main, later, later);
+    try {
+      // npm unpacks lib/src after lib/armada-cdk-cli.js: the modules are newer, the bundle is what was packed
+      expect((await binRun(packages.bundled, ['--version'])).modules).toEqual(['bin/armada-cdk.js', 'lib/src/cli/code-cache.js', 'package.json']);
+      fs.writeFileSync(checkout, '{}');
+      const recompiled = await binRun(packages.bundled, ['--version']);
+      expect(recompiled.code).toBe(0);
+      expect(recompiled.modules).toEqual(expect.arrayContaining(['bin/armada-cdk.js', 'lib/src/cli/main.js']));
+      expect(recompiled.modules).not.toContain('lib/src/cli/code-cache.js');
+    } finally {
+      fs.rmSync(checkout, { force: true });
+      const earlier = new Date(fs.statSync(bundle).mtime.getTime() - 60_000);
+      fs.utimesSync(main, earlier, earlier);
+    }
+  }, 90_000);
+
+  test('the code cache: written by the first run of a command, used by the next, the same run either way', async () => {
+    const file = sharedPath('corpus', 'armada__examples__simple.yaml');
+    fs.rmSync(cache, { recursive: true, force: true });
+    const first = await binRun(packages.bundled, ['plan', file]);
+    const written = fs.readdirSync(cache);
+    expect(written).toEqual([expect.stringMatching(/^cli-[0-9a-f]{32}-plan\.v8$/)]);
+    const second = await binRun(packages.bundled, ['plan', file]);
+    // read, not written again
+    expect(fs.readdirSync(cache)).toEqual(written);
+    expect([second.code, second.stderr, [...second.executed].sort()]).toEqual([first.code, first.stderr, [...first.executed].sort()]);
+    expect(first.code).toBe(0);
   }, 90_000);
 
   test('an anchor defined twice: the bundled run loads the yaml package from node_modules, as the compiled one does', async () => {
