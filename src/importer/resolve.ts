@@ -7,6 +7,7 @@
 import { validateSite } from '../constructs/validate-site';
 import { Diagnostic, hasErrors, isError } from '../model/diagnostics';
 import { ManifestSpec } from '../model/spec';
+import { assumeJsonTree, isPlainObject } from '../model/values';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
 import { LoadedArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
@@ -143,6 +144,11 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
 
   const inputs: InputDocument[] = effective.map((doc) => {
     const info = armadaSchema(doc.schema)!;
+    // Chart values read as they were written need no second walk for non-JSON values.
+    if (doc.plainJson) {
+      const values = (doc.data as Record<string, unknown>).values;
+      if (isPlainObject(values)) assumeJsonTree(values);
+    }
     return { schema: doc.schema, name: doc.name, data: doc.data as Record<string, unknown>, origin: new DocumentOrigin(doc, info.kind, info.version) };
   });
   const { spec, diagnostics: conversion } = documentsToSpec(inputs, { targetManifest: options.targetManifest });

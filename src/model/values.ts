@@ -48,6 +48,19 @@ export interface ValueProblem {
  */
 export type OpaqueLeafTest = (value: unknown) => boolean;
 
+// Values a loader vouches for: trees of JSON values, as it built them (see assumeJsonTree).
+const JSON_TREES = new WeakSet<object>();
+
+/**
+ * Records that `values` is a tree of plain JSON values that nothing will change, so that
+ * {@link findValueProblems} need not walk it again: for a loader that built it from text in
+ * which nothing else can be written (YAML without aliases or non-JSON scalars). A copy made
+ * from it later is not covered and is walked.
+ */
+export function assumeJsonTree(values: object): void {
+  JSON_TREES.add(values);
+}
+
 /**
  * Every place where `values` is not plain JSON: undefined, functions, symbols, NaN, Infinity,
  * class instances (Date, Map, ...), cycles. Reported all at once. A bigint is an integer beyond
@@ -55,6 +68,7 @@ export type OpaqueLeafTest = (value: unknown) => boolean;
  * ({@link isYamlTimestamp}): both are allowed.
  */
 export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): ValueProblem[] {
+  if (typeof values === 'object' && values !== null && JSON_TREES.has(values)) return [];
   const problems: ValueProblem[] = [];
   const onPath = new Set<object>();
   // One path, extended and shortened as the walk goes; copied only into a problem.
@@ -169,9 +183,13 @@ export function cloneJson<T>(v: T, onPath: Set<object> = new Set()): T {
 /**
  * A copy with every object's keys in sorted order, so that output does not depend on the order in
  * which the values were written. `null` is kept (it means "remove this default" to Helm).
+ * `leaf` replaces each object that is neither an array nor a plain object (a timestamp, say);
+ * strings, numbers and the other primitives are kept as they are.
+ * @default leaf - none: such objects are kept
  */
-export function sortKeysDeep<T>(v: T, leaf?: (v: unknown) => unknown): T {
+export function sortKeysDeep<T>(v: T, leaf?: (v: object) => unknown): T {
   const copy = (x: unknown): unknown => {
+    if (typeof x !== 'object' || x === null) return x;
     if (Array.isArray(x)) return x.map(copy);
     if (isPlainObject(x)) {
       const out: Record<string, unknown> = {};

@@ -43,6 +43,13 @@ export interface LoadedDocument {
   textMatches?(pattern: RegExp): boolean;
   /** `armada/Chart/v1 keystone`: the schema and name, as far as the document has them. */
   readonly label: string;
+  /**
+   * True when `raw` is a tree of JSON values exactly as the loader built it: its text has no
+   * alias (so no node is shared, none is its own parent) and no constructor made a value JSON
+   * lacks (a timestamp, a whole-number or infinite float, an integer past 2^53, binary).
+   * @default false - not known (a document built or changed after loading)
+   */
+  readonly plainJson?: boolean;
 }
 
 /** A value PyYAML gives a type JSON does not have, found at a wire path of a loaded document. */
@@ -124,6 +131,7 @@ export class YamlDocument implements LoadedDocument {
     public readonly startLine: number,
     public readonly raw: unknown,
     specials: ReadonlyMap<string, SpecialValue> | undefined,
+    public readonly plainJson: boolean = false,
   ) {
     if (isPlainObject(raw)) {
       if (typeof raw.schema === 'string') this.schema = raw.schema;

@@ -130,7 +130,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     // Loaded only for a chunk whose constructors made a value that needs a second look (rare).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     if (hasSpecials) ({ value: raw, specials, failures } = (require('./specials') as typeof import('./specials')).collectSpecials(value));
-    const doc = new YamlDocument(source, i, file, documents.length, chunk.docLine, raw, specials);
+    const doc = new YamlDocument(source, i, file, documents.length, chunk.docLine, raw, specials, !hasSpecials && !checkAliases);
     documents.push(doc);
     for (const f of failures) {
       diagnostics.push({

@@ -24,9 +24,9 @@ export function ordered(entries: readonly (readonly [string, unknown])[]): Recor
 /**
  * Values for output: a deep copy with sorted keys, so that the output never shares the user's
  * object and does not depend on the order in which keys were written.
- * @param leaf - what each leaf (not a mapping or sequence) becomes in the copy, such as
- *   {@link timestampAsString} for a target that is not read by PyYAML
+ * @param leaf - what each object leaf (not a mapping, a sequence or a primitive) becomes in the
+ *   copy, such as {@link timestampAsString} for a target that is not read by PyYAML
  */
-export function valuesOut(values: Readonly<Record<string, unknown>> | undefined, leaf?: (v: unknown) => unknown): Record<string, unknown> | undefined {
+export function valuesOut(values: Readonly<Record<string, unknown>> | undefined, leaf?: (v: object) => unknown): Record<string, unknown> | undefined {
   return values === undefined ? undefined : sortKeysDeep(values as Record<string, unknown>, leaf);
 }
