@@ -95,8 +95,8 @@ export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = 
     const same = grouped.get(i);
     if (same === undefined) return formatLine(d);
     const own = d.document ?? d.location;
-    const others = order.documents(same.filter((x) => x !== i)).filter((x) => x !== own);
-    const named = others.slice(0, NAMED).join(', ') + (others.length > NAMED ? ` and ${others.length - NAMED} more` : '');
+    const others = order.firstDocuments(same.filter((x) => x !== i), NAMED, own);
+    const named = others.first.join(', ') + (others.total > NAMED ? ` and ${others.total - NAMED} more` : '');
     return `${formatLine(d)} [${d.code}: ${same.length} warnings like this one${named ? `, also in ${named}` : ''}]`;
   });
 }

@@ -184,6 +184,36 @@ export class InputOrder {
     return [...new Set(this.sorted(members).map((i) => sources[i]?.document ?? ds[i].document ?? ds[i].location))];
   }
 
+  /**
+   * {@link documents} without `except`, cut to its first `count`, and how many there are in all:
+   * what a grouped report line names. Only the first few are put in order.
+   */
+  public firstDocuments(members: readonly number[], count: number, except?: string): { first: string[]; total: number } {
+    const sources = this.sources;
+    if (members.every((i) => sources[i] !== undefined)) {
+      const first = new Map<string, number>();
+      for (const i of members) {
+        const label = sources[i]!.document;
+        if (label === except) continue;
+        const seen = first.get(label);
+        if (seen === undefined || this.documentBefore(i, seen)) first.set(label, i);
+      }
+      const cmp = (a: number, b: number) => (this.documentBefore(a, b) ? -1 : this.documentBefore(b, a) ? 1 : a - b);
+      // The first count + 1 by insertion: the one after the last named shows whether a tie decides.
+      const top: [string, number][] = [];
+      for (const entry of first) {
+        if (top.length > count && cmp(entry[1], top[count][1]) >= 0) continue;
+        let at = top.length;
+        while (at > 0 && cmp(entry[1], top[at - 1][1]) < 0) at--;
+        top.splice(at, 0, entry);
+        if (top.length > count + 1) top.pop();
+      }
+      if (top.every(([, i], j) => j === 0 || this.documentBefore(top[j - 1][1], i))) return { first: top.slice(0, count).map(([l]) => l), total: first.size };
+    }
+    const all = this.documents(members).filter((x) => x !== except);
+    return { first: all.slice(0, count), total: all.length };
+  }
+
   /** Whether the document of `a` starts before that of `b` (both of documents). */
   private documentBefore(a: number, b: number): boolean {
     const ra = this.rank[a];

@@ -6,6 +6,7 @@ import { ConstructOrigin, DeferredDiagnostic, Diagnostic, Diagnostics, FieldPath
 import { buildPlan } from '../../src/model/plan';
 import { toKeleustesObjects } from '../../src/model/wire/keleustes-v1alpha1';
 import { tmpdir, write } from '../helpers/cli';
+import { rng } from '../helpers/random';
 import { sharedPath } from '../helpers/shared';
 
 /** A document of `file` starting at `startLine`, whose fields sit at the given lines; counts its lookups. */
@@ -115,6 +116,26 @@ describe('input order with deferred positions', () => {
     expect(order.compare(0, 2)).toBeGreaterThan(0);
     expect(docs.map((o) => o.lookups)).toEqual([0, 2, 0, 0]);
     expect(order.sorted().map((i) => ds[i].location)).toEqual(['f.yaml:11:4', 'f.yaml:12:1', 'f.yaml:31:4', 'f.yaml:32:1', 'f.yaml:51:4', 'f.yaml:52:1', 'f.yaml:91:4', 'f.yaml:92:1']);
+  });
+
+  test('firstDocuments names what documents() names first, leaving one out, and counts them all', () => {
+    const r = rng(20261203);
+    for (let round = 0; round < 400; round++) {
+      const files = ['a.yaml', 'b.yaml'];
+      // several documents may start on one line (pieces of one stream) and share a label (the same name in two files)
+      const docs = Array.from({ length: 1 + Math.floor(r() * 9) }, (_, i) => {
+        const start = 1 + Math.floor(r() * 6) * 10;
+        return doc(files[Math.floor(r() * 2)], start, `D${Math.floor(r() * 6)}`, { x: [start + Math.floor(r() * 5), 1 + i], y: [start + 1, 2] });
+      });
+      const ds = Array.from({ length: 1 + Math.floor(r() * 25) }, () => warn(docs[Math.floor(r() * docs.length)], r() < 0.5 ? 'x' : 'y'));
+      if (r() < 0.2) ds.push(plain(`a.yaml:${1 + Math.floor(r() * 60)}:1`, 'plain') as DeferredDiagnostic);
+      const members = ds.map((_, i) => i).filter(() => r() < 0.8);
+      const except = r() < 0.5 ? `D${Math.floor(r() * 6)}` : undefined;
+      const all = new InputOrder(ds, files).documents(members).filter((x) => x !== except);
+      for (const count of [0, 1, 3]) {
+        expect(new InputOrder(ds, files).firstDocuments(members, count, except)).toEqual({ first: all.slice(0, count), total: all.length });
+      }
+    }
   });
 
   test('Diagnostics.all gives plain objects with the keys of a diagnostic built directly', () => {
