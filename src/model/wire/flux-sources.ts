@@ -104,7 +104,9 @@ export class FluxSources {
     const byName = new Map<string, string[]>();
     for (const [id, key] of this.keys) {
       const n = `${key.kind} ${key.namespace} ${readableName(key)}`;
-      byName.set(n, [...(byName.get(n) ?? []), id]);
+      const same = byName.get(n);
+      if (same) same.push(id);
+      else byName.set(n, [id]);
     }
     const names = new Map<string, string>();
     for (const ids of byName.values()) {
