@@ -5,7 +5,8 @@
  * (a `:`, an opening bracket, a `?`, a `*`) and look around them.
  *
  * Each scanner answers exactly what its pattern below answers for `'\n' + text` (the tests compare
- * them on the corpus and on generated texts); the patterns stay the definition.
+ * them on the corpus and on generated texts); the patterns stay the definition, exported for
+ * those tests.
  */
 
 // A plain key PyYAML may not read as a string: YAML 1.1 booleans, null, a number. The leading
@@ -77,12 +78,15 @@ function lineStartBefore(text: string, i: number): boolean {
 /** The NON_STRING_KEY answer. */
 export function mayHaveNonStringKey(text: string): boolean {
   for (let c = text.indexOf(':'); c !== -1; c = text.indexOf(':', c + 1)) {
-    if (!blankOrLineEndAfter(text, c)) continue;
+    if (!blankOrLineEndAfter(text, c) || c === 0) continue;
     // The key cannot end in a blank, so it ends where the blanks before the colon begin.
     let e = c;
-    while (e > 0 && isBlank(text.charCodeAt(e - 1))) e--;
+    let last = text.charCodeAt(c - 1);
+    while (isBlank(last)) {
+      if (--e === 0) break;
+      last = text.charCodeAt(e - 1);
+    }
     if (e === 0) continue;
-    const last = text.charCodeAt(e - 1);
     const k = cls(last);
     if ((k & LETTER && wordKeyEndsAt(text, e, last)) || (k & NUMBER && numberKeyEndsAt(text, e, last)) || (last === TILDE && keyStartsAt(text, e - 1))) return true;
   }
