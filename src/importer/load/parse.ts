@@ -13,6 +13,7 @@ import { pyStrRepr } from './py-repr';
 import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
 import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
+import { mayHaveCollectionKeys } from './prescan';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -21,18 +22,6 @@ export interface ParseResult {
   readonly documents: LoadedDocument[];
   /** Syntax errors, constructor errors, duplicate-key warnings, empty streams. */
   readonly diagnostics: Diagnostic[];
-}
-
-// Where a key may be a mapping or a sequence: a flow collection opening with another (`{{ x }}`),
-// an explicit `? ` key, a flow collection before a block `:`. Only then is the AST consulted.
-// An alias used as a key (`*m : 1`) may name a collection too. A line start is written as the
-// line break before it (tested on the text after a '\n'): a regex that begins with `^` is tried
-// at every offset, one that begins with a character class is not.
-const MAYBE_COLLECTION_KEY = /[[{][ \t]*[[{]|[\n\r\u2028\u2029][ \t-]*\?(?:[ \t]|$)|[\n\r\u2028\u2029][ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)|(?:[\n\r\u2028\u2029][ \t-]*|[{,][ \t]*)\*[^ \t,\]}]+[ \t]*:(?:[ \t]|$)/m;
-
-/** Cheap test: may a key of `text` be a mapping or a sequence? */
-export function mayHaveCollectionKeys(text: string): boolean {
-  return MAYBE_COLLECTION_KEY.test('\n' + text);
 }
 
 // PyYAML's Reader accepts only these characters anywhere in the stream, comments included.

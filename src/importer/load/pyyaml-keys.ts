@@ -16,6 +16,7 @@ import { Diagnostic } from '../../model/diagnostics';
 import { formatWirePath } from '../../model/wire/fields';
 import { LoadCodes } from './codes';
 import { ChunkAst } from './positions';
+import { mayHaveNonStringKey } from './prescan';
 import { pyRepr } from './py-repr';
 import { ConstructFailure, FloatMarker } from './py-values';
 import { constructStats, plainKeyString, resolvePlainScalar } from './pyyaml-schema';
@@ -32,14 +33,9 @@ const isSeq = (n: unknown): n is YAMLSeq => yamlLib().isSeq(n);
 const isScalar = (n: unknown): n is Scalar => yamlLib().isScalar(n);
 
 const ANCHOR = /&([^\s[\]{},]+)/g;
-// A plain key PyYAML may not read as a string: YAML 1.1 booleans, null, a number.
-// A line start is written as the line break before it, tested on the text after a '\n' (see
-// MAYBE_COLLECTION_KEY in parse.ts: a regex that begins with `^` is tried at every offset).
-const NON_STRING_KEY = /[\n\r\u2028\u2029{,?-][ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|[-+.]?[0-9][0-9a-fA-F_.:xob+-]*)[ \t]*:(?:[ \t]|$)/m;
-
 /** Cheap test: may the chunk hold a redefined anchor or a non-string key? */
 export function mayHaveKeyProblems(text: string): boolean {
-  return hasRepeatedAnchor(text) || NON_STRING_KEY.test('\n' + text);
+  return hasRepeatedAnchor(text) || mayHaveNonStringKey(text);
 }
 
 function hasRepeatedAnchor(text: string): boolean {
