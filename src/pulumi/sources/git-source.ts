@@ -4,7 +4,7 @@ import * as path from 'path';
 import { Duration } from '../../model/duration';
 import { discardEntry, entryName, firstRefresh, isDirectory, once, publishVerified, readPointer, removeTree, tempPath, verifyEntry, writePointer } from './cache';
 import { ChartSourceError, redact, trimDetail } from './errors';
-import { GitCommandError, runGit } from './git-command';
+import { GitCommandError, GitLimitError, GitRunOptions, runGit } from './git-command';
 import { cacheRoot, limit, logger, millis, ResolveChartSourceOptions } from './options';
 
 /** What to clone and how. */
@@ -89,22 +89,24 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
     env[`GIT_CONFIG_VALUE_${i}`] = v;
   });
   env.GIT_CONFIG_COUNT = String(config.length);
-  const run = (args: readonly string[], cwd?: string) =>
-    runGit(args, { git: options.gitCommand ?? 'git', cwd, env, timeoutMs: millis(options.gitTimeout, Duration.minutes(10), 'gitTimeout') });
+  const run = (args: readonly string[], cwd?: string, bounds?: Pick<GitRunOptions, 'watch' | 'maxOutputBytes'>) =>
+    runGit(args, { git: options.gitCommand ?? 'git', cwd, env, timeoutMs: millis(options.gitTimeout, Duration.minutes(10), 'gitTimeout'), ...bounds });
 
   await fs.mkdir(entry, { recursive: true });
   const tmp = tempPath(entry, 'clone');
+  // What the server sends lands under tmp: a clone and a fetch stop once it passes the limit.
+  const download = { watch: { dir: tmp, maxBytes: limit(options.maxDownloadBytes, 256 * 1024 ** 2, 'maxDownloadBytes') } };
   try {
     log(`git: cloning ${describe(request)}${request.proxyServer ? ` via proxy ${redact(request.proxyServer)}` : ''}`);
     // Borrowing objects from the previous clone makes a refresh cheap; --dissociate then copies
     // them, so deleting old entries never breaks a newer one.
     const borrow = previous ? ['--reference-if-able', previous, '--dissociate'] : [];
-    await run(['clone', '--quiet', '--no-checkout', ...borrow, '--', url, tmp]).catch((e) => {
+    await run(['clone', '--quiet', '--no-checkout', ...borrow, '--', url, tmp], undefined, download).catch((e) => {
       throw explain(e, `${what}: git clone failed`, request, options);
     });
     let target = 'FETCH_HEAD';
     try {
-      await run(['fetch', '--quiet', 'origin', '--', request.reference], tmp);
+      await run(['fetch', '--quiet', 'origin', '--', request.reference], tmp, download);
     } catch (e) {
       if (!(e instanceof GitCommandError) || !UNKNOWN_REF.test(e.stderr)) throw explain(e, `${what}: git fetch failed`, request, options);
       // Servers that refuse to serve a bare SHA (uploadpack.allowAnySHA1InWant off) or an
@@ -121,7 +123,7 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
       target = local.trim();
       log(`git: "${request.reference}" is not a ref the server will send; using commit ${target.slice(0, 12)} from the clone`);
     }
-    await checkTreeSize(await run(['ls-tree', '-r', '-l', '-z', target], tmp), options, what);
+    await checkTreeSize(await treeListing(run, target, tmp, options, what), options, what);
     await run(['-c', 'advice.detachedHead=false', 'checkout', '--quiet', '--detach', target], tmp).catch((e) => {
       throw explain(e, `${what}: git checkout of "${request.reference}" failed`, request, options);
     });
@@ -134,6 +136,27 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
     return { root, commit, cached: false };
   } catch (e) {
     await removeTree(tmp);
+    throw e;
+  }
+}
+
+/**
+ * The tree's `ls-tree` listing, bounded: a tree of millions of files would otherwise be read into
+ * memory whole before its count is checked. A listing line is at most a path (4096 bytes on Linux)
+ * and its mode, type, object and size.
+ */
+async function treeListing(
+  run: (args: readonly string[], cwd?: string, bounds?: Pick<GitRunOptions, 'maxOutputBytes'>) => Promise<string>,
+  target: string,
+  cwd: string,
+  options: ResolveChartSourceOptions,
+  what: string,
+): Promise<string> {
+  const maxEntries = limit(options.maxArchiveEntries, 20_000, 'maxArchiveEntries');
+  try {
+    return await run(['ls-tree', '-r', '-l', '-z', target], cwd, { maxOutputBytes: (maxEntries + 1) * 4200 });
+  } catch (e) {
+    if (e instanceof GitLimitError) throw new ChartSourceError('limit', `${what}: the checkout would hold more files than maxArchiveEntries (${maxEntries}) allows: its file list alone passed ${e.maxBytes} bytes; nothing was checked out`);
     throw e;
   }
 }
@@ -245,6 +268,9 @@ async function gitEnv(request: GitRequest, options: ResolveChartSourceOptions, w
 const UNKNOWN_REF = /couldn't find remote ref|no such remote ref|not our ref|unadvertised object|invalid refspec|not a valid object name/i;
 
 function explain(e: unknown, prefix: string, request: GitRequest, options: ResolveChartSourceOptions): unknown {
+  if (e instanceof GitLimitError && e.kind === 'download') {
+    return new ChartSourceError('limit', `${prefix}: the repository sent more than ${e.maxBytes} bytes (maxDownloadBytes), and git was stopped; nothing was checked out`, undefined, { cause: e });
+  }
   if (!(e instanceof GitCommandError)) return e;
   const detail = trimDetail(e.stderr);
   if (e.timedOut) {

@@ -53,7 +53,9 @@ export interface ResolveChartSourceOptions extends CacheOptions {
    */
   readonly downloadTimeout?: Duration;
   /**
-   * Largest tarball accepted, in bytes; a larger body is abandoned as soon as it passes the limit.
+   * Largest download accepted, in bytes: a tarball's body, or what a git clone or fetch receives
+   * (the repository's objects, as they land in the clone); a download is abandoned as soon as it
+   * is found past the limit.
    * @default 268435456 (256 MiB)
    */
   readonly maxDownloadBytes?: number;

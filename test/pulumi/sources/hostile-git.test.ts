@@ -1,4 +1,5 @@
 import { execFile } from 'child_process';
+import { randomBytes } from 'crypto';
 import { promises as fs } from 'fs';
 import * as path from 'path';
 import { promisify } from 'util';
@@ -200,5 +201,39 @@ describe('what a git checkout may cost', () => {
     expect(big.message).toMatch(new RegExp(`^git source ${repo.replace(/[.]/g, '\\.')}@master: the checkout would hold \\d+ bytes, more than 100 \\(maxExtractedBytes\\); nothing was checked out$`));
     expect(await leftovers(cacheDir)).toEqual([]);
     expect(await fs.readdir(path.join(cacheDir, 'git', (await fs.readdir(path.join(cacheDir, 'git')))[0]))).toEqual([]);
+  });
+
+  test('a repository that sends more than maxDownloadBytes is cut off while it downloads', async () => {
+    const big = path.join(work, 'big');
+    await fs.mkdir(big);
+    await git(big, 'init', '-q', '-b', 'master');
+    await writeChart(path.join(big, 'chart'), 'chart');
+    // incompressible, so the pack is as large as the file
+    await fs.writeFile(path.join(big, 'chart', 'blob.bin'), randomBytes(1_000_000));
+    await git(big, 'add', '-A');
+    await git(big, 'commit', '-q', '-m', 'big');
+    const cacheDir = await fresh();
+    const cut = await failure(resolveChartSource(ChartSource.git(`file://${big}`, { subpath: 'chart' }), { cacheDir, maxDownloadBytes: 200_000 }));
+    expect(cut.code).toBe('limit');
+    expect(cut.message).toBe(`git source file://${big}@master: git clone failed: the repository sent more than 200000 bytes (maxDownloadBytes), and git was stopped; nothing was checked out`);
+    expect(await leftovers(cacheDir)).toEqual([]);
+    // within the limit, the same repository is fine
+    const ok = await resolveChartSource(ChartSource.git(`file://${big}`, { subpath: 'chart' }), { cacheDir, maxDownloadBytes: 4_000_000 });
+    expect((await fs.stat(path.join(ok.dir, 'blob.bin'))).size).toBe(1_000_000);
+  });
+
+  test('a tree whose file list alone is past what maxArchiveEntries allows is refused without reading all of it', async () => {
+    const wide = path.join(work, 'wide');
+    await fs.mkdir(wide);
+    await git(wide, 'init', '-q', '-b', 'master');
+    await writeChart(path.join(wide, 'chart'), 'chart');
+    for (let i = 0; i < 40; i++) await fs.writeFile(path.join(wide, 'chart', `${'n'.repeat(240)}-${i}.txt`), `${i}\n`);
+    await git(wide, 'add', '-A');
+    await git(wide, 'commit', '-q', '-m', 'wide');
+    const cacheDir = await fresh();
+    const e = await failure(resolveChartSource(ChartSource.git(wide, { subpath: 'chart' }), { cacheDir, maxArchiveEntries: 1 }));
+    expect(e.code).toBe('limit');
+    expect(e.message).toBe(`git source ${wide}@master: the checkout would hold more files than maxArchiveEntries (1) allows: its file list alone passed 8400 bytes; nothing was checked out`);
+    expect(await leftovers(cacheDir)).toEqual([]);
   });
 });
