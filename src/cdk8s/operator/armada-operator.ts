@@ -50,10 +50,17 @@ export class ArmadaOperator extends Construct {
   public readonly crds: readonly cdk8s.ApiObject[];
   /**
    * The chart that holds the release namespaces (`releaseNamespaceOutput: 'separate'`, with
-   * least-privilege RBAC), beside the operator's chart.
+   * least-privilege RBAC), beside the operator's chart. When the bundle is rendered (at
+   * validation) and no namespace is to be written into it (every release is in the operator's
+   * namespace or a system one) and nothing else was added to it, it is taken out of the app, so
+   * that no empty file is written (`kubectl apply` refuses one); it is then undefined.
    * @default - none
    */
-  public readonly releaseNamespaceChart?: cdk8s.Chart;
+  public get releaseNamespaceChart(): cdk8s.Chart | undefined {
+    return this.namespaceChart;
+  }
+
+  private namespaceChart?: cdk8s.Chart;
 
   private readonly props: ArmadaOperatorProps;
   private readonly profile: OperatorProfile;
@@ -97,7 +104,7 @@ export class ArmadaOperator extends Construct {
     if ((props.releaseNamespaceOutput ?? 'separate') === 'separate' && this.rbacMode === 'least-privilege') {
       // Apart from the bundle, so that deleting the operator never deletes a site.
       const app = chart.node.scope ?? chart.node.root;
-      this.releaseNamespaceChart = new cdk8s.Chart(app, `${chart.node.id}-release-namespaces`);
+      this.namespaceChart = new cdk8s.Chart(app, `${chart.node.id}-release-namespaces`);
     }
     this.sa = new this.kplus.ServiceAccount(this, 'service-account', {
       metadata: { name: this.name, namespace: this.namespace, labels: this.labels() },
@@ -194,7 +201,12 @@ export class ArmadaOperator extends Construct {
       r.releases,
     );
     for (const w of warnings) warn(w);
-    if (this.releaseNamespaceChart) for (const { namespace } of r.releases) this.namespaceWriter.create(this.releaseNamespaceChart, namespace, 'baseline');
+    const nsChart = this.namespaceChart;
+    if (nsChart) {
+      for (const { namespace } of r.releases) this.namespaceWriter.create(nsChart, namespace, 'baseline');
+      // cdk8s lists the charts to write after validation: an empty one is left out of the app.
+      if (nsChart.node.children.length === 0 && nsChart.node.scope?.node.tryRemoveChild(nsChart.node.id)) this.namespaceChart = undefined;
+    }
     const at = { kplus: this.kplus, scope: this.rbac, subject: this.sa, name: this.name, namespace: this.namespace, labels: this.labels() };
     const created = createRbacObjects(at, this.rbacMode, r.permissions);
     // Besides tree order: a pod must not start before its permissions exist.

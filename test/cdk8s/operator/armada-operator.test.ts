@@ -353,6 +353,45 @@ describe('ArmadaOperator bundle', () => {
   });
 });
 
+describe('the release-namespace chart', () => {
+  /** `cdk8s synth` of an app with the operator: the files written, and the operator. */
+  function synthFiles(props: ConstructorParameters<typeof ArmadaOperator>[2], fill?: (operator: ArmadaOperator) => void) {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-ns-chart-'));
+    try {
+      const app = new cdk8s.App({ outdir });
+      const operator = new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'armada-operator', { ...props, onWarning: () => undefined });
+      fill?.(operator);
+      app.synth();
+      return { files: fs.readdirSync(outdir).sort(), operator, text: (f: string) => fs.readFileSync(path.join(outdir, f), 'utf8') };
+    } finally {
+      setImmediate(() => fs.rmSync(outdir, { recursive: true, force: true }));
+    }
+  }
+
+  test('every release in the operator\'s namespace: no empty file (kubectl apply refuses one), and no chart', () => {
+    const { files, operator } = synthFiles({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() });
+    expect(files).toEqual(['operator.k8s.yaml']);
+    expect(operator.releaseNamespaceChart).toBeUndefined();
+  });
+
+  test('releases in other namespaces: their Namespaces, in the file of their own', () => {
+    const { files, operator, text } = synthFiles({ manifest: defineSite() });
+    expect(files).toEqual(['operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
+    expect(operator.releaseNamespaceChart).toBeDefined();
+    const written = ids(yaml.loadAll(text('operator-release-namespaces.k8s.yaml')) as any[]);
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.every((i) => i.startsWith('Namespace ') && i !== `Namespace ${operator.namespace}`)).toBe(true);
+  });
+
+  test('a chart the user added to is kept, with what they added', () => {
+    const { files, text } = synthFiles({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() }, (operator) => {
+      new cdk8s.ApiObject(operator.releaseNamespaceChart!, 'quota', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'site', namespace: 'openstack' } });
+    });
+    expect(files).toEqual(['operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
+    expect(ids(yaml.loadAll(text('operator-release-namespaces.k8s.yaml')) as any[])).toEqual(['ResourceQuota openstack/site']);
+  });
+});
+
 describe('the example app', () => {
   test('writes the operator bundle to its own file, operator.k8s.yaml, which applies cleanly', () => {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-example-'));
