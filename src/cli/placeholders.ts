@@ -9,7 +9,7 @@ import type { LoadedDocument } from '../importer/load';
 import { DiagnosticCodes } from '../model/codes';
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
-const PLACEHOLDER_OR_ESCAPE = /\$\{|\\/;
+const PLACEHOLDER_OR_ESCAPE = ['${', '\\'];
 
 /** One warning per string of an Armada document that holds `${VAR}`. */
 export function placeholderWarnings(documents: readonly LoadedDocument[]): Diagnostic[] {
@@ -17,7 +17,7 @@ export function placeholderWarnings(documents: readonly LoadedDocument[]): Diagn
   for (const doc of documents) {
     if (typeof doc.schema !== 'string' || !doc.schema.startsWith('armada/')) continue;
     // No `${` in its text, and no escape (a backslash) that could write one: nothing to find.
-    if (doc.textMatches && !doc.textMatches(PLACEHOLDER_OR_ESCAPE)) continue;
+    if (doc.textIncludes && !doc.textIncludes(PLACEHOLDER_OR_ESCAPE)) continue;
     walk(doc.data, ['data'], (path, value) => {
       if (!value.includes('${')) return;
       const names = [...new Set([...value.matchAll(PLACEHOLDER)].map((m) => m[1]))];

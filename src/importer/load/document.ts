@@ -35,12 +35,12 @@ export interface LoadedDocument {
   /** {@link locate} as `file:line:column`, the form diagnostics use. */
   location(path?: WirePath): string;
   /**
-   * Whether the text the document was read from (the piece of the stream holding it) matches
-   * `pattern`: a cheap way to rule out that any of its strings holds something, where no escape
+   * Whether the text the document was read from (the piece of the stream holding it) contains any
+   * of `needles`: a cheap way to rule out that any of its strings holds something, where no escape
    * can write it.
    * @default - not known: the document has no text of its own
    */
-  textMatches?(pattern: RegExp): boolean;
+  textIncludes?(needles: readonly string[]): boolean;
   /** `armada/Chart/v1 keystone`: the schema and name, as far as the document has them. */
   readonly label: string;
   /**
@@ -105,9 +105,11 @@ export class ChunkSource {
     return this.outlineCache;
   }
 
-  public matches(pattern: RegExp): boolean {
-    // A slice shares the text (no copy), and bounds the search to this piece.
-    return pattern.test(this.text.slice(this.chunk.start, this.chunk.end));
+  public includes(needles: readonly string[]): boolean {
+    // A slice shares the text (no copy), and bounds the search to this piece; `includes` is a
+    // plain substring search, several times faster here than a regex with alternatives.
+    const piece = this.text.slice(this.chunk.start, this.chunk.end);
+    return needles.some((n) => piece.includes(n));
   }
 
   public locateMany(index: number, paths: readonly WirePath[]): (SourcePosition | undefined)[] {
@@ -163,8 +165,8 @@ export class YamlDocument implements LoadedDocument {
     return `${this.file}:${p.line}:${p.column}`;
   }
 
-  public textMatches(pattern: RegExp): boolean {
-    return this.source.matches(pattern);
+  public textIncludes(needles: readonly string[]): boolean {
+    return this.source.includes(needles);
   }
 
   /** Keys written twice, for the duplicate-key warnings. */
