@@ -392,6 +392,10 @@ function upgradeFromData(u: Record<string, unknown> | undefined, version: Schema
 /** Drops undefined properties, so that "omitted" stays omitted all the way to the output. */
 function clean<T extends object>(o: T): T {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  // Keys, not entries: no pair array per key (this runs for every chart's fields).
+  for (const k of Object.keys(o)) {
+    const v = (o as Record<string, unknown>)[k];
+    if (v !== undefined) out[k] = v;
+  }
   return out as T;
 }
