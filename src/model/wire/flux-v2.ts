@@ -182,7 +182,8 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
           ['interval', goDuration(interval.toSeconds())],
           ['suspend', options.suspend === true ? true : undefined],
           ['chart', chartSpec()],
-          ['dependsOn', deps.length === 0 ? undefined : deps.map((x) => ordered([['name', x.name], ['namespace', x.namespace === ref.namespace ? undefined : x.namespace]]))],
+          // Written as literals (thousands on a large site), in the order ordered() would give.
+          ['dependsOn', deps.length === 0 ? undefined : deps.map((x) => (x.namespace === ref.namespace ? { name: x.name } : { name: x.name, namespace: x.namespace }))],
           ...fields,
         ]),
       }),
@@ -217,15 +218,16 @@ function checkOptions(spec: ManifestSpec, o: { namespace: string; sourceNamespac
 
 /** The previous step's releases, then the chart's own edges; never itself, each once. */
 function dependencies(plan: Plan, chart: ChartSpec, step: number, refs: Map<string, ReleaseRef>): ReleaseRef[] {
-  const names = [...(step > 0 ? plan.steps[step - 1].releases.map((r) => r.chart) : []), ...chart.dependsOn];
   const out: ReleaseRef[] = [];
   const seen = new Set<string>([chart.name]);
-  for (const n of names) {
+  const add = (n: string) => {
     const ref = refs.get(n);
-    if (ref === undefined || seen.has(n)) continue;
+    if (ref === undefined || seen.has(n)) return;
     seen.add(n);
     out.push(ref);
-  }
+  };
+  if (step > 0) for (const r of plan.steps[step - 1].releases) add(r.chart);
+  for (const n of chart.dependsOn) add(n);
   return out;
 }
 
