@@ -1,5 +1,5 @@
 import { spawn } from 'child_process';
-import { promises as fs } from 'fs';
+import { Dirent, promises as fs } from 'fs';
 import * as path from 'path';
 import { ChartSourceError, redact, trimDetail } from './errors';
 
@@ -55,7 +55,7 @@ const WATCH_MS = 100;
 /** The bytes of the files under `dir` (missing files and directories count as nothing). */
 async function treeBytes(dir: string): Promise<number> {
   let total = 0;
-  let entries: import('fs').Dirent[];
+  let entries: Dirent[];
   try {
     entries = await fs.readdir(dir, { withFileTypes: true });
   } catch {
