@@ -100,6 +100,18 @@ export interface FluxOptions {
 
 /** A Go duration as Flux's `interval` and `timeout` fields want it: `15m`, `1h30m`, `45s`. */
 export function goDuration(seconds: number): string {
+  // Charts share a handful of timeouts: each is written once.
+  let text = durations.get(seconds);
+  if (text === undefined) {
+    text = formatGoDuration(seconds);
+    if (durations.size < 1000) durations.set(seconds, text);
+  }
+  return text;
+}
+
+const durations = new Map<number, string>();
+
+function formatGoDuration(seconds: number): string {
   if (seconds <= 0) return '0s';
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
@@ -147,6 +159,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
   }
 
   const sources = new FluxSources();
+  const releaseInterval = goDuration(interval.toSeconds());
   const releases: { ref: ReleaseRef; build: () => KubeObject }[] = [];
   // Counted; only the first few are named.
   let crossings = 0;
@@ -179,7 +192,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
           // Where Helm 3 keeps a release: its own namespace. Flux would use its own otherwise,
           // miss the release Armada installed and fail to install it again over its objects.
           ['storageNamespace', release.namespace],
-          ['interval', goDuration(interval.toSeconds())],
+          ['interval', releaseInterval],
           ['suspend', options.suspend === true ? true : undefined],
           ['chart', chartSpec()],
           // Written as literals (thousands on a large site), in the order ordered() would give.
@@ -379,7 +392,7 @@ class ChartMapping {
       ])],
       ['test', r.test.enabled ? { enable: true, timeout: goDuration(r.test.timeoutSeconds) } : { enable: false }],
       ['uninstall', p.protected ? undefined : { timeout: goDuration(r.deleteTimeout) }],
-      ['values', c.values === undefined || Object.keys(c.values).length === 0 ? undefined : valuesOut(c.values)],
+      ['values', c.values === undefined || !hasOwnKey(c.values) ? undefined : valuesOut(c.values)],
     ];
   }
 
@@ -428,4 +441,10 @@ class ChartMapping {
 function chartPath(subpath: string | undefined): string {
   const p = (subpath ?? '.').split('/').filter((seg) => seg !== '' && seg !== '.').join('/');
   return p === '' ? './' : `./${p}`;
+}
+
+/** Whether `o` has a key of its own (without listing them all). */
+function hasOwnKey(o: object): boolean {
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return true;
+  return false;
 }
