@@ -5,7 +5,7 @@ import { Duration } from '../../model/duration';
 import { discardEntry, entryName, firstRefresh, isDirectory, once, publishVerified, readPointer, removeTree, tempPath, verifyEntry, writePointer } from './cache';
 import { ChartSourceError, redact, trimDetail } from './errors';
 import { GitCommandError, GitLimitError, GitRunOptions, runGit } from './git-command';
-import { cacheRoot, limit, logger, millis, ResolveChartSourceOptions } from './options';
+import { cacheRoot, logger, millis, ResolveChartSourceOptions, sourceLimits } from './options';
 
 /** What to clone and how. */
 export interface GitRequest {
@@ -95,7 +95,7 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
   await fs.mkdir(entry, { recursive: true });
   const tmp = tempPath(entry, 'clone');
   // What the server sends lands under tmp: a clone and a fetch stop once it passes the limit.
-  const download = { watch: { dir: tmp, maxBytes: limit(options.maxDownloadBytes, 256 * 1024 ** 2, 'maxDownloadBytes') } };
+  const download = { watch: { dir: tmp, maxBytes: sourceLimits(options).maxDownloadBytes } };
   try {
     log(`git: cloning ${describe(request)}${request.proxyServer ? ` via proxy ${redact(request.proxyServer)}` : ''}`);
     // Borrowing objects from the previous clone makes a refresh cheap; --dissociate then copies
@@ -152,7 +152,7 @@ async function treeListing(
   options: ResolveChartSourceOptions,
   what: string,
 ): Promise<string> {
-  const maxEntries = limit(options.maxArchiveEntries, 20_000, 'maxArchiveEntries');
+  const maxEntries = sourceLimits(options).maxArchiveEntries;
   try {
     return await run(['ls-tree', '-r', '-l', '-z', target], cwd, { maxOutputBytes: (maxEntries + 1) * 4200 });
   } catch (e) {
@@ -166,8 +166,7 @@ async function treeListing(
  * before it (`ls-tree -l`), so a tree over the limits is refused before a file is written.
  */
 async function checkTreeSize(listing: string, options: ResolveChartSourceOptions, what: string): Promise<void> {
-  const maxEntries = limit(options.maxArchiveEntries, 20_000, 'maxArchiveEntries');
-  const maxBytes = limit(options.maxExtractedBytes, 1024 ** 3, 'maxExtractedBytes');
+  const { maxArchiveEntries: maxEntries, maxExtractedBytes: maxBytes } = sourceLimits(options);
   let entries = 0;
   let bytes = 0;
   for (const line of listing.split('\0')) {

@@ -124,6 +124,15 @@ export function millis(value: Duration | undefined, fallback: Duration, option: 
 }
 
 /** @internal a positive whole number of an optional limit, refusing values that would disable it by accident. */
+/** What a source may cost, with the defaults the options document: tarballs and git alike. */
+export function sourceLimits(options: ResolveChartSourceOptions): { maxDownloadBytes: number; maxExtractedBytes: number; maxArchiveEntries: number } {
+  return {
+    maxDownloadBytes: limit(options.maxDownloadBytes, 256 * 1024 ** 2, 'maxDownloadBytes'),
+    maxExtractedBytes: limit(options.maxExtractedBytes, 1024 ** 3, 'maxExtractedBytes'),
+    maxArchiveEntries: limit(options.maxArchiveEntries, 20_000, 'maxArchiveEntries'),
+  };
+}
+
 export function limit(value: number | undefined, fallback: number, option: string): number {
   const v = value ?? fallback;
   if (!Number.isSafeInteger(v) || v <= 0) {

@@ -4,7 +4,7 @@ import { Duration } from '../../model/duration';
 import { discardEntry, entryName, firstRefresh, isDirectory, once, publishVerified, readPointer, removeTree, tempPath, verifyEntry, writePointer } from './cache';
 import { discard, download } from './http-download';
 import { ChartSourceError, redact } from './errors';
-import { cacheRoot, limit, logger, millis, ResolveChartSourceOptions } from './options';
+import { cacheRoot, logger, millis, ResolveChartSourceOptions, sourceLimits } from './options';
 import { extractArchive, ExtractError, scanArchive } from './tar-extract';
 
 /** A tarball extracted in the cache. */
@@ -47,14 +47,12 @@ export function fetchTarball(location: string, proxyServer: string | undefined, 
 async function fetchIntoCache(entry: string, location: string, proxyServer: string | undefined, options: ResolveChartSourceOptions, refresh: boolean): Promise<TarballEntry> {
   const log = logger(options);
   const what = `tar source ${redact(location)}`;
-  const limits = {
-    maxBytes: limit(options.maxExtractedBytes, 1024 ** 3, 'maxExtractedBytes'),
-    maxEntries: limit(options.maxArchiveEntries, 20_000, 'maxArchiveEntries'),
-  };
+  const cost = sourceLimits(options);
+  const limits = { maxBytes: cost.maxExtractedBytes, maxEntries: cost.maxArchiveEntries };
   const downloadLimits = {
     timeoutMs: millis(options.httpTimeout, Duration.seconds(30), 'httpTimeout'),
     totalTimeoutMs: millis(options.downloadTimeout, Duration.minutes(10), 'downloadTimeout'),
-    maxBytes: limit(options.maxDownloadBytes, 256 * 1024 ** 2, 'maxDownloadBytes'),
+    maxBytes: cost.maxDownloadBytes,
   };
   if (!refresh) {
     const found = await current(entry, what, log);
