@@ -171,15 +171,9 @@ export class InputOrder {
     if (members.every((i) => sources[i] !== undefined)) {
       // All of documents: a document's first diagnostic sorts with its document's start, and one
       // document has one label, so the starts order the labels.
-      const first = new Map<string, number>();
-      for (const i of members) {
-        const label = sources[i]!.document;
-        const seen = first.get(label);
-        if (seen === undefined || this.documentBefore(i, seen)) first.set(label, i);
-      }
-      const ordered = [...first.entries()].sort(([, a], [, b]) => (this.documentBefore(a, b) ? -1 : this.documentBefore(b, a) ? 1 : a - b));
+      const ordered = [...this.firstOfEachDocument(members)].sort(([, a], [, b]) => this.documentOrder(a, b));
       // Two documents starting on one line (one piece of a stream) are ordered by position below.
-      if (ordered.every(([, i], j) => j === 0 || this.documentBefore(ordered[j - 1][1], i))) return ordered.map(([l]) => l);
+      if (this.strictlyOrdered(ordered)) return ordered.map(([l]) => l);
     }
     return [...new Set(this.sorted(members).map((i) => sources[i]?.document ?? ds[i].document ?? ds[i].location))];
   }
@@ -189,29 +183,43 @@ export class InputOrder {
    * what a grouped report line names. Only the first few are put in order.
    */
   public firstDocuments(members: readonly number[], count: number, except?: string): { first: string[]; total: number } {
-    const sources = this.sources;
-    if (members.every((i) => sources[i] !== undefined)) {
-      const first = new Map<string, number>();
-      for (const i of members) {
-        const label = sources[i]!.document;
-        if (label === except) continue;
-        const seen = first.get(label);
-        if (seen === undefined || this.documentBefore(i, seen)) first.set(label, i);
-      }
-      const cmp = (a: number, b: number) => (this.documentBefore(a, b) ? -1 : this.documentBefore(b, a) ? 1 : a - b);
+    if (members.every((i) => this.sources[i] !== undefined)) {
+      const first = this.firstOfEachDocument(members, except);
       // The first count + 1 by insertion: the one after the last named shows whether a tie decides.
       const top: [string, number][] = [];
       for (const entry of first) {
-        if (top.length > count && cmp(entry[1], top[count][1]) >= 0) continue;
+        if (top.length > count && this.documentOrder(entry[1], top[count][1]) >= 0) continue;
         let at = top.length;
-        while (at > 0 && cmp(entry[1], top[at - 1][1]) < 0) at--;
+        while (at > 0 && this.documentOrder(entry[1], top[at - 1][1]) < 0) at--;
         top.splice(at, 0, entry);
         if (top.length > count + 1) top.pop();
       }
-      if (top.every(([, i], j) => j === 0 || this.documentBefore(top[j - 1][1], i))) return { first: top.slice(0, count).map(([l]) => l), total: first.size };
+      if (this.strictlyOrdered(top)) return { first: top.slice(0, count).map(([l]) => l), total: first.size };
     }
     const all = this.documents(members).filter((x) => x !== except);
     return { first: all.slice(0, count), total: all.length };
+  }
+
+  /** Each document's label (all of `members` have one), with its member whose document starts first. */
+  private firstOfEachDocument(members: readonly number[], except?: string): Map<string, number> {
+    const first = new Map<string, number>();
+    for (const i of members) {
+      const label = this.sources[i]!.document;
+      if (label === except) continue;
+      const seen = first.get(label);
+      if (seen === undefined || this.documentBefore(i, seen)) first.set(label, i);
+    }
+    return first;
+  }
+
+  /** Document start order of `a` and `b`, then the order found. */
+  private documentOrder(a: number, b: number): number {
+    return this.documentBefore(a, b) ? -1 : this.documentBefore(b, a) ? 1 : a - b;
+  }
+
+  /** Whether no two neighbours of `list` start on one line (a tie only a position can decide). */
+  private strictlyOrdered(list: readonly [string, number][]): boolean {
+    return list.every(([, i], j) => j === 0 || this.documentBefore(list[j - 1][1], i));
   }
 
   /** Whether the document of `a` starts before that of `b` (both of documents). */
