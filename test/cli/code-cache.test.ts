@@ -5,7 +5,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { codeCacheDirectory, codeCacheFile, runWithCodeCache } from '../../src/cli/code-cache';
+import { CACHED_COMMANDS, codeCacheDirectory, codeCacheFile, runWithCodeCache } from '../../src/cli/code-cache';
+import { main } from '../../src/cli/main';
 import { tmpdir, write } from '../helpers/cli';
 
 let work: string;
@@ -73,6 +74,14 @@ describe('runWithCodeCache', () => {
     const written = fs.statSync(path.join(dir, name)).mtimeMs;
     second.save(); // nothing to write
     expect(fs.statSync(path.join(dir, name)).mtimeMs).toBe(written);
+  });
+
+  test('the commands with a cache of their own are the commands of armada-cdk --help', async () => {
+    let help = '';
+    const io = { stdout: { write: (s: string) => ((help += s), true) }, stderr: { write: () => true }, stdin: process.stdin, cwd: process.cwd() };
+    expect(await main(['--help'], io)).toBe(0);
+    const commands = help.split('Commands:\n')[1].split('\n\n')[0].split('\n').map((l) => l.trim().split(/\s+/)[0]);
+    expect([...CACHED_COMMANDS].sort()).toEqual(commands.sort());
   });
 
   test('one cache per command; --version, help and mistyped commands share "other"', () => {
