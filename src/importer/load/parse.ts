@@ -1,7 +1,8 @@
 /**
  * YAML streams to documents, with PyYAML `safe_load_all` semantics.
  *
- * Values are built by js-yaml with a PyYAML-compatible schema (the fast path); positions are
+ * Values are built by js-yaml with a PyYAML-compatible schema, or for a plain block-style
+ * document by a fast path that builds the same value (`fast-block.ts`); positions are
  * computed afterwards, one document at a time, only for the documents a diagnostic is about.
  */
 import { jsyaml } from './js-yaml';
@@ -14,6 +15,7 @@ import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
 import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
+import { loadBlockDocument } from './fast-block';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -87,24 +89,12 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const chunkText = text.slice(chunk.start, chunk.end);
   const before = constructStats.specials;
   const mergesBefore = constructStats.merges;
-  let values: unknown[];
-  let duplicates = false;
-  try {
-    values = jsyaml.loadAll(chunkText, null, { schema: PYYAML_SAFE_SCHEMA });
-  } catch (e) {
-    if (!(e instanceof jsyaml.YAMLException) || !e.reason.startsWith('duplicated mapping key')) {
-      reportLoadError(e, chunk, file, diagnostics, nonPrintableReported);
-      return;
-    }
-    // PyYAML keeps the last value of a repeated key; js-yaml does that only in its JSON mode.
-    duplicates = true;
-    try {
-      values = jsyaml.loadAll(chunkText, null, { schema: PYYAML_SAFE_SCHEMA, json: true });
-    } catch (e2) {
-      reportLoadError(e2, chunk, file, diagnostics, nonPrintableReported);
-      return;
-    }
-  }
+  // The common document is plain block style, which the fast path builds alike; js-yaml builds
+  // (or refuses) every other.
+  const fast = nonPrintableReported ? undefined : loadBlockDocument(chunkText);
+  const loaded = fast !== undefined ? { values: fast, duplicates: false } : loadWithJsYaml(chunkText, chunk, file, diagnostics, nonPrintableReported);
+  if (loaded === undefined) return;
+  const { values, duplicates } = loaded;
   const hasSpecials = constructStats.specials !== before;
   const hasMerges = constructStats.merges !== mergesBefore;
   const maybeCollectionKeys = mayHaveCollectionKeys(chunkText);
@@ -168,6 +158,25 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
       }
     }
   });
+}
+
+/** The chunk's documents as js-yaml builds them, or undefined once their error is reported. */
+function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): { values: unknown[]; duplicates: boolean } | undefined {
+  try {
+    return { values: jsyaml.loadAll(chunkText, null, { schema: PYYAML_SAFE_SCHEMA }), duplicates: false };
+  } catch (e) {
+    if (!(e instanceof jsyaml.YAMLException) || !e.reason.startsWith('duplicated mapping key')) {
+      reportLoadError(e, chunk, file, diagnostics, nonPrintableReported);
+      return undefined;
+    }
+  }
+  // PyYAML keeps the last value of a repeated key; js-yaml does that only in its JSON mode.
+  try {
+    return { values: jsyaml.loadAll(chunkText, null, { schema: PYYAML_SAFE_SCHEMA, json: true }), duplicates: true };
+  } catch (e) {
+    reportLoadError(e, chunk, file, diagnostics, nonPrintableReported);
+    return undefined;
+  }
 }
 
 /**

@@ -218,13 +218,20 @@ const binaryType = new jsyaml.Type(`${TAG}binary`, {
 });
 
 /**
+ * The implicit types in the order js-yaml tries them on a plain scalar: the first whose `resolve`
+ * accepts the text constructs the value. The block-style fast path (`fast-block.ts`)
+ * resolves with these same objects, so that both paths give the same values and counts.
+ */
+export const PYYAML_IMPLICIT_TYPES: readonly JsYaml.Type[] = [nullType, boolType, intType, floatType, timestampType, mergeType, valueType];
+
+/**
  * The schema to pass to js-yaml's `load`/`loadAll` for PyYAML `SafeLoader` semantics. Used
  * directly, it leaves its markers in the result: a {@link FloatMarker} for each whole-number
  * float and a {@link ConstructFailure} for each value PyYAML refuses; {@link parseYamlStream}
  * turns those into plain values and diagnostics.
  */
 export const PYYAML_SAFE_SCHEMA: JsYaml.Schema = jsyaml.FAILSAFE_SCHEMA.extend({
-  implicit: [nullType, boolType, intType, floatType, timestampType, mergeType, valueType],
+  implicit: [...PYYAML_IMPLICIT_TYPES],
   explicit: [explicitInt, explicitFloat, explicitBool, explicitNull, binaryType, builtin.omap, builtin.pairs, builtin.set],
 });
 
