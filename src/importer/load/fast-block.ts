@@ -9,10 +9,23 @@
  * aliases, tags, quoted or complex keys, keys that are not plain strings (`1:`, `true:`, `<<`),
  * repeated keys, tabs, CR, directives, and every indentation js-yaml would not read the same way.
  * So it never returns a value for a text js-yaml refuses or reads differently: when in doubt, it
- * gives up. Errors and their positions always come from js-yaml.
+ * gives up. Errors and their positions always come from js-yaml. A document it builds has no
+ * anchor, no alias, no tag and no key but a plain string.
  */
 import type * as JsYaml from 'js-yaml';
 import { PYYAML_IMPLICIT_TYPES } from './pyyaml-schema';
+
+let enabled = true;
+
+/**
+ * Turns the fast path on or off (on by default) and returns the previous setting; for tests that
+ * compare the loader's output with and without it.
+ */
+export function useFastBlockLoader(on: boolean): boolean {
+  const was = enabled;
+  enabled = on;
+  return was;
+}
 
 /** Thrown inside the parser to give up; never escapes {@link loadBlockDocument}. */
 class NotBlockStyle {}
@@ -281,7 +294,7 @@ class BlockParser {
  * js-yaml then). The text must not hold characters PyYAML refuses: the caller checks the stream.
  */
 export function loadBlockDocument(text: string): unknown[] | undefined {
-  if (text.includes('\t') || text.includes('\r')) return undefined;
+  if (!enabled || text.includes('\t') || text.includes('\r')) return undefined;
   try {
     return [new BlockParser(text).document()];
   } catch (e) {

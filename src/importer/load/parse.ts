@@ -97,10 +97,13 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const { values, duplicates } = loaded;
   const hasSpecials = constructStats.specials !== before;
   const hasMerges = constructStats.merges !== mergesBefore;
-  const maybeCollectionKeys = mayHaveCollectionKeys(chunkText);
-  const maybeKeyProblems = mayHaveKeyProblems(chunkText);
+  // A document the fast path built has no anchor, alias or key but a plain string: nothing for
+  // these scans to find.
+  const simple = fast !== undefined;
+  const maybeCollectionKeys = !simple && mayHaveCollectionKeys(chunkText);
+  const maybeKeyProblems = !simple && mayHaveKeyProblems(chunkText);
   const source = new ChunkSource(text, chunk);
-  const checkAliases = mayHaveAliases(chunkText);
+  const checkAliases = !simple && mayHaveAliases(chunkText);
   values.forEach((value, i) => {
     if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics)) return;
     let raw = value;
