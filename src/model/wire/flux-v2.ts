@@ -270,13 +270,15 @@ class ChartMapping {
     private readonly localSources: Readonly<Record<string, ChartSource>>,
   ) {}
 
-  private lost(field: FieldPath, message: string): void {
-    this.d.warn(this.c.origin, field, 'not-expressible', `${LOST}: ${message}`);
+  // A large site has thousands of these, and a report prints a few: a message that names values
+  // is written only when it is read.
+  private lost(field: FieldPath, message: string | (() => string)): void {
+    this.d.warn(this.c.origin, field, 'not-expressible', typeof message === 'string' ? `${LOST}: ${message}` : () => `${LOST}: ${message()}`);
   }
 
   /** What the output assumes about the world, which the definition does not say. */
-  private assumed(field: FieldPath, message: string): void {
-    this.d.warn(this.c.origin, field, 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): ${message}`);
+  private assumed(field: FieldPath, message: string | (() => string)): void {
+    this.d.warn(this.c.origin, field, 'flux-assumption', typeof message === 'string' ? `for Flux (helm.toolkit.fluxcd.io/v2): ${message}` : () => `for Flux (helm.toolkit.fluxcd.io/v2): ${message()}`);
   }
 
   /** Registers the chart's source; returns a function giving `spec.chart` once names are final. */
@@ -307,14 +309,14 @@ class ChartMapping {
       const url = this.gitUrl(s.location, '');
       if (url === undefined) return () => ({});
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(s.reference) };
-      if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)}: Flux takes a Git proxy from a Secret (spec.proxySecretRef of the GitRepository) or from the source-controller's HTTPS_PROXY`);
-      if (s.authMethod !== undefined) this.lost(['source', 'authMethod'], `authMethod ${show(s.authMethod)}: give the GitRepository spec.secretRef, a Secret with the SSH key (identity and known_hosts), and an ssh:// URL`);
+      if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], () => `proxyServer ${show(s.proxyServer)}: Flux takes a Git proxy from a Secret (spec.proxySecretRef of the GitRepository) or from the source-controller's HTTPS_PROXY`);
+      if (s.authMethod !== undefined) this.lost(['source', 'authMethod'], () => `authMethod ${show(s.authMethod)}: give the GitRepository spec.secretRef, a Secret with the SSH key (identity and known_hosts), and an ssh:// URL`);
     }
     if (key === undefined) {
       // A local directory: nothing in Flux reads the deployment host's disk. The HelmRelease
       // still refers to a GitRepository, so that the order stays whole and the fix is one object.
       const name = slug(`local-${s.location}`) || 'local';
-      this.lost(['source', 'type'], `a local source (${show(s.location)}): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository ${show(name)} in namespace ${show(sourceNamespace)} (chart path ${show(path)}), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`);
+      this.lost(['source', 'type'], () => `a local source (${show(s.location)}): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository ${show(name)} in namespace ${show(sourceNamespace)} (chart path ${show(path)}), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`);
       return () => ({
         spec: ordered([
           ['chart', path],
@@ -334,7 +336,7 @@ class ChartMapping {
     if (/^(?:https?|ssh):\/\/[^/]/.test(loc)) return loc;
     if (/^git:\/\/[^/]/.test(loc)) {
       const https = loc.replace(/^git:/, 'https:');
-      this.assumed(['source', 'location'], `${what}the git:// URL ${show(loc)}: Flux clones over HTTP(S) or SSH only, so it is written as ${show(https)}; check that the server serves the repository over HTTPS`);
+      this.assumed(['source', 'location'], () => `${what}the git:// URL ${show(loc)}: Flux clones over HTTP(S) or SSH only, so it is written as ${show(https)}; check that the server serves the repository over HTTPS`);
       return https;
     }
     const scp = /^([A-Za-z0-9._-]+@)?([A-Za-z0-9.-]+):(?!\/\/)(.+)$/.exec(loc);
@@ -353,12 +355,12 @@ class ChartMapping {
     }
     const [, dir] = m;
     const [, chart, version] = file;
-    this.assumed(['source', 'location'], `a tar source becomes HelmRepository ${show(dir)} with chart ${show(chart)} version ${show(version)}: this assumes that directory is a Helm repository (it serves an index.yaml listing that chart version, as helm repo index writes it); a plain directory of tarballs cannot be expressed`);
+    this.assumed(['source', 'location'], () => `a tar source becomes HelmRepository ${show(dir)} with chart ${show(chart)} version ${show(version)}: this assumes that directory is a Helm repository (it serves an index.yaml listing that chart version, as helm repo index writes it); a plain directory of tarballs cannot be expressed`);
     const sub = s.subpath?.replace(/^\.\/|\/+$/g, '');
     if (sub !== undefined && sub !== '' && sub !== '.' && sub !== chart) {
-      this.lost(['source', 'subpath'], `subpath ${show(s.subpath)}: Flux installs chart ${show(chart)} as packaged, and cannot pick another chart inside the tarball`);
+      this.lost(['source', 'subpath'], () => `subpath ${show(s.subpath)}: Flux installs chart ${show(chart)} as packaged, and cannot pick another chart inside the tarball`);
     }
-    if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)}: a HelmRepository has no proxy; set HTTPS_PROXY on the source-controller`);
+    if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], () => `proxyServer ${show(s.proxyServer)}: a HelmRepository has no proxy; set HTTPS_PROXY on the source-controller`);
     return { key: { kind: 'HelmRepository', namespace: sourceNamespace, url: dir }, chart, version };
   }
 
@@ -399,20 +401,20 @@ class ChartMapping {
   private reportWaits(): void {
     const w = this.c.wait;
     const labelled = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
-    if (w?.labels !== undefined && Object.keys(w.labels).length > 0) this.lost(['wait', 'labels'], `label-selected waits: ${labelled}`);
+    if (w?.labels !== undefined && Object.keys(w.labels).length > 0) this.lost(['wait', 'labels'], () => `label-selected waits: ${labelled}`);
     w?.resources?.forEach((res, i) => {
       const o = res.options;
       const at = (f: string): FieldPath => ['wait', 'resources', i, f];
-      if (o.labels !== undefined && Object.keys(o.labels).length > 0) this.lost(at('labels'), `the labels of this ${res.type} wait: ${labelled}`);
+      if (o.labels !== undefined && Object.keys(o.labels).length > 0) this.lost(at('labels'), () => `the labels of this ${res.type} wait: ${labelled}`);
       const min = o.minReady === undefined ? undefined : parseMinReady(o.minReady);
       if (min !== undefined && CONTROLLER_TYPES.includes(res.type) && !(min.kind === 'percent' && min.percent === 100)) {
-        this.lost(at('minReady'), `minReady ${show(o.minReady)}: Flux waits until every ${res.type} of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`);
+        this.lost(at('minReady'), () => `minReady ${show(o.minReady)}: Flux waits until every ${res.type} of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`);
       }
       if (o.required === true) {
-        this.lost(at('required'), `required=true: Flux waits on the ${res.type}s the release has and succeeds when it has none, which is weaker (Armada times out when no ${res.type} matches)`);
+        this.lost(at('required'), () => `required=true: Flux waits on the ${res.type}s the release has and succeeds when it has none, which is weaker (Armada times out when no ${res.type} matches)`);
       }
       if (o.allowAsyncUpdates === true) {
-        this.lost(at('allowAsyncUpdates'), `allowAsyncUpdates=true: Flux waits until every pod of the ${res.type} runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`);
+        this.lost(at('allowAsyncUpdates'), () => `allowAsyncUpdates=true: Flux waits until every pod of the ${res.type} runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`);
       }
     });
   }
@@ -420,15 +422,17 @@ class ChartMapping {
   private reportUnsupported(): void {
     const c = this.c;
     const u = c.upgrade;
-    if (u?.pre?.delete !== undefined && u.pre.delete.length > 0) {
-      this.lost(['upgrade', 'pre', 'delete'], `upgrade.pre.delete (${u.pre.delete.map((h) => h.type).join(', ')}): nothing in Flux runs before an upgrade; make those Jobs Helm hooks with helm.sh/hook-delete-policy: before-hook-creation, or give them ttlSecondsAfterFinished, so that an upgrade can recreate them`);
+    const preDelete = u?.pre?.delete;
+    if (preDelete !== undefined && preDelete.length > 0) {
+      this.lost(['upgrade', 'pre', 'delete'], () => `upgrade.pre.delete (${preDelete.map((h) => h.type).join(', ')}): nothing in Flux runs before an upgrade; make those Jobs Helm hooks with helm.sh/hook-delete-policy: before-hook-creation, or give them ttlSecondsAfterFinished, so that an upgrade can recreate them`);
     }
     if (u?.pre?.update !== undefined && u.pre.update.length > 0) this.lost(['upgrade', 'pre', 'update'], 'upgrade.pre.update (Armada has ignored it since Helm 3, and Flux has no equivalent)');
     if (u?.pre?.create !== undefined && u.pre.create.length > 0) this.lost(['upgrade', 'pre', 'create'], 'upgrade.pre.create (never implemented by Armada, and Flux has no equivalent)');
     if (u?.post?.create !== undefined && u.post.create.length > 0) this.lost(['upgrade', 'post'], 'upgrade.post (ignored by Armada, and Flux has no equivalent)');
     if (c.dependencies !== undefined) {
-      this.lost(['dependencies'], c.dependencies.length > 0
-        ? `subchart dependencies ${show(c.dependencies)}: Flux builds the chart as its source has it (its charts/ directory and Chart.yaml dependencies), so vendor those charts into it or declare them in Chart.yaml`
+      const deps = c.dependencies;
+      this.lost(['dependencies'], deps.length > 0
+        ? () => `subchart dependencies ${show(deps)}: Flux builds the chart as its source has it (its charts/ directory and Chart.yaml dependencies), so vendor those charts into it or declare them in Chart.yaml`
         : 'dependencies [] (Armada removes the chart\'s own charts/ directory): Flux builds the chart as its source has it, with its subcharts');
     }
     if (this.r.protected.continueProcessing) {

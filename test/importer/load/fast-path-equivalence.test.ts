@@ -34,7 +34,7 @@ function load(text: string, fast: boolean): unknown {
   try {
     const r = parseYamlStream({ file: 'site.yaml', text });
     return {
-      documents: r.documents.map((d) => ({ label: d.label, line: d.line, raw: typed(d.raw), value: typed(d.value), plainJson: d.plainJson })),
+      documents: r.documents.map((d) => ({ label: d.label, file: d.file, index: d.index, startLine: d.startLine, schema: d.schema, name: d.name, raw: typed(d.raw), data: typed(d.data), plainJson: d.plainJson, at: d.location() })),
       diagnostics: r.diagnostics,
     };
   } finally {
