@@ -25,6 +25,13 @@ const COLON = 58;
 const DOUBLE_QUOTE = 34;
 const SINGLE_QUOTE = 39;
 
+/**
+ * The deepest nesting built here. js-yaml recurses more per level than this parser, so past a few
+ * thousand levels it overflows the stack (and throws) where this parser would still return a
+ * value; far below that, manifests are never this deep.
+ */
+const MAX_DEPTH = 100;
+
 /** Characters a key may be made of: enough for Armada's and Helm's keys, nothing YAML reads specially. */
 function isKeyChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === DASH || c === 47;
@@ -76,6 +83,8 @@ class BlockParser {
   private lineEnd = 0;
   /** The deepest indentation of a comment line {@link peek} stepped over. */
   private commentIndent = -1;
+  /** How many mappings and sequences are open. */
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
@@ -156,11 +165,15 @@ class BlockParser {
 
   /** A block mapping at `indent`, its first key at offset `first` of the current line. */
   private mapping(indent: number, first: number): Record<string, unknown> {
+    if (++this.depth > MAX_DEPTH) throw GIVE_UP;
     const out: Record<string, unknown> = {};
     this.entry(out, indent, first);
     for (;;) {
       const i = this.peek();
-      if (i < indent) return out;
+      if (i < indent) {
+        this.depth--;
+        return out;
+      }
       if (i > indent) throw GIVE_UP;
       this.entry(out, indent, this.lineStart + indent);
     }
@@ -207,12 +220,16 @@ class BlockParser {
   }
 
   private sequence(indent: number): unknown[] {
+    if (++this.depth > MAX_DEPTH) throw GIVE_UP;
     const out: unknown[] = [];
     const t = this.text;
     for (;;) {
       const i = this.peek();
       if (i > indent) throw GIVE_UP;
-      if (i < indent || !this.isDashLine()) return out;
+      if (i < indent || !this.isDashLine()) {
+        this.depth--;
+        return out;
+      }
       const end = this.lineEnd;
       let v = this.lineStart + indent + 1;
       while (v < end && t.charCodeAt(v) === SPACE) v++;
