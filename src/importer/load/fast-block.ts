@@ -235,7 +235,12 @@ class BlockParser {
       while (v < end && t.charCodeAt(v) === SPACE) v++;
       if (v === end || t.charCodeAt(v) === HASH) {
         this.consume();
-        out.push(this.nested(indent, false));
+        const item = this.nested(indent, false);
+        // js-yaml's quirk: after an empty item it reads on without checking the indentation, so a
+        // dash on a shallower line (`-\n  -\n- x`) becomes an item of this sequence, not of its
+        // parent's. Left to js-yaml, which builds what it builds.
+        if (item === null && this.peek() >= 0 && this.indent < indent && this.isDashLine()) throw GIVE_UP;
+        out.push(item);
       } else if (this.keyEnd(v) >= 0) {
         out.push(this.mapping(v - this.lineStart, v));
       } else {

@@ -321,6 +321,15 @@ const EDGE_CASES: readonly (readonly [string, Expect])[] = [
   ['-\n  a\n', 'slow'],
   ['-\n    a: 1\n  b: 2\n', 'slow'],
   ['- ~\n- null\n- \n', 'fast'],
+  // js-yaml reads a shallower dash after an empty item into the inner sequence ([[null, 'x']])
+  ['-\n -\n- x\n', 'slow'],
+  ['-\n  - a\n  -\n- x\n', 'slow'],
+  ['-\n  -\n  -   # c\n\n# c\n- x\n', 'slow'],
+  ['k:\n-\n -\n -\n- x\n', 'slow'],
+  ['- k:\n  -\n- x\n', 'slow'],
+  ['k:\n  -\nb: 1\n', 'fast'],
+  ['-\n  - k:\n- x\n', 'fast'],
+  ['-\n  a:\n- x\n', 'fast'],
   // keys with nothing
   ['a:\n', 'fast'],
   ['a:\nb:\n', 'fast'],
