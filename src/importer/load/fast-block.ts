@@ -12,7 +12,7 @@
  * gives up. Errors and their positions always come from js-yaml.
  */
 import type * as JsYaml from 'js-yaml';
-import { PYYAML_IMPLICIT_TYPES } from './pyyaml-schema';
+import { constructStats, PYYAML_IMPLICIT_TYPES } from './pyyaml-schema';
 
 /** Thrown inside the parser to give up; never escapes {@link loadBlockDocument}. */
 class NotBlockStyle {}
@@ -304,11 +304,18 @@ class BlockParser {
  */
 export function loadBlockDocument(text: string): unknown[] | undefined {
   if (text.includes('\t') || text.includes('\r')) return undefined;
+  const { specials, merges } = constructStats;
   try {
     return [new BlockParser(text).document()];
   } catch (e) {
-    // Giving up, or a stack too shallow for the nesting: js-yaml decides.
-    if (e === GIVE_UP || e instanceof RangeError) return undefined;
+    // Giving up, or a stack too shallow for the nesting: js-yaml decides. The scalars built
+    // before giving up must not count: the caller reads the counters around both paths, and
+    // would take js-yaml's document for one with markers or merges to look for.
+    if (e === GIVE_UP || e instanceof RangeError) {
+      constructStats.specials = specials;
+      constructStats.merges = merges;
+      return undefined;
+    }
     throw e;
   }
 }
