@@ -600,7 +600,33 @@ function mutate(r: Rng, text: string): string {
   return t;
 }
 
+const LINE_SHAPES = ['-', '- ', '- a', '- 1.0', '- k: v', '- k:', '- k: <<', '-   k: v', 'k:', 'k: v', 'j: 1.0', 'k: []', 'j:  # c', '# c', '', '...', '---', '- - a', '- # c', 'k: v # c', 'a: x y', 'x'];
+
+/**
+ * Lines of a few shapes at any indentation: few are valid, and together they try every way
+ * block collections can open and close.
+ */
+function lineSoup(r: Rng): string {
+  const lines: string[] = [];
+  for (let n = r.int(1, 8); n > 0; n--) {
+    const shape = r.pick(LINE_SHAPES);
+    // fresh keys, so that most soups are not refused for a repeated key
+    lines.push(sp(r.int(0, 6)) + shape.replace(/^(-\s+)?([kj]):/, (_, d: string | undefined, k: string) => `${d ?? ''}${k}${r.int(0, 999)}:`));
+  }
+  return lines.join('\n') + (r.chance(0.8) ? '\n' : '');
+}
+
 describe('random documents', () => {
+  const LINE_SOUPS = 20000;
+
+  test(`${LINE_SOUPS} soups of lines agree`, () => {
+    const r = new Rng(99);
+    const res = compareAll(Array.from({ length: LINE_SOUPS }, () => lineSoup(r)));
+    expect(res.failures).toEqual([]);
+    expect(res.taken).toBeGreaterThan(LINE_SOUPS / 20);
+    expect(res.jsThrew).toBeGreaterThan(LINE_SOUPS / 5);
+  });
+
   const RANDOM_DOCUMENTS = 5000;
   const MUTANTS_PER_DOCUMENT = 8;
   const CORPUS_MUTANTS = 15000;
