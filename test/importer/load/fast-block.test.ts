@@ -28,7 +28,7 @@ function show(v: unknown): string {
  * numbers by `Object.is` (-0, NaN), same prototypes, same own keys in the same order (symbols
  * included) with the same descriptors, recursively.
  */
-export function strictDiff(a: unknown, b: unknown, at = '$'): string | undefined {
+function strictDiff(a: unknown, b: unknown, at = '$'): string | undefined {
   if (typeof a !== typeof b) return `${at}: ${typeof a} ${show(a)} vs ${typeof b} ${show(b)}`;
   if (typeof a === 'number') return Object.is(a, b) ? undefined : `${at}: ${show(a)} vs ${show(b)}`;
   if (typeof a !== 'object' || a === null || b === null) return a === b ? undefined : `${at}: ${show(a)} vs ${show(b)}`;
