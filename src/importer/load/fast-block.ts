@@ -13,7 +13,7 @@
  * anchor, no alias, no tag and no key but a plain string.
  */
 import type * as JsYaml from 'js-yaml';
-import { PYYAML_IMPLICIT_TYPES } from './pyyaml-schema';
+import { constructStats, PYYAML_IMPLICIT_TYPES } from './pyyaml-schema';
 
 let enabled = true;
 
@@ -37,6 +37,13 @@ const DASH = 45;
 const COLON = 58;
 const DOUBLE_QUOTE = 34;
 const SINGLE_QUOTE = 39;
+
+/**
+ * The deepest nesting built here. js-yaml recurses more per level than this parser, so past a few
+ * thousand levels it overflows the stack (and throws) where this parser would still return a
+ * value; far below that, manifests are never this deep.
+ */
+const MAX_DEPTH = 100;
 
 /** Characters a key may be made of: enough for Armada's and Helm's keys, nothing YAML reads specially. */
 function isKeyChar(c: number): boolean {
@@ -89,6 +96,8 @@ class BlockParser {
   private lineEnd = 0;
   /** The deepest indentation of a comment line {@link peek} stepped over. */
   private commentIndent = -1;
+  /** How many mappings and sequences are open. */
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
@@ -169,11 +178,15 @@ class BlockParser {
 
   /** A block mapping at `indent`, its first key at offset `first` of the current line. */
   private mapping(indent: number, first: number): Record<string, unknown> {
+    if (++this.depth > MAX_DEPTH) throw GIVE_UP;
     const out: Record<string, unknown> = {};
     this.entry(out, indent, first);
     for (;;) {
       const i = this.peek();
-      if (i < indent) return out;
+      if (i < indent) {
+        this.depth--;
+        return out;
+      }
       if (i > indent) throw GIVE_UP;
       this.entry(out, indent, this.lineStart + indent);
     }
@@ -220,18 +233,27 @@ class BlockParser {
   }
 
   private sequence(indent: number): unknown[] {
+    if (++this.depth > MAX_DEPTH) throw GIVE_UP;
     const out: unknown[] = [];
     const t = this.text;
     for (;;) {
       const i = this.peek();
       if (i > indent) throw GIVE_UP;
-      if (i < indent || !this.isDashLine()) return out;
+      if (i < indent || !this.isDashLine()) {
+        this.depth--;
+        return out;
+      }
       const end = this.lineEnd;
       let v = this.lineStart + indent + 1;
       while (v < end && t.charCodeAt(v) === SPACE) v++;
       if (v === end || t.charCodeAt(v) === HASH) {
         this.consume();
-        out.push(this.nested(indent, false));
+        const item = this.nested(indent, false);
+        // js-yaml's quirk: after an empty item it reads on without checking the indentation, so a
+        // dash on a shallower line (`-\n  -\n- x`) becomes an item of this sequence, not of its
+        // parent's. Left to js-yaml, which builds what it builds.
+        if (item === null && this.peek() >= 0 && this.indent < indent && this.isDashLine()) throw GIVE_UP;
+        out.push(item);
       } else if (this.keyEnd(v) >= 0) {
         out.push(this.mapping(v - this.lineStart, v));
       } else {
@@ -295,11 +317,18 @@ class BlockParser {
  */
 export function loadBlockDocument(text: string): unknown[] | undefined {
   if (!enabled || text.includes('\t') || text.includes('\r')) return undefined;
+  const { specials, merges } = constructStats;
   try {
     return [new BlockParser(text).document()];
   } catch (e) {
-    // Giving up, or a stack too shallow for the nesting: js-yaml decides.
-    if (e === GIVE_UP || e instanceof RangeError) return undefined;
+    // Giving up, or a stack too shallow for the nesting: js-yaml decides. The scalars built
+    // before giving up must not count: the caller reads the counters around both paths, and
+    // would take js-yaml's document for one with markers or merges to look for.
+    if (e === GIVE_UP || e instanceof RangeError) {
+      constructStats.specials = specials;
+      constructStats.merges = merges;
+      return undefined;
+    }
     throw e;
   }
 }
