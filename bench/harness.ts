@@ -77,6 +77,13 @@ export interface Benchmark {
    * @default 'wall'
    */
   readonly clock?: 'wall' | 'cpu';
+  /**
+   * How many times the run's repetitions (`BENCH_REPS`) to measure: more for runs of a tenth of a
+   * second, whose times spread widely (the re-optimization after each forced GC varies), so that
+   * their median is as steady as a longer run's.
+   * @default 1
+   */
+  readonly repeat?: number;
   /** Prepares inputs (generated files, warm caches) before any timing. */
   readonly setup?: () => Promise<void> | void;
 }

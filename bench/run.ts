@@ -32,7 +32,7 @@ async function main() {
     for (const b of await mod.benchmarks()) {
       await b.setup?.();
       const cases: Case[] = [b.subject, ...(b.subjects ?? []), ...b.baselines];
-      const results = await measure(cases, REPS, 1, b.clock);
+      const results = await measure(cases, REPS * (b.repeat ?? 1), 1, b.clock);
       const ms = new Map(results.map((r) => [r.name, r.medianMs]));
       const peaks = cases.map((c) => (!b.peakCases || b.peakCases.includes(c.name) ? peakMemory(file, b.title, c.name) : undefined));
       const mb = new Map(cases.map((c, i) => [c.name, peaks[i]]));
@@ -56,7 +56,7 @@ async function main() {
         '',
         b.description,
         '',
-        `| case | median ${(b.clock ?? b.subject.clock) === 'cpu' ? 'CPU ' : ''}ms | min ms | peak RSS MB | ratio to ${main.baseline} |`,
+        `| case | median ${(b.clock ?? b.subject.clock) === 'cpu' ? 'CPU ' : ''}ms${b.repeat !== undefined && b.repeat !== 1 ? ` (${REPS * b.repeat} runs)` : ''} | min ms | peak RSS MB | ratio to ${main.baseline} |`,
         '| --- | ---: | ---: | ---: | ---: |',
         ...rows,
         '',
@@ -137,7 +137,7 @@ function writeReport(sections: string[]) {
   const header = [
     '# Benchmarks',
     '',
-    'Written by `npm run bench` (median of ' + REPS + ' alternating runs after a warm-up; peak RSS from a separate process per case).',
+    'Written by `npm run bench` (median of ' + REPS + ' alternating runs after a warm-up, or of the number a table names; peak RSS from a separate process per case).',
     `Last run: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} x ${cpu}, ${os.platform()}.`,
     'Ratios compare against a baseline measured in the same run, so they hold across machines better than the absolute times.',
     '',

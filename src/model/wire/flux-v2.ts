@@ -197,8 +197,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
           ['chart', chartSpec()],
           // Written as literals (thousands on a large site), in the order ordered() would give.
           ['dependsOn', deps.length === 0 ? undefined : deps.map((x) => (x.namespace === ref.namespace ? { name: x.name } : { name: x.name, namespace: x.namespace }))],
-          ...fields,
-        ]),
+        ], fields),
       }),
     });
   }
@@ -373,11 +372,9 @@ class ChartMapping {
     // Armada waits when Helm's native wait is on or when it has resources to wait on; Flux has
     // one wait, on every object of the release, so that wait carries both.
     const waits = effectiveNativeWait(c, this.spec.schemaVersion) || r.waitResources.length > 0;
-    const waitFields: [string, unknown][] = [
-      ['disableWait', waits ? undefined : true],
-      // Helm 3's --wait (Armada's native wait) skips Jobs; Armada waits on them only when listed.
-      ['disableWaitForJobs', waits && !r.waitResources.some((w) => w.type === 'job') ? true : undefined],
-    ];
+    const disableWait = waits ? undefined : true;
+    // Helm 3's --wait (Armada's native wait) skips Jobs; Armada waits on them only when listed.
+    const disableWaitForJobs = waits && !r.waitResources.some((w) => w.type === 'job') ? true : undefined;
     const p = r.protected;
     // Not protected: Armada purges a failed release and installs it anew. Protected: it leaves the
     // release as it is, which Flux does without remediation. A failed test never purges.
@@ -385,11 +382,12 @@ class ChartMapping {
     const u = c.upgrade;
     return [
       ['timeout', goDuration(r.waitTimeout)],
-      ['install', ordered([['createNamespace', true], ...waitFields, ['remediation', remediation]])],
+      ['install', ordered([['createNamespace', true], ['disableWait', disableWait], ['disableWaitForJobs', disableWaitForJobs], ['remediation', remediation]])],
       ['upgrade', ordered([
         ['disableHooks', u?.noHooks === true ? true : undefined],
         ['force', u?.options?.force === true ? true : undefined],
-        ...waitFields,
+        ['disableWait', disableWait],
+        ['disableWaitForJobs', disableWaitForJobs],
         ['remediation', p.protected ? remediation : { ...remediation, strategy: 'uninstall' }],
       ])],
       ['test', r.test.enabled ? { enable: true, timeout: goDuration(r.test.timeoutSeconds) } : { enable: false }],
