@@ -8,9 +8,11 @@
 import { isYamlTimestamp } from '../values';
 
 /** Strings PyYAML (YAML 1.1) or a YAML 1.2 core reader would not read back as strings. */
+const BOOL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
+const NULL = /^(?:~|null|Null|NULL)$/;
 const IMPLICIT = [
-  /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
-  /^(?:~|null|Null|NULL)$/,
+  BOOL,
+  NULL,
   /^[-+]?(?:0b[01_]+|0o?[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(?::[0-5]?[0-9])*)$/,
   /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+]?[0-9]+)?$/,
   /^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
@@ -32,6 +34,8 @@ function needsQuotes(s: string): boolean {
   if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90)) {
     const l = c | 32;
     if (l !== 121 && l !== 110 && l !== 116 && l !== 102 && l !== 111) return false;
+    // Of the implicit forms, only the booleans and the nulls start with a letter.
+    return BOOL.test(s) || NULL.test(s);
   } else if (c === 95 || c === 47) return false;
   return IMPLICIT.some((re) => re.test(s));
 }
