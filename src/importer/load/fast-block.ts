@@ -2,7 +2,8 @@
  * A fast path for the document most manifests are made of: block mappings and sequences, simple
  * keys, one-line scalars. It builds exactly the value that js-yaml builds with
  * {@link PYYAML_SAFE_SCHEMA} (the same objects, keys in the same order, scalars resolved by the
- * same type objects, so that the constructors' counts move alike), in about half the time (its CPU time, garbage collection included).
+ * same type objects, so that the constructors' counts move alike), in about half js-yaml's CPU
+ * time (garbage collection included).
  *
  * Anything outside that subset makes it give up, and the caller loads the document with js-yaml:
  * flow collections other than `[]` and `{}`, multi-line and block scalars, escapes, anchors,
