@@ -64,6 +64,10 @@ function isIndicator(c: number): boolean {
   );
 }
 
+// js-yaml's typings leave out the two functions every type has.
+type ResolvingType = JsYaml.Type & { resolve(s: string): boolean; construct(s: string): unknown };
+const IMPLICIT = PYYAML_IMPLICIT_TYPES as readonly ResolvingType[];
+
 // Keys repeat across documents (every chart has `namespace`, `wait`, ...): whether each is a
 // plain string key is decided once.
 const plainKeys = new Map<string, boolean>();
@@ -72,14 +76,11 @@ const plainKeys = new Map<string, boolean>();
 function isPlainStringKey(key: string): boolean {
   let ok = plainKeys.get(key);
   if (ok === undefined) {
-    ok = key.length <= 1024 && key !== '__proto__' && !PYYAML_IMPLICIT_TYPES.some((t) => (t as JsYaml.Type & { resolve(s: string): boolean }).resolve(key));
+    ok = key.length <= 1024 && key !== '__proto__' && !IMPLICIT.some((t) => t.resolve(key));
     if (plainKeys.size < 10_000) plainKeys.set(key, ok);
   }
   return ok;
 }
-
-type ResolvingType = JsYaml.Type & { resolve(s: string): boolean; construct(s: string): unknown };
-const IMPLICIT = PYYAML_IMPLICIT_TYPES as readonly ResolvingType[];
 
 /** A plain scalar as js-yaml makes it: the first implicit type that resolves it constructs it. */
 function plainScalar(s: string): unknown {

@@ -272,12 +272,12 @@ class ChartMapping {
   // A large site has thousands of these, and a report prints a few: a message that names values
   // is written only when it is read.
   private lost(field: FieldPath, message: string | (() => string)): void {
-    this.d.warn(this.c.origin, field, 'not-expressible', typeof message === 'string' ? `${LOST}: ${message}` : () => `${LOST}: ${message()}`);
+    this.d.warn(this.c.origin, field, 'not-expressible', prefixed(`${LOST}: `, message));
   }
 
   /** What the output assumes about the world, which the definition does not say. */
   private assumed(field: FieldPath, message: string | (() => string)): void {
-    this.d.warn(this.c.origin, field, 'flux-assumption', typeof message === 'string' ? `for Flux (helm.toolkit.fluxcd.io/v2): ${message}` : () => `for Flux (helm.toolkit.fluxcd.io/v2): ${message()}`);
+    this.d.warn(this.c.origin, field, 'flux-assumption', prefixed('for Flux (helm.toolkit.fluxcd.io/v2): ', message));
   }
 
   /** Registers the chart's source; returns a function giving `spec.chart` once names are final. */
@@ -437,6 +437,11 @@ class ChartMapping {
       this.lost(['protected', 'continueProcessing'], 'continueProcessing=true: the release is left in place when it fails (no remediation), but the HelmReleases that depend on it wait until it is Ready, where Armada carries on with the group');
     }
   }
+}
+
+/** `prefix` before `message`, which may be a writer, called when the message is first read. */
+function prefixed(prefix: string, message: string | (() => string)): string | (() => string) {
+  return typeof message === 'string' ? prefix + message : () => prefix + message();
 }
 
 /** `chart.spec.chart` of a chart in a Git repository: its path from the repository's root. */
