@@ -107,7 +107,7 @@ class BlockParser {
     let indent = this.peek();
     if (indent < 0) throw GIVE_UP;
     const t = this.text;
-    if (indent === 0 && t.startsWith('---', this.lineStart) && this.restIsEmpty(this.lineStart + 3, true)) {
+    if (indent === 0 && t.startsWith('---', this.lineStart) && this.restIsEmpty(this.lineStart + 3)) {
       this.consume();
       indent = this.peek();
       if (indent < 0) throw GIVE_UP;
@@ -115,7 +115,7 @@ class BlockParser {
     const value = this.node(indent);
     indent = this.peek();
     if (indent >= 0) {
-      if (indent !== 0 || !t.startsWith('...', this.lineStart) || !this.restIsEmpty(this.lineStart + 3, true)) throw GIVE_UP;
+      if (indent !== 0 || !t.startsWith('...', this.lineStart) || !this.restIsEmpty(this.lineStart + 3)) throw GIVE_UP;
       this.consume();
       if (this.peek() >= 0) throw GIVE_UP;
     }
@@ -159,13 +159,13 @@ class BlockParser {
   }
 
   /** Whether the current line holds nothing from `at` on but spaces and, after one, a comment. */
-  private restIsEmpty(at: number, needsSpace: boolean): boolean {
+  private restIsEmpty(at: number): boolean {
     const t = this.text;
     const end = this.lineEnd;
-    if (at < end && needsSpace && t.charCodeAt(at) !== SPACE) return false;
+    if (at < end && t.charCodeAt(at) !== SPACE) return false;
     let i = at;
     while (i < end && t.charCodeAt(i) === SPACE) i++;
-    return i === end || (t.charCodeAt(i) === HASH && i > at);
+    return i === end || t.charCodeAt(i) === HASH;
   }
 
   private isDashLine(): boolean {
@@ -305,7 +305,7 @@ class BlockParser {
       }
       value = plainScalar(t.slice(v, last));
     }
-    if (after < end && !this.restIsEmpty(after, true)) throw GIVE_UP;
+    if (after < end && !this.restIsEmpty(after)) throw GIVE_UP;
     this.consume();
     if (this.peek() > indent || this.commentIndent > indent) throw GIVE_UP;
     return value;
