@@ -14,6 +14,7 @@
  */
 import type { SourcePosition, WirePath } from './positions';
 import { plainKeyString } from './pyyaml-schema';
+import { detached } from '../../model/detached';
 
 /** The index cannot tell: the path goes into a flow collection, an alias or a merge. */
 export const UNKNOWN: unique symbol = Symbol('unknown position');
@@ -419,7 +420,7 @@ function resolvedKey(spelled: string): string {
   let name = resolvedKeys.get(spelled);
   if (name === undefined) {
     name = plainKeyString(spelled);
-    if (resolvedKeys.size < 10_000) resolvedKeys.set(spelled, name);
+    if (resolvedKeys.size < 10_000) resolvedKeys.set(detached(spelled), (name = detached(name)));
   }
   return name;
 }

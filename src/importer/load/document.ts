@@ -1,5 +1,5 @@
 import type { BlockOutline } from './outline';
-import { ChunkAst, collectionKeys, conflictingMerges, SourcePosition, WirePath } from './positions';
+import { ChunkAst, collectionKeys, conflictingMerges, KeptIndexes, SourcePosition, WirePath } from './positions';
 import { Chunk } from './source';
 
 /**
@@ -86,6 +86,8 @@ export class ChunkSource {
   constructor(
     private readonly text: string,
     public readonly chunk: Chunk,
+    /** The load's kept block indexes, shared by its chunks. @default - a list of this chunk's own */
+    private readonly kept: KeptIndexes = new KeptIndexes(),
   ) {}
 
   /** Too big for an AST: positions come from the line outline, merges are not cross-checked. */
@@ -94,7 +96,7 @@ export class ChunkSource {
   }
 
   public ast(): ChunkAst {
-    if (!this.astCache) this.astCache = new ChunkAst(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line);
+    if (!this.astCache) this.astCache = new ChunkAst(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line, this.kept);
     return this.astCache;
   }
 

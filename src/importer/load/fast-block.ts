@@ -15,6 +15,7 @@
  */
 import type * as JsYaml from 'js-yaml';
 import { constructStats, PYYAML_IMPLICIT_TYPES } from './pyyaml-schema';
+import { detached } from '../../model/detached';
 
 let enabled = true;
 
@@ -77,7 +78,7 @@ function isPlainStringKey(key: string): boolean {
   let ok = plainKeys.get(key);
   if (ok === undefined) {
     ok = key.length <= 1024 && key !== '__proto__' && !IMPLICIT.some((t) => t.resolve(key));
-    if (plainKeys.size < 10_000) plainKeys.set(key, ok);
+    if (plainKeys.size < 10_000) plainKeys.set(detached(key), ok);
   }
   return ok;
 }

@@ -10,6 +10,7 @@ import { Diagnostic, formatFieldPath, hasErrors } from '../../model/diagnostics'
 import { ALIAS_EXPANSION_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
+import { KeptIndexes } from './positions';
 import { pyStrRepr } from './py-repr';
 import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
@@ -36,6 +37,10 @@ const NON_PRINTABLE_RE = /[^\t\n\r\x20-\x7E\x85\xA0-\uFFFD]/;
  * load (PyYAML would reject the whole stream; the error is kept, so the caller still stops).
  */
 export function parseYamlStream(input: SourceText): ParseResult {
+  return parseStream(input, new KeptIndexes());
+}
+
+function parseStream(input: SourceText, kept: KeptIndexes): ParseResult {
   const documents: LoadedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   const file = input.file;
@@ -64,7 +69,7 @@ export function parseYamlStream(input: SourceText): ParseResult {
       });
       continue;
     }
-    loadChunk(text, chunk, file, documents, diagnostics, bad !== null);
+    loadChunk(text, chunk, file, documents, diagnostics, bad !== null, kept);
   }
 
   if (documents.length === 0 && !hasErrors(diagnostics)) {
@@ -75,17 +80,18 @@ export function parseYamlStream(input: SourceText): ParseResult {
 
 /** {@link parseYamlStream} over several inputs, documents concatenated as Armada does. */
 export function parseInputs(inputs: readonly SourceText[]): ParseResult {
+  const kept = new KeptIndexes();
   const documents: LoadedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const input of inputs) {
-    const r = parseYamlStream(input);
+    const r = parseStream(input, kept);
     for (const d of r.documents) documents.push(d);
     for (const d of r.diagnostics) diagnostics.push(d);
   }
   return { documents, diagnostics };
 }
 
-function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean): void {
+function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean, kept: KeptIndexes): void {
   const chunkText = text.slice(chunk.start, chunk.end);
   const before = constructStats.specials;
   const mergesBefore = constructStats.merges;
@@ -102,7 +108,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const simple = fast !== undefined;
   const maybeCollectionKeys = !simple && mayHaveCollectionKeys(chunkText);
   const maybeKeyProblems = !simple && mayHaveKeyProblems(chunkText);
-  const source = new ChunkSource(text, chunk);
+  const source = new ChunkSource(text, chunk, kept);
   const checkAliases = !simple && mayHaveAliases(chunkText);
   values.forEach((value, i) => {
     if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics)) return;

@@ -22,13 +22,25 @@ const isScalar = (n: unknown): n is import('yaml').Scalar => yamlLib().isScalar(
 
 let fastPositions = true;
 
-/**
- * The chunks whose block index is kept, most recent last. Diagnostics about one document come
- * together (its schema errors, then a writer's findings chart by chart), so a few suffice, and
- * a site of thousands of documents does not keep an index of each.
- */
-const recentIndexes: ChunkAst[] = [];
 const KEPT_INDEXES = 8;
+
+/**
+ * The chunks of one load whose block index is kept, most recent last. Diagnostics about one
+ * document come together (its schema errors, then a writer's findings chart by chart), so a few
+ * suffice, and a site of thousands of documents does not keep an index of each. It belongs to the
+ * load (its documents hold it) and not to the module: a chunk's text is a slice of its whole
+ * stream, so a module-wide list would keep the last streams read alive for as long as the process
+ * runs.
+ */
+export class KeptIndexes {
+  private readonly recent: ChunkAst[] = [];
+
+  /** Keeps `ast`'s index; returns the chunk whose index is to be dropped, if one is. */
+  public keep(ast: ChunkAst): ChunkAst | undefined {
+    this.recent.push(ast);
+    return this.recent.length > KEPT_INDEXES ? this.recent.shift() : undefined;
+  }
+}
 
 /**
  * Turns the {@link BlockIndex} off (`false`) or on, so that tests can compare its answers with the
@@ -64,6 +76,8 @@ export class ChunkAst {
     private readonly text: string,
     /** 1-based line of the chunk's first character in its file. */
     private readonly firstLine: number,
+    /** The load's kept indexes. @default - a list of this chunk's own */
+    private readonly kept: KeptIndexes = new KeptIndexes(),
   ) {}
 
   /** The parsed documents of this chunk, parsed once. */
@@ -109,9 +123,9 @@ export class ChunkAst {
       if (this.index === undefined) {
         this.index = BlockIndex.build(this.text, this.firstLine) ?? null;
         if (this.index !== null) {
-          recentIndexes.push(this);
+          const dropped = this.kept.keep(this);
           // dropped, not refused: built again if its document is asked about later
-          if (recentIndexes.length > KEPT_INDEXES) recentIndexes.shift()!.index = undefined;
+          if (dropped) dropped.index = undefined;
         }
       }
       if (this.index !== null) {

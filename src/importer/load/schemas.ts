@@ -12,6 +12,7 @@ import type Ajv from 'ajv-draft-04';
 import { jsyaml } from './js-yaml';
 import { armadaSchemaDir } from './package-root';
 import { PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
+import { detached } from '../../model/detached';
 
 /** The six schema strings Armada recognises; any other document is ignored by Armada. */
 export const ARMADA_SCHEMAS = [
@@ -88,7 +89,7 @@ export function compiledSchema(name: ArmadaSchema): CompiledSchema {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const generated = require(path.join(armadaSchemaDir(), 'validators', validatorFile(name))) as GeneratedValidator;
     c = { validate: generated, schema: generated.schema };
-    compiled.set(name, c);
+    compiled.set(detached(name), c);
   }
   return c;
 }

@@ -6,6 +6,7 @@
  */
 
 import { isYamlTimestamp } from '../values';
+import { detached } from '../detached';
 
 /** Strings PyYAML (YAML 1.1) or a YAML 1.2 core reader would not read back as strings. */
 const BOOL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
@@ -98,7 +99,7 @@ function key(k: string): string {
   let out = keyCache.get(k);
   if (out === undefined) {
     out = k === '' || needsQuotes(k) ? JSON.stringify(k) : k;
-    if (keyCache.size < 10_000) keyCache.set(k, out);
+    if (keyCache.size < 10_000) keyCache.set(detached(k), out === k ? detached(k) : out);
   }
   return out;
 }
