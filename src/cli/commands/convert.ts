@@ -7,6 +7,7 @@ import { toAirshipCharts } from '../../model/wire/airship-v1';
 import { toArmadaDocuments } from '../../model/wire/documents';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
 import { toFluxObjects } from '../../model/wire/flux-v2';
+import { WriterForm } from '../../model/wire/emit';
 import { toYamlStream, writeYamlStream } from '../../model/wire/yaml';
 import { flag, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
@@ -118,6 +119,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   return EXIT.OK;
 }
 
+/** The objects are written as YAML and kept by nobody: chart values are not copied for them. */
+const FOR_YAML: WriterForm = { valuesForYamlWriter: true };
+
 /**
  * Reads, checks, converts and reports; `objects` is undefined when the input has errors (or too
  * many warnings). Only the converted objects outlive this call: the loaded documents and the spec
@@ -136,20 +140,20 @@ async function convert(
   let objects: unknown[];
   let diagnostics: readonly Diagnostic[];
   if (to === 'documents-v1' || to === 'documents-v2') {
-    const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 });
+    const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 }, FOR_YAML);
     objects = out.documents;
     diagnostics = out.diagnostics.collected;
   } else if (flux !== undefined) {
-    const out = toFluxObjects(spec, buildPlan(spec), flux);
+    const out = toFluxObjects(spec, buildPlan(spec), flux, FOR_YAML);
     objects = out.objects;
     diagnostics = out.diagnostics.collected;
   } else if (to === 'airship-v1') {
-    const out = toAirshipCharts(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') });
+    const out = toAirshipCharts(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') }, FOR_YAML);
     objects = out.objects;
     diagnostics = out.diagnostics.collected;
   } else {
     const naming = str(args, 'release-naming') === 'as-written' ? KeleustesReleaseNaming.AS_WRITTEN : KeleustesReleaseNaming.PREFIXED;
-    const out = toKeleustesObjects(spec, buildPlan(spec), { releaseNaming: naming, crd: str(args, 'crd') === 'generated' ? 'generated' : 'upstream' });
+    const out = toKeleustesObjects(spec, buildPlan(spec), { releaseNaming: naming, crd: str(args, 'crd') === 'generated' ? 'generated' : 'upstream' }, FOR_YAML);
     objects = out.objects;
     diagnostics = out.diagnostics.collected;
   }

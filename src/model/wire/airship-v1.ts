@@ -17,7 +17,7 @@ import { firstByName } from '../first-by-name';
 import { SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
 import { CONTROLLER_TYPES, DEFAULT_MIN_READY, parseMinReady, V2_DEFAULT_WAIT_RESOURCES } from '../wait';
-import { labelsOut, ordered, valuesOut } from './emit';
+import { labelsOut, ordered, valuesOut, WriterForm } from './emit';
 import { timestampAsString } from '../values';
 import type { AirshipArmadaChartData, AirshipChartDeleteResource, AirshipChartSource, AirshipChartUpgrade, AirshipChartWait, AirshipChartWaitResource } from './types';
 
@@ -49,7 +49,7 @@ export interface KubeObject {
 }
 
 /** One ArmadaChart per deployed chart, in deployment order. */
-export function toAirshipCharts(spec: ManifestSpec, plan: Plan, options: AirshipOptions = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
+export function toAirshipCharts(spec: ManifestSpec, plan: Plan, options: AirshipOptions = {}, form: WriterForm = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
   const d = new Diagnostics();
   const charts = firstByName(spec.charts);
   const groups = firstByName(spec.groups);
@@ -63,7 +63,7 @@ export function toAirshipCharts(spec: ManifestSpec, plan: Plan, options: Airship
         continue;
       }
       done.add(chart.name);
-      const w = new ChartWriter(spec, chart, d);
+      const w = new ChartWriter(spec, chart, d, form);
       const annotations: Record<string, string> = {
         [GROUP_ANNOTATION]: step.group,
         [MANIFEST_ANNOTATION]: spec.name,
@@ -102,6 +102,7 @@ class ChartWriter {
     private readonly spec: ManifestSpec,
     private readonly chart: ChartSpec,
     private readonly d: Diagnostics,
+    private readonly form: WriterForm,
   ) {}
 
   private lost(field: FieldPath, message: string): void {
@@ -144,7 +145,7 @@ class ChartWriter {
       // The operator runs no tests unless told; Armada runs them unless told not to.
       ['test', { enabled: effectiveTest(c, group).enabled }],
       ['upgrade', this.upgrade()],
-      ['values', valuesOut(c.values, timestampAsString)],
+      ['values', valuesOut(c.values, timestampAsString, this.form)],
     ]) as unknown as AirshipArmadaChartData;
   }
 

@@ -19,7 +19,7 @@ import {
   WaitOptions,
 } from '../spec';
 import { V1_DEFAULT_WAIT_RESOURCES, WaitResource } from '../wait';
-import { labelsOut, ordered, valuesOut } from './emit';
+import { labelsOut, ordered, valuesOut, WriterForm } from './emit';
 
 /** A classic Armada document. */
 export interface ArmadaDocument {
@@ -38,14 +38,14 @@ export interface DocumentsOptions {
 }
 
 /** Writes every chart, group and the manifest, in that order (Armada's lookups are by name). */
-export function toArmadaDocuments(spec: ManifestSpec, options: DocumentsOptions = {}): { documents: ArmadaDocument[]; diagnostics: Diagnostics } {
+export function toArmadaDocuments(spec: ManifestSpec, options: DocumentsOptions = {}, form: WriterForm = {}): { documents: ArmadaDocument[]; diagnostics: Diagnostics } {
   const version = options.version ?? spec.schemaVersion;
   const d = new Diagnostics();
   const writers = new Map<SchemaVersion, DocumentWriter>();
   const w = (v: SchemaVersion) => {
     const found = writers.get(v);
     if (found) return found;
-    const made = new DocumentWriter(spec, v, d);
+    const made = new DocumentWriter(spec, v, d, form);
     writers.set(v, made);
     return made;
   };
@@ -73,6 +73,7 @@ class DocumentWriter {
     private readonly spec: ManifestSpec,
     private readonly version: SchemaVersion,
     private readonly d: Diagnostics,
+    private readonly form: WriterForm,
   ) {
     this.target = `armada/Chart/v${version} documents`;
     const groups = firstByName(spec.groups);
@@ -108,12 +109,12 @@ class DocumentWriter {
       ['wait', this.wait(c)],
       ['test', this.test(c)],
       ['protected', c.protected === undefined ? undefined : ordered([['continue_processing', c.protected.continueProcessing]])],
-      ['install', v1 && c.install !== undefined ? valuesOut(c.install) : undefined],
+      ['install', v1 && c.install !== undefined ? valuesOut(c.install, undefined, this.form) : undefined],
       ['upgrade', this.upgrade(c, c.upgrade)],
       ['delete', c.delete === undefined ? undefined : ordered([['timeout', c.delete.timeout?.toSeconds()]])],
       ['source', this.source(c)],
       ['dependencies', c.dependencies === undefined ? undefined : [...c.dependencies]],
-      ['values', valuesOut(c.values)],
+      ['values', valuesOut(c.values, undefined, this.form)],
     ]);
   }
 

@@ -2,6 +2,7 @@
 import { Labels } from '../spec';
 import { setOwn } from '../own-keys';
 import { sortKeysDeep } from '../values';
+import { SortedValuesView } from './yaml';
 
 /** Copies a labels map with sorted keys, or undefined. */
 export function labelsOut(labels: Labels | undefined): Record<string, string> | undefined {
@@ -40,6 +41,20 @@ function add(out: Record<string, unknown>, entries: readonly (readonly [string, 
  * @param leaf - what each object leaf (not a mapping, a sequence or a primitive) becomes in the
  *   copy, such as {@link timestampAsString} for a target that is not read by PyYAML
  */
-export function valuesOut(values: Readonly<Record<string, unknown>> | undefined, leaf?: (v: object) => unknown): Record<string, unknown> | undefined {
-  return values === undefined ? undefined : sortKeysDeep(values as Record<string, unknown>, leaf);
+export function valuesOut(values: Readonly<Record<string, unknown>> | undefined, leaf?: (v: object) => unknown, form?: WriterForm): Record<string, unknown> | SortedValuesView | undefined {
+  if (values === undefined) return undefined;
+  return form?.valuesForYamlWriter === true ? new SortedValuesView(values, leaf) : sortKeysDeep(values as Record<string, unknown>, leaf);
+}
+
+/**
+ * What a writer's objects are for, when not for everyone. Not part of any writer's public options.
+ */
+export interface WriterForm {
+  /**
+   * The objects go straight to the YAML writer (`writeYamlStream`, `toYamlStream`) and nowhere
+   * else: chart values are handed over as a {@link SortedValuesView} of the spec's values, which
+   * that writer writes exactly as their sorted copy, instead of the copy.
+   * @default false
+   */
+  readonly valuesForYamlWriter?: boolean;
 }

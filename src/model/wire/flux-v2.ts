@@ -21,7 +21,7 @@ import { ChartSource, SourceType } from '../source';
 import { ChartSpec, ManifestSpec } from '../spec';
 import { CONTROLLER_TYPES, parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';
-import { ordered, valuesOut } from './emit';
+import { ordered, valuesOut, WriterForm } from './emit';
 import { FluxSourceKey, FluxSources, SOURCE_API_VERSION, gitRef, slug } from './flux-sources';
 
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
@@ -126,7 +126,7 @@ interface ReleaseRef {
 }
 
 /** Sources (in first-use order), then one HelmRelease per deployed chart, in plan order. */
-export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptions = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
+export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptions = {}, form: WriterForm = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
   const d = new Diagnostics();
   const placement = options.placement ?? HelmReleasePlacement.SINGLE_NAMESPACE;
   const namespace = options.namespace ?? FLUX_DEFAULT_NAMESPACE;
@@ -172,7 +172,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
       if (dep.namespace === ref.namespace) continue;
       if (crossings++ < 3) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
     }
-    const m = new ChartMapping(spec, chart, release, d, options.localSources ?? {});
+    const m = new ChartMapping(spec, chart, release, d, options.localSources ?? {}, form);
     const chartSpec = m.chart(sources, options.sourceNamespace ?? ref.namespace, ref.namespace);
     const fields = m.releaseFields();
     releases.push({
@@ -267,6 +267,7 @@ class ChartMapping {
     private readonly r: PlannedRelease,
     private readonly d: Diagnostics,
     private readonly localSources: Readonly<Record<string, ChartSource>>,
+    private readonly form: WriterForm,
   ) {}
 
   // A large site has thousands of these, and a report prints a few: a message that names values
@@ -392,7 +393,7 @@ class ChartMapping {
       ])],
       ['test', r.test.enabled ? { enable: true, timeout: goDuration(r.test.timeoutSeconds) } : { enable: false }],
       ['uninstall', p.protected ? undefined : { timeout: goDuration(r.deleteTimeout) }],
-      ['values', c.values === undefined || !hasOwnKey(c.values) ? undefined : valuesOut(c.values)],
+      ['values', c.values === undefined || !hasOwnKey(c.values) ? undefined : valuesOut(c.values, undefined, this.form)],
     ];
   }
 

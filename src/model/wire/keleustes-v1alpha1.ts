@@ -15,7 +15,7 @@ import { firstByName } from '../first-by-name';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, TestOptions } from '../spec';
 import { parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';
-import { labelsOut, ordered, valuesOut } from './emit';
+import { labelsOut, ordered, valuesOut, WriterForm } from './emit';
 import { timestampAsString } from '../values';
 import { checkStructural, StructuralSchema } from './structural';
 import type {
@@ -64,7 +64,7 @@ function keleustesValuesSchema(): StructuralSchema {
 }
 
 /** Charts (deployed ones, in deployment order), then groups, then the manifest. */
-export function toKeleustesObjects(spec: ManifestSpec, plan: Plan, options: KeleustesOptions = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
+export function toKeleustesObjects(spec: ManifestSpec, plan: Plan, options: KeleustesOptions = {}, form: WriterForm = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
   const d = new Diagnostics();
   const charts = firstByName(spec.charts);
   const groups = firstByName(spec.groups);
@@ -101,7 +101,7 @@ export function toKeleustesObjects(spec: ManifestSpec, plan: Plan, options: Kele
   const manifestNamespace = manifestNamespaces[0];
 
   const objects: KubeObject[] = [];
-  for (const c of deployed) objects.push(chartObject(spec, c, naming, closedValues, d));
+  for (const c of deployed) objects.push(chartObject(spec, c, naming, closedValues, d, form));
   for (const g of dedupe(listed)) {
     objects.push({
       apiVersion: KELEUSTES_API_VERSION,
@@ -150,7 +150,7 @@ function prunedMessage(why: string): MessageWriter {
   return w;
 }
 
-function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseNaming, closedValues: boolean, d: Diagnostics): KubeObject {
+function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseNaming, closedValues: boolean, d: Diagnostics, form: WriterForm): KubeObject {
   const lost = (field: FieldPath, message: string) => d.warn(c.origin, field, 'not-expressible', `${LOST} ${message}`);
   const release = naming === KeleustesReleaseNaming.PREFIXED ? `${spec.releasePrefix}-${c.release}` : c.release;
   if (c.dependencies !== undefined && c.dependencies.length > 0) {
@@ -235,7 +235,7 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
       ])],
       // Required by the CRD; the operator only checks whether the list is empty.
       ['dependencies', [...(c.dependencies ?? [])]],
-      ['values', valuesOut(c.values, timestampAsString)],
+      ['values', valuesOut(c.values, timestampAsString, form)],
       // The chart's group flips it to deployed when its turn comes.
       ['target_state', 'uninitialized'],
     ]) as unknown as KeleustesArmadaChartSpec,

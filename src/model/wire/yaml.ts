@@ -5,7 +5,7 @@
  * merge key...) is double-quoted, and multi-line text is written as literal blocks.
  */
 
-import { isYamlTimestamp } from '../values';
+import { isPlainObject, isYamlTimestamp } from '../values';
 import { detached } from '../detached';
 
 /** Strings PyYAML (YAML 1.1) or a YAML 1.2 core reader would not read back as strings. */
@@ -105,10 +105,109 @@ function key(k: string): string {
 }
 
 /**
+ * Chart values handed to this writer as they are, to be written as a copy with sorted keys would
+ * be (`sortKeysDeep(tree, leaf)`): the CLI writes its objects at once and keeps none, so the copy
+ * would be built only to be read once, and on a large site it is most of what a conversion keeps
+ * alive. Every plain object and array reached from `tree` through plain objects and arrays is
+ * written with its keys in the copy's order; any other object becomes `leaf(object)` (or stays as
+ * it is) and is written as this writer writes it anywhere else.
+ */
+export class SortedValuesView {
+  /** @param leaf - see {@link sortKeysDeep} */
+  constructor(
+    readonly tree: Readonly<Record<string, unknown>>,
+    readonly leaf?: (v: object) => unknown,
+  ) {}
+}
+
+/**
+ * The keys of a plain object in the order its sorted copy would list them: a copy made by
+ * inserting the sorted keys still lists array-index keys first, in numeric order (JavaScript's
+ * property order), and `Object.keys` already gives those first and in that order.
+ */
+function sortedKeys(o: object): string[] {
+  const keys = Object.keys(o);
+  let i = 0;
+  while (i < keys.length && isArrayIndex(keys[i])) i++;
+  if (i === 0) return keys.sort();
+  const rest = keys.slice(i).sort();
+  keys.length = i;
+  for (let j = 0; j < rest.length; j++) keys.push(rest[j]);
+  return keys;
+}
+
+function isArrayIndex(k: string): boolean {
+  const c = k.charCodeAt(0);
+  if (c < 48 || c > 57 || (c === 48 && k.length > 1) || k.length > 10) return false;
+  for (let i = 1; i < k.length; i++) {
+    const d = k.charCodeAt(i);
+    if (d < 48 || d > 57) return false;
+  }
+  return Number(k) < 4294967295;
+}
+
+/** A node of a view as its copy would hold it: objects other than plain ones and arrays through `leaf`. */
+function viewNode(x: unknown, leaf: ((v: object) => unknown) | undefined): unknown {
+  if (typeof x !== 'object' || x === null || Array.isArray(x) || isPlainObject(x)) return x;
+  return leaf === undefined ? x : leaf(x);
+}
+
+/** {@link entry} for a node inside a view (`v` already through {@link viewNode}). */
+function viewEntry(k: string, v: unknown, indent: string, lead: string, leaf: ((v: object) => unknown) | undefined): string {
+  if (Array.isArray(v) ? v.length > 0 : isPlainObject(v) ? hasKey(v) : nonEmpty(v)) {
+    return `${lead}${key(k)}:\n${Array.isArray(v) || isPlainObject(v) ? viewBlock(v, indent + '  ', leaf) : block(v, indent + '  ')}`;
+  }
+  return `${lead}${key(k)}: ${inline(v, indent)}\n`;
+}
+
+function hasKey(o: object): boolean {
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return true;
+  return false;
+}
+
+/** {@link block} for a non-empty plain object or array inside a view. */
+function viewBlock(v: object, indent: string, leaf: ((v: object) => unknown) | undefined): string {
+  let out = '';
+  if (Array.isArray(v)) {
+    const inner = indent + '  ';
+    for (let i = 0; i < v.length; i++) {
+      const item = viewNode(v[i], leaf);
+      if (isPlainObject(item)) {
+        const keys = sortedKeys(item);
+        if (keys.length > 0) {
+          for (let j = 0; j < keys.length; j++) out += viewEntry(keys[j], viewNode(item[keys[j]], leaf), inner, j === 0 ? `${indent}- ` : inner, leaf);
+          continue;
+        }
+      } else if (Array.isArray(item)) {
+        if (item.length > 0) {
+          out += `${indent}-\n${viewBlock(item, inner, leaf)}`;
+          continue;
+        }
+      } else if (isMap(item) && nonEmpty(item)) {
+        let first = true;
+        for (const k in item) {
+          if (!Object.prototype.hasOwnProperty.call(item, k)) continue;
+          out += entry(k, item[k], inner, first ? `${indent}- ` : inner);
+          first = false;
+        }
+        continue;
+      }
+      out += `${indent}- ${inline(item, indent)}\n`;
+    }
+    return out;
+  }
+  const o = v as Record<string, unknown>;
+  const keys = sortedKeys(o);
+  for (let j = 0; j < keys.length; j++) out += viewEntry(keys[j], viewNode(o[keys[j]], leaf), indent, indent, leaf);
+  return out;
+}
+
+/**
  * `key: value` at `indent`, each line ending with a newline; `lead` replaces the indentation of
  * the first line (after `- `).
  */
 function entry(k: string, v: unknown, indent: string, lead: string): string {
+  if (v instanceof SortedValuesView) return viewEntry(k, viewNode(v.tree, v.leaf), indent, lead, v.leaf);
   if (nonEmpty(v)) return `${lead}${key(k)}:\n${block(v, indent + '  ')}`;
   return `${lead}${key(k)}: ${inline(v, indent)}\n`;
 }
