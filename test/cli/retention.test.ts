@@ -22,6 +22,21 @@ async function heapAfterGc(): Promise<number> {
   return process.memoryUsage().heapUsed;
 }
 
+/**
+ * How much the heap grew since `before`: the least of three looks, each after the event loop has
+ * turned again. In two of six runs of the whole CLI suite, one look found a stream's text still
+ * held (by something not yet found; never in a run of this file alone, nor in a later look); what
+ * a run keeps is there in every look.
+ */
+async function growth(before: number): Promise<number> {
+  let least = Infinity;
+  for (let i = 0; i < 3; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    least = Math.min(least, (await heapAfterGc()) - before);
+  }
+  return least;
+}
+
 /** Charts whose values have keys of their own, long enough to be views of the stream. */
 function longKeySite(charts: number, tag: string): string {
   const docs: string[] = [];
@@ -75,7 +90,7 @@ describe('what a run leaves behind', () => {
       await runAndCheck([cmd, write(dir, `${tag}-small.yaml`, longKeySite(10, `${tag}_small`)), ...rest, '--all-warnings']);
       const before = await heapAfterGc();
       await runAndCheck([cmd, file, ...rest, '--all-warnings']);
-      const grown = (await heapAfterGc()) - before;
+      const grown = await growth(before);
       expect(text.length).toBeGreaterThan(2_500_000);
       expect(grown).toBeLessThan(text.length / 3);
     },
@@ -90,6 +105,6 @@ describe('what a run leaves behind', () => {
     await runAndCheck(['convert', write(dir, 'generated-small.yaml', longKeySite(10, 'generated_small')), '--to', 'airship-v1']);
     const before = await heapAfterGc();
     for (const to of ['airship-v1', 'flux-v2']) await runAndCheck(['convert', file, '--to', to]);
-    expect((await heapAfterGc()) - before).toBeLessThan(text.length / 3);
+    expect(await growth(before)).toBeLessThan(text.length / 3);
   }, 60_000);
 });
