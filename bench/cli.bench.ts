@@ -87,11 +87,60 @@ function sizeBenchmark(charts: number): Benchmark {
   };
 }
 
+/**
+ * The CPU time (user + system, all threads) of one child process, as bash's `times` reports its
+ * children's: the whole run as a user meets it, start-up and the compiler and GC threads included.
+ * Output goes to /dev/null; exit 1 (diagnostics printed) is a result like 0.
+ */
+function childCpuMs(args: string[], env: NodeJS.ProcessEnv = process.env): number {
+  const out = execFileSync('bash', ['-c', '"$0" "$@" >/dev/null 2>&1; code=$?; times; [ $code -le 1 ] || exit $code', process.execPath, ...args], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n');
+  // Line 1: the shell's own times; line 2: its children's, as `0m1.234s 0m0.210s`.
+  const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(out[out.length - 1] ?? '');
+  if (!m) throw new Error(`could not read the child's CPU time from ${JSON.stringify(out)}`);
+  return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
+}
+
+/** The same work as {@link sizeBenchmark}, each run a fresh `armada-cdk` process, as a user runs it. */
+function freshProcessBenchmark(charts: number): Benchmark {
+  let file = '';
+  const cli = path.join(ROOT, 'bin', 'armada-cdk.js');
+  const run = (args: string[]) => childCpuMs([cli, ...args], { ...process.env, ARMADA_CDK_COMPILE_CACHE: codeCache! });
+  const commands: [string, () => string[]][] = [
+    ...TARGETS.map((t): [string, () => string[]] => [`convert --to ${t}`, () => ['convert', file, '--to', t]]),
+    ['validate', () => ['validate', file]],
+    ['plan', () => ['plan', file]],
+  ];
+  const subjects: Case[] = commands.map(([name, argv]) => ({ name, run: () => run(argv()) }));
+  const raw: Case = { name: RAW, run: () => childCpuMs([path.join(__dirname, 'raw-load-dump.js'), file]) };
+  return {
+    title: `armada-cdk CLI on a ${charts}-chart manifest, a fresh process per run`,
+    description: [
+      `Input: \`gen-manifest.mjs ${charts}\`, as above. Each run is a new process, as a user runs the command: \`node bin/armada-cdk.js convert FILE --to TARGET\` (the bundled CLI, compiled from the V8 code cache its warm-up run wrote), its output to /dev/null.`,
+      `${RAW}: a new \`node\` process running a script that \`loadAll\`s the file with js-yaml and writes the \`dump\` of every document.`,
+      'Timed by the CPU time of the child process (user + system, all its threads: start-up, V8\'s compiler and GC threads included), as bash\'s `times` reports it.',
+    ].join('\n'),
+    clock: 'reported',
+    // Runs of a few tenths of a second spread widely on a shared machine: three times the runs.
+    repeat: charts <= 500 ? 3 : 1,
+    setup: () => {
+      freshCodeCache();
+      ({ file } = generatedSite(charts));
+    },
+    subject: subjects[0],
+    subjects: subjects.slice(1),
+    baselines: [raw],
+    target: { ratio: 1.5, baseline: 0 },
+    targets: subjects.map((c) => ({ case: c.name, baseline: RAW, ratio: 1.5, series: { name: `${c.name} (fresh process)`, size: charts } })),
+    peakCases: [],
+  };
+}
+
 export function benchmarks(): Benchmark[] {
   let file = '';
   let validators: Map<string, (d: unknown) => boolean>;
   return [
     ...SIZES.map(sizeBenchmark),
+    ...SIZES.map(freshProcessBenchmark),
     {
       title: 'armada-cdk convert of a 2000-chart manifest (parse + validate + convert to documents v1)',
       description: [

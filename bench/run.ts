@@ -21,50 +21,29 @@ interface Checked {
   readonly figures: { readonly case: number; readonly baseline: number };
 }
 
+/** One benchmark's report section and checked targets, as a child process hands them over. */
+interface Outcome {
+  readonly section: string;
+  readonly checked: Checked[];
+}
+
 async function main() {
+  if (process.argv[2] === '--one') {
+    // A child: one benchmark, its outcome as JSON on stdout.
+    process.stdout.write(JSON.stringify(await runOne(process.argv[3], Number(process.argv[4]))));
+    return;
+  }
   const filter = process.argv[2];
   const files = fs.readdirSync(__dirname).filter((f) => f.endsWith('.bench.js') && (!filter || f.includes(filter))).sort();
   const sections: string[] = [];
   const checked: Checked[] = [];
   for (const file of files) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const mod = require(path.join(__dirname, file)) as { benchmarks: () => Promise<Benchmark[]> | Benchmark[] };
-    for (const b of await mod.benchmarks()) {
-      await b.setup?.();
-      const cases: Case[] = [b.subject, ...(b.subjects ?? []), ...b.baselines];
-      const results = await measure(cases, REPS * (b.repeat ?? 1), 1, b.clock);
-      const ms = new Map(results.map((r) => [r.name, r.medianMs]));
-      const peaks = cases.map((c) => (!b.peakCases || b.peakCases.includes(c.name) ? peakMemory(file, b.title, c.name) : undefined));
-      const mb = new Map(cases.map((c, i) => [c.name, peaks[i]]));
-      const main: RatioTarget = { case: b.subject.name, baseline: b.baselines[b.target.baseline].name, ratio: b.target.ratio };
-      const lines: string[] = [];
-      const check = (t: RatioTarget, figures: Map<string, number | undefined>, what: string) => {
-        const a = figures.get(t.case);
-        const base = figures.get(t.baseline);
-        const measured = a !== undefined && base !== undefined ? a / base : NaN;
-        const ok = measured <= t.ratio;
-        checked.push({ target: t, measured, ok, figures: { case: a ?? NaN, baseline: base ?? NaN } });
-        lines.push(`- ${what} of ${t.case}: at most ${t.ratio}x ${t.baseline}. Measured: **${measured.toFixed(2)}x** (${ok ? 'met' : 'NOT met'}).`);
-      };
-      const own = b.targets?.some((t) => t.case === main.case && t.baseline === main.baseline);
-      for (const t of own ? b.targets! : [main, ...(b.targets ?? [])]) check(t, ms, 'time');
-      for (const t of b.memoryTargets ?? []) check(t, mb, 'peak RSS');
-      const target = ms.get(main.baseline)!;
-      const rows = results.map((r, i) => `| ${r.name} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${peaks[i] ?? 'n/a'} | ${(r.medianMs / target).toFixed(2)} |`);
-      const section = [
-        `### ${b.title}`,
-        '',
-        b.description,
-        '',
-        `| case | median ${(b.clock ?? b.subject.clock) === 'cpu' ? 'CPU ' : ''}ms${b.repeat !== undefined && b.repeat !== 1 ? ` (${REPS * b.repeat} runs)` : ''} | min ms | peak RSS MB | ratio to ${main.baseline} |`,
-        '| --- | ---: | ---: | ---: | ---: |',
-        ...rows,
-        '',
-        lines.length === 1 ? `Target: ${lines[0].slice(2)}` : 'Targets:\n\n' + lines.join('\n'),
-        '',
-      ].join('\n');
-      console.log(section);
-      sections.push(section);
+    const count = (await loadBenchmarks(file)).length;
+    for (let i = 0; i < count; i++) {
+      const outcome = isolated(file, i);
+      console.log(outcome.section);
+      sections.push(outcome.section);
+      checked.push(...outcome.checked);
     }
   }
   const flat = flatness(checked);
@@ -78,6 +57,64 @@ async function main() {
     console.error(`${missed} target${missed === 1 ? '' : 's'} missed`);
     process.exitCode = 1;
   }
+}
+
+async function loadBenchmarks(file: string): Promise<Benchmark[]> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require(path.join(__dirname, file)) as { benchmarks: () => Promise<Benchmark[]> | Benchmark[] };
+  return mod.benchmarks();
+}
+
+/**
+ * Each benchmark runs in a fresh process of its own: what V8 compiled, optimized and sized its
+ * heap for in an earlier benchmark (another input size, another command) changes the figures of
+ * the next by a quarter or more, so that a figure would depend on which benchmarks ran before it.
+ */
+function isolated(file: string, index: number): Outcome {
+  const out = execFileSync(process.execPath, ['--expose-gc', __filename, '--one', file, String(index)], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
+  const outcome = JSON.parse(out) as Outcome;
+  // JSON has no NaN (a case without a figure): it comes back as null.
+  return { ...outcome, checked: outcome.checked.map((c) => ({ ...c, measured: c.measured ?? NaN })) };
+}
+
+async function runOne(file: string, index: number): Promise<Outcome> {
+  const b = (await loadBenchmarks(file))[index];
+  const checked: Checked[] = [];
+  await b.setup?.();
+  const cases: Case[] = [b.subject, ...(b.subjects ?? []), ...b.baselines];
+  const results = await measure(cases, REPS * (b.repeat ?? 1), 1, b.clock);
+  const ms = new Map(results.map((r) => [r.name, r.medianMs]));
+  const peaks = cases.map((c) => (!b.peakCases || b.peakCases.includes(c.name) ? peakMemory(file, b.title, c.name) : undefined));
+  const mb = new Map(cases.map((c, i) => [c.name, peaks[i]]));
+  const main: RatioTarget = { case: b.subject.name, baseline: b.baselines[b.target.baseline].name, ratio: b.target.ratio };
+  const lines: string[] = [];
+  const check = (t: RatioTarget, figures: Map<string, number | undefined>, what: string) => {
+    const a = figures.get(t.case);
+    const base = figures.get(t.baseline);
+    const measured = a !== undefined && base !== undefined ? a / base : NaN;
+    const ok = measured <= t.ratio;
+    checked.push({ target: t, measured, ok, figures: { case: a ?? NaN, baseline: base ?? NaN } });
+    lines.push(`- ${what} of ${t.case}: at most ${t.ratio}x ${t.baseline}. Measured: **${measured.toFixed(2)}x** (${ok ? 'met' : 'NOT met'}).`);
+  };
+  const own = b.targets?.some((t) => t.case === main.case && t.baseline === main.baseline);
+  for (const t of own ? b.targets! : [main, ...(b.targets ?? [])]) check(t, ms, 'time');
+  for (const t of b.memoryTargets ?? []) check(t, mb, 'peak RSS');
+  const target = ms.get(main.baseline)!;
+  const rows = results.map((r, i) => `| ${r.name} | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${peaks[i] ?? 'n/a'} | ${(r.medianMs / target).toFixed(2)} |`);
+  const clock = b.clock ?? b.subject.clock;
+  const section = [
+    `### ${b.title}`,
+    '',
+    b.description,
+    '',
+    `| case | median ${clock === 'cpu' || clock === 'reported' ? 'CPU ' : ''}ms${b.repeat !== undefined && b.repeat !== 1 ? ` (${REPS * b.repeat} runs)` : ''} | min ms | peak RSS MB | ratio to ${main.baseline} |`,
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...rows,
+    '',
+    lines.length === 1 ? `Target: ${lines[0].slice(2)}` : 'Targets:\n\n' + lines.join('\n'),
+    '',
+  ].join('\n');
+  return { section, checked };
 }
 
 /** The ratio at the largest size of each series against the ratio at its smallest. */
@@ -112,7 +149,7 @@ function flatness(checked: readonly Checked[]): { text: string; missed: number }
   const text = [
     '### Flat cost: the ratio at the largest input no higher than at the smallest',
     '',
-    'The added cost per chart is the difference between two sizes divided by the charts added, against the same for js-yaml load+dump: it leaves out what a run costs whatever its size (for both sides mostly V8 optimizing again the code the forced GC before each run deoptimized, as the objects its optimized code was specialized to died).',
+    'The added cost per chart is the difference between two sizes divided by the charts added, against the same for js-yaml load+dump: it leaves out what a run costs whatever its size (in process, for both sides mostly V8 optimizing again the code the forced GC before each run deoptimized, as the objects its optimized code was specialized to died; in a fresh process, start-up and compiling the code that gets hot).',
     '',
     '| work | ratio by input size (charts) | added cost per chart (ratio to the baseline\'s) | flat |',
     '| --- | --- | --- | --- |',
@@ -137,7 +174,7 @@ function writeReport(sections: string[]) {
   const header = [
     '# Benchmarks',
     '',
-    'Written by `npm run bench` (median of ' + REPS + ' alternating runs after a warm-up, or of the number a table names; peak RSS from a separate process per case).',
+    'Written by `npm run bench` (each benchmark in a fresh process of its own; median of ' + REPS + ' alternating runs after a warm-up, or of the number a table names; peak RSS from a separate process per case).',
     `Last run: ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} x ${cpu}, ${os.platform()}.`,
     'Ratios compare against a baseline measured in the same run, so they hold across machines better than the absolute times.',
     '',
