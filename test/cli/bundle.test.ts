@@ -97,6 +97,13 @@ describe('the bundled CLI and the compiled modules give the same output', () => 
     expect(fs.existsSync(path.join(modules, 'lib', 'armada-cdk-cli.js'))).toBe(false);
   });
 
+  test('the bundle is ASCII, kept comments included (V8 keeps a source with any other character as two bytes per character)', () => {
+    const code = fs.readFileSync(path.join(bundled, 'lib', 'armada-cdk-cli.js'), 'utf8');
+    expect(code.match(/[^\x00-\x7f]/g) ?? []).toEqual([]);
+    // a comment of the sources that esbuild keeps, with its arrow escaped
+    expect(code).toContain('`#/definitions/tls-config` \\u2192 `MariadbValuesTlsConfig`');
+  });
+
   test('every command on each complete corpus file', async () => {
     const files = corpusFiles().filter((f) => f.complete).map((f) => f.file);
     expect(files.length).toBeGreaterThanOrEqual(5);
