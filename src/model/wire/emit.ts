@@ -40,6 +40,9 @@ function add(out: Record<string, unknown>, entries: readonly (readonly [string, 
  * object and does not depend on the order in which keys were written.
  * @param leaf - what each object leaf (not a mapping, a sequence or a primitive) becomes in the
  *   copy, such as {@link timestampAsString} for a target that is not read by PyYAML
+ * @param form - with `valuesForYamlWriter`, a {@link SortedValuesView} that the YAML writer
+ *   writes as that copy, instead of the copy: for objects nothing but that writer reads
+ * @default form - the copy
  */
 export function valuesOut(values: Readonly<Record<string, unknown>> | undefined, leaf?: (v: object) => unknown, form?: WriterForm): Record<string, unknown> | SortedValuesView | undefined {
   if (values === undefined) return undefined;
