@@ -16,3 +16,9 @@ export function setOwn(o: Record<string, unknown>, key: string, value: unknown):
 export function getOwn(o: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(o, key) ? o[key] : undefined;
 }
+
+/** Whether `o` has an enumerable string key of its own (without listing them all). */
+export function hasOwnKey(o: object): boolean {
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return true;
+  return false;
+}

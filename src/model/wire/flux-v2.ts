@@ -13,6 +13,7 @@
  */
 import { Diagnostics, FieldPath, show } from '../diagnostics';
 import { Duration } from '../duration';
+import { hasOwnKey } from '../own-keys';
 import { effectiveNativeWait } from '../effective';
 import { dns1123LabelProblem } from '../names';
 import { Plan, PlannedRelease } from '../plan';
@@ -449,10 +450,4 @@ function prefixed(prefix: string, message: string | (() => string)): string | ((
 function chartPath(subpath: string | undefined): string {
   const p = (subpath ?? '.').split('/').filter((seg) => seg !== '' && seg !== '.').join('/');
   return p === '' ? './' : `./${p}`;
-}
-
-/** Whether `o` has a key of its own (without listing them all). */
-function hasOwnKey(o: object): boolean {
-  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return true;
-  return false;
 }

@@ -7,6 +7,7 @@
 
 import { isPlainObject, isYamlTimestamp } from '../values';
 import { detached } from '../detached';
+import { hasOwnKey } from '../own-keys';
 
 /** Strings PyYAML (YAML 1.1) or a YAML 1.2 core reader would not read back as strings. */
 const BOOL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
@@ -88,8 +89,7 @@ function nonEmpty(v: unknown): boolean {
   if (Array.isArray(v)) return v.length > 0;
   // A timestamp is a scalar, whatever fields it keeps.
   if (typeof v !== 'object' || v === null || isYamlTimestamp(v)) return false;
-  for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k)) return true;
-  return false;
+  return hasOwnKey(v);
 }
 
 // Keys repeat across documents (every chart has `namespace`, `wait`, ...): their spelling is kept.
@@ -152,17 +152,14 @@ function viewNode(x: unknown, leaf: ((v: object) => unknown) | undefined): unkno
   return leaf === undefined ? x : leaf(x);
 }
 
-/** {@link entry} for a node inside a view (`v` already through {@link viewNode}). */
+/**
+ * {@link entry} for a node inside a view (`v` already through {@link viewNode}): a plain object
+ * or array is written as its sorted copy, anything else as {@link entry} writes it.
+ */
 function viewEntry(k: string, v: unknown, indent: string, lead: string, leaf: ((v: object) => unknown) | undefined): string {
-  if (Array.isArray(v) ? v.length > 0 : isPlainObject(v) ? hasKey(v) : nonEmpty(v)) {
-    return `${lead}${key(k)}:\n${Array.isArray(v) || isPlainObject(v) ? viewBlock(v, indent + '  ', leaf) : block(v, indent + '  ')}`;
-  }
+  if (!Array.isArray(v) && !isPlainObject(v)) return entry(k, v, indent, lead);
+  if (Array.isArray(v) ? v.length > 0 : hasOwnKey(v)) return `${lead}${key(k)}:\n${viewBlock(v, indent + '  ', leaf)}`;
   return `${lead}${key(k)}: ${inline(v, indent)}\n`;
-}
-
-function hasKey(o: object): boolean {
-  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return true;
-  return false;
 }
 
 /** {@link block} for a non-empty plain object or array inside a view. */
@@ -172,27 +169,15 @@ function viewBlock(v: object, indent: string, leaf: ((v: object) => unknown) | u
     const inner = indent + '  ';
     for (let i = 0; i < v.length; i++) {
       const item = viewNode(v[i], leaf);
-      if (isPlainObject(item)) {
+      if (isPlainObject(item) && hasOwnKey(item)) {
         const keys = sortedKeys(item);
-        if (keys.length > 0) {
-          for (let j = 0; j < keys.length; j++) out += viewEntry(keys[j], viewNode(item[keys[j]], leaf), inner, j === 0 ? `${indent}- ` : inner, leaf);
-          continue;
-        }
-      } else if (Array.isArray(item)) {
-        if (item.length > 0) {
-          out += `${indent}-\n${viewBlock(item, inner, leaf)}`;
-          continue;
-        }
-      } else if (isMap(item) && nonEmpty(item)) {
-        let first = true;
-        for (const k in item) {
-          if (!Object.prototype.hasOwnProperty.call(item, k)) continue;
-          out += entry(k, item[k], inner, first ? `${indent}- ` : inner);
-          first = false;
-        }
-        continue;
+        for (let j = 0; j < keys.length; j++) out += viewEntry(keys[j], viewNode(item[keys[j]], leaf), inner, j === 0 ? `${indent}- ` : inner, leaf);
+      } else if (Array.isArray(item) && item.length > 0) {
+        out += `${indent}-\n${viewBlock(item, inner, leaf)}`;
+      } else {
+        // `{}`, `[]`, a scalar, or an object that is not plain: as anywhere else.
+        out += sequenceItem(item, indent, inner);
       }
-      out += `${indent}- ${inline(item, indent)}\n`;
     }
     return out;
   }
@@ -217,25 +202,28 @@ function block(v: unknown, indent: string): string {
   let out = '';
   if (Array.isArray(v)) {
     const inner = indent + '  ';
-    for (const item of v) {
-      if (isMap(item) && nonEmpty(item)) {
-        let first = true;
-        for (const k in item) {
-          if (!Object.prototype.hasOwnProperty.call(item, k)) continue;
-          out += entry(k, item[k], inner, first ? `${indent}- ` : inner);
-          first = false;
-        }
-      } else if (Array.isArray(item) && item.length > 0) {
-        out += `${indent}-\n${block(item, inner)}`;
-      } else {
-        out += `${indent}- ${inline(item, indent)}\n`;
-      }
-    }
+    for (const item of v) out += sequenceItem(item, indent, inner);
     return out;
   }
   const o = v as Record<string, unknown>;
   for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) out += entry(k, o[k], indent, indent);
   return out;
+}
+
+/** One item of a block sequence: its dash at `indent`, the lines of a collection at `inner`. */
+function sequenceItem(item: unknown, indent: string, inner: string): string {
+  if (isMap(item) && nonEmpty(item)) {
+    let out = '';
+    let first = true;
+    for (const k in item) {
+      if (!Object.prototype.hasOwnProperty.call(item, k)) continue;
+      out += entry(k, item[k], inner, first ? `${indent}- ` : inner);
+      first = false;
+    }
+    return out;
+  }
+  if (Array.isArray(item) && item.length > 0) return `${indent}-\n${block(item, inner)}`;
+  return `${indent}- ${inline(item, indent)}\n`;
 }
 
 /** One YAML document. */
