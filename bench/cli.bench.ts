@@ -18,6 +18,7 @@ import { toArmadaDocuments } from '../src/model/wire/documents';
 import { toYamlStream } from '../src/model/wire/yaml';
 import { SchemaVersion } from '../src/model/spec';
 import { Benchmark, Case, RatioTarget } from './harness';
+import { loadAndDump } from './raw-load-dump';
 import { generatedSite } from './synth.bench';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -50,17 +51,20 @@ function command(name: string, argv: () => string[]): Case {
   };
 }
 
+/** Every measured command on the site `file()`: its name in the tables and its arguments. */
+function commandLines(file: () => string): [string, () => string[]][] {
+  return [
+    ...TARGETS.map((t): [string, () => string[]] => [`convert --to ${t}`, () => ['convert', file(), '--to', t]]),
+    ['validate', () => ['validate', file()]],
+    ['plan', () => ['plan', file()]],
+  ];
+}
+
 function sizeBenchmark(charts: number): Benchmark {
   let file = '';
-  const converts = TARGETS.map((t) => command(`convert --to ${t}`, () => ['convert', file, '--to', t]));
-  const subjects = [...converts, command('validate', () => ['validate', file]), command('plan', () => ['plan', file])];
-  const raw: Case = {
-    name: RAW,
-    run: () => {
-      const docs = yaml.loadAll(fs.readFileSync(file, 'utf8'));
-      return docs.map((d) => yaml.dump(d)).join('---\n');
-    },
-  };
+  const subjects = commandLines(() => file).map(([name, argv]) => command(name, argv));
+  const converts = subjects.filter((s) => s.name.startsWith('convert'));
+  const raw: Case = { name: RAW, run: () => loadAndDump(file) };
   const targets: RatioTarget[] = subjects.map((s) => ({ case: s.name, baseline: RAW, ratio: 1.5, series: { name: s.name, size: charts } }));
   const largest = charts === LARGEST;
   return {
@@ -105,12 +109,7 @@ function freshProcessBenchmark(charts: number): Benchmark {
   let file = '';
   const cli = path.join(ROOT, 'bin', 'armada-cdk.js');
   const run = (args: string[]) => childCpuMs([cli, ...args], { ...process.env, ARMADA_CDK_COMPILE_CACHE: codeCache! });
-  const commands: [string, () => string[]][] = [
-    ...TARGETS.map((t): [string, () => string[]] => [`convert --to ${t}`, () => ['convert', file, '--to', t]]),
-    ['validate', () => ['validate', file]],
-    ['plan', () => ['plan', file]],
-  ];
-  const subjects: Case[] = commands.map(([name, argv]) => ({ name, run: () => run(argv()) }));
+  const subjects: Case[] = commandLines(() => file).map(([name, argv]) => ({ name, run: () => run(argv()) }));
   const raw: Case = { name: RAW, run: () => childCpuMs([path.join(__dirname, 'raw-load-dump.js'), file]) };
   return {
     title: `armada-cdk CLI on a ${charts}-chart manifest, a fresh process per run`,

@@ -73,8 +73,9 @@ async function loadBenchmarks(file: string): Promise<Benchmark[]> {
 function isolated(file: string, index: number): Outcome {
   const out = execFileSync(process.execPath, ['--expose-gc', __filename, '--one', file, String(index)], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 });
   const outcome = JSON.parse(out) as Outcome;
-  // JSON has no NaN (a case without a figure): it comes back as null.
-  return { ...outcome, checked: outcome.checked.map((c) => ({ ...c, measured: c.measured ?? NaN })) };
+  // JSON has no NaN (a case without a figure): it comes back as null, here and in the figures.
+  const nan = (x: number | null) => x ?? NaN;
+  return { ...outcome, checked: outcome.checked.map((c) => ({ ...c, measured: nan(c.measured), figures: { case: nan(c.figures.case), baseline: nan(c.figures.baseline) } })) };
 }
 
 async function runOne(file: string, index: number): Promise<Outcome> {
