@@ -4,6 +4,7 @@
  * Peak memory is measured in a fresh child process per case (heap growth would otherwise leak
  * from one case into the next).
  */
+import * as path from 'path';
 import { performance } from 'perf_hooks';
 
 /** One measured case. */
@@ -123,4 +124,11 @@ export async function measure(cases: readonly Case[], repetitions: number, warmu
 function cpuMs(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
+}
+
+/** The benchmarks of one compiled `*.bench.js` file of this directory. */
+export async function loadBenchmarks(file: string): Promise<Benchmark[]> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require(path.join(__dirname, file)) as { benchmarks: () => Promise<Benchmark[]> | Benchmark[] };
+  return mod.benchmarks();
 }

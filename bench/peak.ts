@@ -4,8 +4,7 @@
  * the case's own peak; elsewhere it is the process's peak, setup included.
  */
 import * as fs from 'fs';
-import * as path from 'path';
-import { Benchmark } from './harness';
+import { loadBenchmarks } from './harness';
 
 function resetPeak(): boolean {
   try {
@@ -28,9 +27,7 @@ function peakBytes(): number {
 
 async function main() {
   const [file, title, caseName] = process.argv.slice(2);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require(path.join(__dirname, file)) as { benchmarks: () => Promise<Benchmark[]> | Benchmark[] };
-  const b = (await mod.benchmarks()).find((x) => x.title === title)!;
+  const b = (await loadBenchmarks(file)).find((x) => x.title === title)!;
   await b.setup?.();
   const c = [b.subject, ...(b.subjects ?? []), ...b.baselines].find((x) => x.name === caseName)!;
   await c.run(); // warm-up: module loading and JIT are not the case's memory

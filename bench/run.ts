@@ -7,7 +7,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Benchmark, Case, measure, RatioTarget } from './harness';
+import { Case, loadBenchmarks, measure, RatioTarget } from './harness';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const REPS = Number(process.env.BENCH_REPS ?? 7);
@@ -57,12 +57,6 @@ async function main() {
     console.error(`${missed} target${missed === 1 ? '' : 's'} missed`);
     process.exitCode = 1;
   }
-}
-
-async function loadBenchmarks(file: string): Promise<Benchmark[]> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const mod = require(path.join(__dirname, file)) as { benchmarks: () => Promise<Benchmark[]> | Benchmark[] };
-  return mod.benchmarks();
 }
 
 /**

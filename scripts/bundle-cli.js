@@ -80,10 +80,11 @@ async function main() {
     banner: { js: '// armada-cdk CLI, bundled from lib/src by scripts/bundle-cli.js; do not edit.' },
     logLevel: 'warning',
     charset: 'ascii',
+    write: false,
   });
   // Quiet on success: `npm pack --json` prints what prepack writes to stdout before its JSON.
   if (result.errors.length || result.warnings.length) process.exit(1);
-  asciiOnly(OUT);
+  for (const f of result.outputFiles) fs.writeFileSync(f.path, asciiOnly(f.text));
 }
 
 /**
@@ -93,10 +94,8 @@ async function main() {
  * strings, templates and regular expressions (its ASCII charset), not in the comments it keeps;
  * what is left is escaped here, which leaves a comment readable and any code meaning the same.
  */
-function asciiOnly(file) {
-  const code = fs.readFileSync(file, 'utf8');
-  if (!/[^\x00-\x7f]/.test(code)) return;
-  fs.writeFileSync(file, code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+function asciiOnly(code) {
+  return code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 main().catch((e) => {
