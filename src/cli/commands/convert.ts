@@ -101,15 +101,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const { objects, name } = await convert(args, io, to, flux, report);
   if (!objects) return EXIT.INVALID;
   if (dir === undefined || dir === '-') {
-    // Written once all of it is built (no partial output), from flat pieces rather than one
-    // string: `charCodeAt` makes V8 flatten each piece, whose concatenations would otherwise be
-    // kept as a tree several times the size of the text.
-    const pieces: string[] = [];
-    writeYamlStream(objects, (text) => {
-      text.charCodeAt(0);
-      pieces.push(text);
-    });
-    for (const p of pieces) io.stdout.write(p);
+    // Every object is built and every finding reported before the first byte: what is left,
+    // writing plain objects as YAML, cannot fail, so the pieces go out as they are made and none
+    // is kept (on a large site, held pieces were most of what the young GC copied at the end).
+    writeYamlStream(objects, (text) => io.stdout.write(text));
   } else {
     const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: toYamlStream(objects) }], { force: flag(args, 'force'), command: 'convert' });
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
