@@ -12,7 +12,7 @@
  * its own keys: a path that goes into them is answered `UNKNOWN`, so that the caller asks the
  * AST.
  */
-import type { SourcePosition, WirePath } from './positions';
+import type { SourcePosition, WirePath } from './wire-path';
 import { plainKeyString } from './pyyaml-schema';
 import { detached } from '../../model/detached';
 

@@ -1,5 +1,6 @@
 import type { BlockOutline } from './outline';
-import { ChunkAst, collectionKeys, conflictingMerges, KeptIndexes, SourcePosition, WirePath } from './positions';
+import { ChunkAst, collectionKeys, conflictingMerges, KeptIndexes } from './positions';
+import { SourcePosition, WirePath } from './wire-path';
 import { Chunk } from './source';
 
 /**

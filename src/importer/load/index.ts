@@ -12,7 +12,7 @@ import { readInputs, ReadOptions } from './read';
 export { LoadCodes } from './codes';
 export type { LoadCode } from './codes';
 export type { LoadedDocument } from './document';
-export type { SourcePosition, WirePath } from './positions';
+export type { SourcePosition, WirePath } from './wire-path';
 export type { SourceText } from './source';
 export { readInputs } from './read';
 export type { ReadOptions, ReadResult } from './read';

@@ -6,7 +6,7 @@
  * scalars; it does not follow aliases or merge keys, where a path then stops at the deepest part
  * it found. Manifests are written in block style, so this is exact where it matters.
  */
-import { pathKey, SourcePosition, WirePath } from './positions';
+import { pathKey, SourcePosition, WirePath } from './wire-path';
 import { plainKeyString } from './pyyaml-schema';
 
 interface Container {

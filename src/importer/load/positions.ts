@@ -8,6 +8,7 @@
 import type { Alias, Document, LineCounter, Pair, YAMLMap } from 'yaml';
 import { BlockIndex, UNKNOWN } from './block-index';
 import { plainKeyString } from './pyyaml-schema';
+import { SourcePosition, WirePath } from './wire-path';
 
 // The yaml package is loaded only when an AST is needed: most runs never build one.
 let yamlModule: typeof import('yaml') | undefined;
@@ -50,20 +51,6 @@ export function useBlockIndex(on: boolean): boolean {
   const was = fastPositions;
   fastPositions = on;
   return was;
-}
-
-/** A 1-based line and column. */
-export interface SourcePosition {
-  readonly line: number;
-  readonly column: number;
-}
-
-/** A path inside a document, in wire terms: `['data', 'wait', 'resources', 0, 'min_ready']`. */
-export type WirePath = readonly (string | number)[];
-
-/** A stable map key for a wire path (indices and keys of the same spelling cannot meet at one level). */
-export function pathKey(path: WirePath): string {
-  return path.join('\u0001');
 }
 
 /** The position AST of one chunk of a stream (normally one document). */

@@ -1,5 +1,5 @@
 import type { SpecialValue } from './document';
-import { pathKey } from './positions';
+import { pathKey } from './wire-path';
 import { ConstructFailure, FloatMarker, PyTimestamp } from './py-values';
 
 /** A constructor failure found in a built document, with its root path. */

@@ -6,7 +6,7 @@
  * `${VAR}` strings are deliberately not a sign: the openstack-helm gate manifests carry them and
  * a shell `envsubst` fills them in before Armada runs; treasuremap values scripts use them too.
  */
-import { WirePath } from './positions';
+import { WirePath } from './wire-path';
 import { isPlainObject, LoadedDocument } from './document';
 
 /** One reason a document looks unrendered, with the field that shows it. */

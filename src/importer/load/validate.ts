@@ -8,7 +8,7 @@ import { setOwn } from '../../model/own-keys';
 import { Diagnostic, formatFieldPath } from '../../model/diagnostics';
 import { LoadCodes } from './codes';
 import { documentInternals, isPlainObject, LoadedDocument, SpecialValue } from './document';
-import { pathKey, SourcePosition, WirePath } from './positions';
+import { pathKey, SourcePosition, WirePath } from './wire-path';
 import { pyRepr, pyStrRepr } from './py-repr';
 import { compiledSchema, isArmadaSchema } from './schemas';
 import { suggest, SuggestionRules } from '../../model/diagnostics';

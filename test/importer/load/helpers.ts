@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { parseYamlStream } from '../../../src/importer/load';
 import { documentInternals, LoadedDocument } from '../../../src/importer/load/document';
-import { pathKey } from '../../../src/importer/load/positions';
+import { pathKey } from '../../../src/importer/load/wire-path';
 import { pyFloatRepr, PyTimestamp } from '../../../src/importer/load/py-values';
 import { pyRepr } from '../../../src/importer/load/py-repr';
 import { havePythonModule } from '../../helpers/python';

@@ -1,6 +1,6 @@
 import { PyTimestamp } from '../../../src/importer/load';
 import { documentInternals } from '../../../src/importer/load/document';
-import { pathKey } from '../../../src/importer/load/positions';
+import { pathKey } from '../../../src/importer/load/wire-path';
 import { canonical, havePyYaml, parseText, pyyamlLoadAll } from './helpers';
 
 /** Loads `v: <text>` and returns the value of `v`, whether it was a float, and the diagnostics. */
