@@ -22,12 +22,12 @@ export type { FluxOutputProps } from './flux-output';
 export type { FluxOptions } from '../model/wire/flux-v2';
 export { HelmReleasePlacement } from '../model/wire/flux-v2';
 export { ArmadaOperator } from './operator/armada-operator';
-export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel } from './operator/armada-operator';
+export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel, RoleEscalation } from './operator/armada-operator';
 export { ResourceKinds } from './operator/resource-kinds';
 export type { ChartRole, ChartRoleBinding, RenderedChart, RenderedChartOptions, ResourceKind } from './operator/resource-kinds';
-export type { ChartContents } from './operator/releases';
+export type { ChartContents } from './operator/resource-kinds';
 // What `ArmadaOperator.permissions()` returns and `roleEscalation` takes.
-export type { OperatorPermissions, RbacRule, RoleEscalation } from './operator/rbac';
+export type { OperatorPermissions, RbacRule } from './operator/rbac';
 export type { PolicyRule } from './operator/rbac-covers';
 
 onManifestCreated((manifest) => {

@@ -17,15 +17,16 @@ import { operatorCrds } from './crds';
 import { deploymentJson } from './deployment';
 import { describeFinding, escalationFindings } from './escalation';
 import { NamespaceWriter } from './namespaces';
-import { operatorProfile, OperatorProfile } from './profile';
+import type { OperatorProfile, ReleaseAccess } from './operator-profile';
+import { operatorProfile } from './profile';
 import type { ArmadaOperatorProps, OperatorRbac } from './props';
-import { operatorPermissions, OperatorPermissions, ReleaseAccess } from './rbac';
+import { operatorPermissions, OperatorPermissions } from './rbac';
 import { apiObjects, createRbacObjects } from './rbac-objects';
 import { siteReleases } from './releases';
 import { ResourceKinds } from './resource-kinds';
 import { bundleWarnings } from './warnings';
 
-export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel } from './props';
+export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel, RoleEscalation } from './props';
 
 const API_VALUES: readonly unknown[] = Object.values(OperatorApi);
 

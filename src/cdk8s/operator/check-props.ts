@@ -4,7 +4,7 @@
  */
 import { dns1123LabelProblem } from '../../model/names';
 import { podSecurityProblem } from './namespaces';
-import type { OperatorProfile } from './profile';
+import type { OperatorProfile } from './operator-profile';
 import type { ArmadaOperatorProps, OperatorRbac } from './props';
 
 /** The RBAC mode and the replicas of valid options; throws on misuse. */

@@ -4,15 +4,8 @@
  * them with the library.
  */
 import type { OperatorApi } from '../operator-api';
+import type { CustomResourceDefinitionJson } from './operator-profile';
 import { operatorProfile } from './profile';
-
-/** An apiextensions.k8s.io/v1 CustomResourceDefinition, as JSON. */
-export interface CustomResourceDefinitionJson {
-  readonly apiVersion: 'apiextensions.k8s.io/v1';
-  readonly kind: 'CustomResourceDefinition';
-  readonly metadata: { readonly name: string };
-  readonly spec: Readonly<Record<string, unknown>>;
-}
 
 /**
  * The CRDs an operator API needs (a deep copy each time: callers may change them): one for the

@@ -4,7 +4,7 @@
  * differs between its versions.
  */
 import * as cdk8s from 'cdk8s';
-import type { OperatorProfile } from './profile';
+import type { OperatorProfile } from './operator-profile';
 import type { ArmadaOperatorProps, OperatorResources } from './props';
 
 const SEED_IMAGE = 'docker.io/library/busybox:1.37.0';

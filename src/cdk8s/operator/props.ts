@@ -3,9 +3,7 @@ import type * as cdk8s from 'cdk8s';
 import type { ArmadaManifest } from '../../constructs/armada-manifest';
 import type { OperatorApi } from '../operator-api';
 import type { WarningHandler } from '../warning-handler';
-import type { RoleEscalation } from './rbac';
-import type { ChartContents } from './releases';
-import type { ResourceKind } from './resource-kinds';
+import type { ChartContents, ResourceKind } from './resource-kinds';
 
 /** A Pod Security Standard level (the `pod-security.kubernetes.io/*` namespace labels). */
 export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
@@ -28,6 +26,20 @@ export interface OperatorResources {
 export interface OperatorProbe {
   readonly [field: string]: unknown;
 }
+
+/**
+ * How the operator may create the Roles, ClusterRoles and bindings of its charts (Kubernetes lets
+ * a subject create them only if it holds every permission they grant, or holds `escalate` /
+ * `bind` on them).
+ * - `hold`: the operator holds every rule of those Roles itself (read from rendered charts, and
+ *   helm-toolkit's dependency-check rules for charts with the default kinds). Nothing more than
+ *   the charts grant; whoever can write ArmadaCharts can hand those permissions to any
+ *   ServiceAccount of a release namespace.
+ * - `escalate`: the operator holds `escalate` and `bind` on roles (the charts' own names where
+ *   known) in the release namespaces, and on the charts' ClusterRoles: it need not hold their
+ *   rules, but whoever can write ArmadaCharts can then grant anything within those namespaces.
+ */
+export type RoleEscalation = 'hold' | 'escalate';
 
 /**
  * How the operator's permissions are granted.

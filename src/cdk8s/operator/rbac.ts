@@ -5,10 +5,10 @@
  * (`profiles/`), what the site needs from its releases; the ArmadaOperator construct renders the
  * result with cdk8s-plus.
  */
-import type { Grant, OperatorProfile } from './profile';
-import type { OperatorRbac } from './props';
+import type { Grant, OperatorProfile, ReleaseAccess } from './operator-profile';
+import type { OperatorRbac, RoleEscalation } from './props';
 import type { PolicyRule } from './rbac-covers';
-import { ChartRole, ChartRoleBinding, ResourceKind } from './resource-kinds';
+import { ResourceKind } from './resource-kinds';
 import { MANAGE, RBAC_GROUP } from './verbs';
 
 /** One RBAC rule. */
@@ -29,20 +29,6 @@ export interface RbacRule {
 }
 
 /**
- * How the operator may create the Roles, ClusterRoles and bindings of its charts (Kubernetes lets
- * a subject create them only if it holds every permission they grant, or holds `escalate` /
- * `bind` on them).
- * - `hold`: the operator holds every rule of those Roles itself (read from rendered charts, and
- *   helm-toolkit's dependency-check rules for charts with the default kinds). Nothing more than
- *   the charts grant; whoever can write ArmadaCharts can hand those permissions to any
- *   ServiceAccount of a release namespace.
- * - `escalate`: the operator holds `escalate` and `bind` on roles (the charts' own names where
- *   known) in the release namespaces, and on the charts' ClusterRoles: it need not hold their
- *   rules, but whoever can write ArmadaCharts can then grant anything within those namespaces.
- */
-export type RoleEscalation = 'hold' | 'escalate';
-
-/**
  * What helm-toolkit's `kubernetes_pod_rbac_roles` snippet (every OpenStack-Helm chart) grants,
  * per pod with dependencies, for its dependency checks: the union over the dependency types
  * (daemonsets, jobs, pods, services with endpoints, secrets).
@@ -52,38 +38,6 @@ export const HELM_TOOLKIT_DEPENDENCY_RULE: RbacRule = {
   resources: ['daemonsets', 'endpoints', 'jobs', 'pods', 'secrets', 'services'],
   verbs: ['get', 'list'],
 };
-
-/** What one release of the manifest needs from the operator. */
-export interface ReleaseAccess {
-  /** The chart document's name. */
-  readonly chart: string;
-  readonly namespace: string;
-  /** What the chart creates. */
-  readonly kinds: readonly ResourceKind[];
-  /** airship: the `wait.resources[].type`s the operator waits on (defaults applied). */
-  readonly waitTypes: readonly string[];
-  /** airship: the `upgrade.pre.delete[].type`s deleted before upgrades. */
-  readonly deleteTypes: readonly string[];
-  /** airship: whether `helm test` runs. */
-  readonly test: boolean;
-  /** airship: whether Helm's own wait runs. */
-  readonly nativeWait: boolean;
-  /**
-   * Whether the chart's kinds are the default guess, whose Roles are taken to be helm-toolkit's.
-   * @default false
-   */
-  readonly helmToolkitRoles?: boolean;
-  /**
-   * The Roles and ClusterRoles the chart creates, read from it rendered.
-   * @default - none known
-   */
-  readonly roles?: readonly ChartRole[];
-  /**
-   * The RoleBindings and ClusterRoleBindings the chart creates.
-   * @default - none known
-   */
-  readonly bindings?: readonly ChartRoleBinding[];
-}
 
 /** Options of {@link leastPrivilege}. */
 export interface LeastPrivilegeOptions {

@@ -8,12 +8,9 @@ import { Plan } from '../../model/plan';
 import { ManifestSpec } from '../../model/spec';
 import type { ArmadaManifest } from '../../constructs/armada-manifest';
 import { errorsOf, formatDiagnostic } from '../../model/diagnostics';
-import type { OperatorProfile } from './profile';
-import { ReleaseAccess } from './rbac';
-import { RenderedChart, ResourceKind } from './resource-kinds';
+import type { OperatorProfile, ReleaseAccess } from './operator-profile';
+import { ChartContents, RenderedChart, ResourceKind } from './resource-kinds';
 
-/** What a chart creates: kinds only, or a rendered chart (kinds and RBAC objects). */
-export type ChartContents = readonly ResourceKind[] | RenderedChart;
 
 export function isRenderedChart(c: ChartContents): c is RenderedChart {
   return !Array.isArray(c) && typeof (c as RenderedChart).source === 'string';

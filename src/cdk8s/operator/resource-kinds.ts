@@ -260,3 +260,6 @@ export class ResourceKinds {
   /* istanbul ignore next */
   private constructor() {}
 }
+
+/** What a chart creates: kinds only, or a rendered chart (kinds and RBAC objects). */
+export type ChartContents = readonly ResourceKind[] | RenderedChart;

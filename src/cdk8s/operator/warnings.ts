@@ -1,8 +1,8 @@
 /** What synthesis warns about a bundle: broad RBAC, sensitive namespaces, guessed kinds, escalation. */
 import type { DiagnosticCode } from '../../model/codes';
 import type { Diagnostic } from '../../model/diagnostics';
-import type { OperatorRbac } from './props';
-import type { ReleaseAccess, RoleEscalation } from './rbac';
+import type { ReleaseAccess } from './operator-profile';
+import type { OperatorRbac, RoleEscalation } from './props';
 import { ResourceKind, ResourceKinds } from './resource-kinds';
 
 /** The options the warnings depend on. */

@@ -4,7 +4,8 @@
  */
 import { OperatorApi } from '../../../src/cdk8s';
 import { operatorProfile } from '../../../src/cdk8s/operator/profile';
-import { operatorPermissions, OperatorPermissions, RbacRule, ReleaseAccess, SiteAccess } from '../../../src/cdk8s/operator/rbac';
+import type { ReleaseAccess } from '../../../src/cdk8s/operator/operator-profile';
+import { operatorPermissions, OperatorPermissions, RbacRule, SiteAccess } from '../../../src/cdk8s/operator/rbac';
 import { MANAGE } from './helpers';
 
 const AIRSHIP = operatorProfile(OperatorApi.AIRSHIP_V1);

@@ -10,10 +10,8 @@ import { firstByName } from '../../../model/first-by-name';
 import { toAirshipCharts } from '../../../model/wire/airship-v1';
 import type { AirshipArmadaChartData } from '../../../model/wire/types';
 import { OperatorApi } from '../../operator-api';
-import type { CustomResourceDefinitionJson } from '../crds';
 import airshipArmadaCharts from '../crds/airship-v1-armadacharts.json';
-import type { OperatorProfile, ReleasesOfSite } from '../profile';
-import type { ReleaseAccess } from '../rbac';
+import type { CustomResourceDefinitionJson, OperatorProfile, ReleaseAccess, ReleasesOfSite } from '../operator-profile';
 import type { ResourceKind } from '../resource-kinds';
 import { ARMADA_GROUP, HELM_STORAGE, MANAGE, OWN_CR, READ, STATUS } from '../verbs';
 

@@ -7,12 +7,11 @@
  */
 import { toKeleustesObjects } from '../../../model/wire/keleustes-v1alpha1';
 import { OperatorApi } from '../../operator-api';
-import type { CustomResourceDefinitionJson } from '../crds';
 import keleustesArmadaChartGroups from '../crds/keleustes-v1alpha1-armadachartgroups.json';
 import keleustesArmadaCharts from '../crds/keleustes-v1alpha1-armadacharts.json';
 import keleustesArmadaManifests from '../crds/keleustes-v1alpha1-armadamanifests.json';
 import { formatDiagnostic } from '../../../model/diagnostics';
-import type { OperatorProfile } from '../profile';
+import type { CustomResourceDefinitionJson, OperatorProfile } from '../operator-profile';
 import { ARMADA_GROUP, OWN_CR, STATUS } from '../verbs';
 
 /** The operator-sdk lock ConfigMap. */
