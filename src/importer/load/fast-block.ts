@@ -71,6 +71,14 @@ const IMPLICIT = PYYAML_IMPLICIT_TYPES as readonly ResolvingType[];
 
 // Keys repeat across documents (every chart has `namespace`, `wait`, ...): whether each is a
 // plain string key is decided once.
+/**
+ * V8 turns an object that gets more than about 16 properties one computed key at a time into a
+ * hash table (a "dictionary"), five times the memory of the same properties in fast mode, which
+ * every later GC copies or marks, and slower to list. A copy by spread is made in fast mode (up
+ * to about 1,000 properties): a mapping with more keys than this is returned as one.
+ */
+const FAST_PROPERTIES = 16;
+
 const plainKeys = new Map<string, boolean>();
 
 /** Whether js-yaml would make `key` a mapping key that is this very string. */
@@ -184,14 +192,16 @@ class BlockParser {
     if (++this.depth > MAX_DEPTH) throw GIVE_UP;
     const out: Record<string, unknown> = {};
     this.entry(out, indent, first);
+    let keys = 1;
     for (;;) {
       const i = this.peek();
       if (i < indent) {
         this.depth--;
-        return out;
+        return keys > FAST_PROPERTIES ? { ...out } : out;
       }
       if (i > indent) throw GIVE_UP;
       this.entry(out, indent, this.lineStart + indent);
+      keys++;
     }
   }
 
