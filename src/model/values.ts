@@ -1,6 +1,7 @@
 /** Chart values: plain JSON data, checked, merged and canonicalised. */
 import { isBranded } from './brand';
 import { getOwn, setOwn } from './own-keys';
+import { fastObject } from './fast-object';
 
 /** A JSON value, as Helm receives it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -150,15 +151,17 @@ export function mergeValues<T extends Values>(base: T, ...overrides: readonly Va
 
 function mergeTwo(base: Values, override: Values): Values {
   const out: Values = { ...base };
+  let added = 0;
   for (const [k, v] of Object.entries(override)) {
     const current = getOwn(out, k);
+    if (current === undefined && !Object.hasOwn(out, k)) added++;
     if (isPlainObject(v) && isPlainObject(current)) {
       setOwn(out, k, mergeTwo(current as Values, v));
     } else {
       setOwn(out, k, cloneJson(v));
     }
   }
-  return out;
+  return fastObject(out, added);
 }
 
 /**
@@ -173,8 +176,9 @@ export function cloneJson<T>(v: T, onPath: Set<object> = new Set()): T {
   if (Array.isArray(v)) out = v.map((x) => cloneJson(x, onPath));
   else {
     const o: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) setOwn(o, k, cloneJson((v as Record<string, unknown>)[k], onPath));
-    out = o;
+    const keys = Object.keys(v);
+    for (const k of keys) setOwn(o, k, cloneJson((v as Record<string, unknown>)[k], onPath));
+    out = fastObject(o, keys.length);
   }
   onPath.delete(v);
   return out as T;
@@ -193,8 +197,9 @@ export function sortKeysDeep<T>(v: T, leaf?: (v: object) => unknown): T {
     if (Array.isArray(x)) return x.map(copy);
     if (isPlainObject(x)) {
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(x).sort()) setOwn(out, k, copy(x[k]));
-      return out;
+      const keys = Object.keys(x).sort();
+      for (const k of keys) setOwn(out, k, copy(x[k]));
+      return fastObject(out, keys.length);
     }
     return leaf === undefined ? x : leaf(x);
   };

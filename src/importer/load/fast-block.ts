@@ -16,6 +16,7 @@
 import type * as JsYaml from 'js-yaml';
 import { constructStats, PYYAML_IMPLICIT_TYPES } from './pyyaml-schema';
 import { detached } from '../../model/detached';
+import { fastObject } from '../../model/fast-object';
 
 let enabled = true;
 
@@ -71,14 +72,6 @@ const IMPLICIT = PYYAML_IMPLICIT_TYPES as readonly ResolvingType[];
 
 // Keys repeat across documents (every chart has `namespace`, `wait`, ...): whether each is a
 // plain string key is decided once.
-/**
- * V8 turns an object that gets more than about 16 properties one computed key at a time into a
- * hash table (a "dictionary"), five times the memory of the same properties in fast mode, which
- * every later GC copies or marks, and slower to list. A copy by spread is made in fast mode (up
- * to about 1,000 properties): a mapping with more keys than this is returned as one.
- */
-const FAST_PROPERTIES = 16;
-
 const plainKeys = new Map<string, boolean>();
 
 /** Whether js-yaml would make `key` a mapping key that is this very string. */
@@ -197,7 +190,7 @@ class BlockParser {
       const i = this.peek();
       if (i < indent) {
         this.depth--;
-        return keys > FAST_PROPERTIES ? { ...out } : out;
+        return fastObject(out, keys);
       }
       if (i > indent) throw GIVE_UP;
       this.entry(out, indent, this.lineStart + indent);
