@@ -90,7 +90,7 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
       "  if (keys.length === 1 && typeof o[keys[0]] === 'function' && /\\.js$/.test(keys[0])) executed.push(keys[0]);",
       '  return keys;',
       '};',
-      "process.on('exit', () => fs.writeSync(3, JSON.stringify({ code: process.exitCode, modules: Object.keys(require.cache), executed })));",
+      "process.on('exit', () => fs.writeSync(3, JSON.stringify({ code: process.exitCode, modules: Object.keys(require.cache), executed, v8: process.moduleLoadList.includes('NativeModule v8') })));",
     ].join('\n'));
   }, 300_000);
   afterAll(() => {
@@ -100,7 +100,7 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
   });
 
   /** One `bin/armada-cdk.js` process of `pkg`: its exit code, the files it loaded and the bundled modules it ran, relative to `pkg`. */
-  function binRun(pkg: string, args: readonly string[]): Promise<{ code: number; stderr: string; modules: string[]; executed: string[] }> {
+  function binRun(pkg: string, args: readonly string[]): Promise<{ code: number; stderr: string; modules: string[]; executed: string[]; v8: boolean }> {
     const child = spawn(process.execPath, ['-r', hook, path.join(pkg, 'bin', 'armada-cdk.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: { ...process.env, ARMADA_CDK_COMPILE_CACHE: cache } });
     let stderr = '';
     let report = '';
@@ -114,9 +114,9 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
       child.on('close', (exit) => {
         clearTimeout(timer);
         if (!report) return reject(new Error(`the run reported nothing (exit ${exit}): ${stderr}`));
-        const r = JSON.parse(report) as { code: number; modules: string[]; executed: string[] };
+        const r = JSON.parse(report) as { code: number; modules: string[]; executed: string[]; v8: boolean };
         // the bundle's entry module (main.js) runs at its top level, not in a wrapper
-        resolve({ code: r.code, stderr, modules: r.modules.map(relative).filter((m) => !m.endsWith('hook.js')), executed: r.executed.concat(r.executed.length ? ['lib/src/cli/main.js'] : []).map((m) => m.replace(/^.*?(?=node_modules\/)/, '')) });
+        resolve({ code: r.code, stderr, v8: r.v8, modules: r.modules.map(relative).filter((m) => !m.endsWith('hook.js')), executed: r.executed.concat(r.executed.length ? ['lib/src/cli/main.js'] : []).map((m) => m.replace(/^.*?(?=node_modules\/)/, '')) });
       });
     });
   }
@@ -194,8 +194,11 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
     expect([...b.executed].sort()).toEqual([...m.modules.filter((f) => f.startsWith('lib/src/')), 'node_modules/js-yaml/dist/js-yaml.js'].sort());
   }, 90_000);
 
-  test("the command's process optimizes later than V8's default (bin/armada-cdk.js says why), and V8 takes the setting without a word", () => {
+  test("a command on a large input optimizes later than V8's default (bin/armada-cdk.js says why), and V8 takes the setting without a word; a small run does not load the v8 module for it", async () => {
     const site = write(tmpdir('armada-cdk-start-up-'), 'site.yaml', execFileSync(process.execPath, [sharedPath('tools', 'gen-manifest.mjs'), '1000'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+    const small = await binRun(packages.bundled, ['validate', sharedPath('corpus', 'armada__examples__simple.yaml')]);
+    const large = await binRun(packages.bundled, ['validate', site]);
+    expect([small.code, small.v8, large.code, large.v8]).toEqual([0, false, 0, true]);
     const optimized = (args: string[]) => execFileSync(process.execPath, ['--trace-opt', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 }).split('\n').filter((l) => l.includes('completed optimizing')).length;
     const bundle = path.join(packages.bundled, 'lib', 'armada-cdk-cli.js');
     // The same bundle and run, in a process that leaves V8's threshold as it is.
