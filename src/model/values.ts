@@ -153,8 +153,8 @@ function mergeTwo(base: Values, override: Values): Values {
   const out: Values = { ...base };
   let added = 0;
   for (const [k, v] of Object.entries(override)) {
+    if (!Object.hasOwn(out, k)) added++;
     const current = getOwn(out, k);
-    if (current === undefined && !Object.hasOwn(out, k)) added++;
     if (isPlainObject(v) && isPlainObject(current)) {
       setOwn(out, k, mergeTwo(current as Values, v));
     } else {
