@@ -1,5 +1,5 @@
-import { execFileSync } from 'child_process';
 import * as path from 'path';
+import { inV8Process } from '../helpers/v8-natives';
 
 /**
  * Chart values copied key by key (sorted, cloned, merged) come out as fast-mode objects, not the
@@ -8,10 +8,7 @@ import * as path from 'path';
  */
 const VALUES = path.resolve(__dirname, '..', '..', 'src', 'model', 'values.ts');
 
-function run(body: string): unknown {
-  const script = `const v = require(${JSON.stringify(VALUES)}); const fast = (o) => eval('%HasFastProperties(o)'); process.stdout.write(JSON.stringify((() => { ${body} })()));`;
-  return JSON.parse(execFileSync(process.execPath, ['--allow-natives-syntax', '-r', require.resolve('ts-node/register/transpile-only'), '-e', script], { encoding: 'utf8' }));
-}
+const run = (body: string) => inV8Process(`const v = require(${JSON.stringify(VALUES)}); ${body}`);
 
 describe('copies of chart values are fast-mode objects', () => {
   test('sortKeysDeep, cloneJson and mergeValues of a 40-key mapping, and the 40 keys added by an override', () => {

@@ -1,5 +1,5 @@
-import { execFileSync } from 'child_process';
 import * as path from 'path';
+import { inV8Process } from '../../helpers/v8-natives';
 
 /**
  * The fast loader returns a mapping of many keys as an object in V8's fast mode, not as the hash
@@ -10,14 +10,13 @@ import * as path from 'path';
 const LOADER = path.resolve(__dirname, '..', '..', '..', 'src', 'importer', 'load', 'fast-block.ts');
 
 function modes(text: string): Record<string, boolean> {
-  const script = `
+  return inV8Process(`
     const { loadBlockDocument } = require(${JSON.stringify(LOADER)});
     const [doc] = loadBlockDocument(${JSON.stringify(text)});
     const out = {};
-    const visit = (o, at) => { out[at] = eval('%HasFastProperties(o)'); for (const [k, v] of Object.entries(o)) if (v && typeof v === 'object' && !Array.isArray(v)) visit(v, at + '.' + k); };
+    const visit = (o, at) => { out[at] = fast(o); for (const [k, v] of Object.entries(o)) if (v && typeof v === 'object' && !Array.isArray(v)) visit(v, at + '.' + k); };
     visit(doc, '$');
-    process.stdout.write(JSON.stringify(out));`;
-  return JSON.parse(execFileSync(process.execPath, ['--allow-natives-syntax', '-r', require.resolve('ts-node/register/transpile-only'), '-e', script], { encoding: 'utf8' }));
+    return out;`) as Record<string, boolean>;
 }
 
 const mapping = (n: number, indent = '  ') => Array.from({ length: n }, (_, i) => `${indent}key_${i}: value-${i}`).join('\n');
@@ -30,11 +29,10 @@ describe('the fast loader keeps large mappings in fast mode', () => {
 
   test('the same values, keys and order as written', () => {
     // The copy must not change what the loader gives: checked against the mapping built key by key.
-    const script = `
+    const [keys, plainPrototype, descriptor] = inV8Process(`
       const { loadBlockDocument } = require(${JSON.stringify(LOADER)});
       const [doc] = loadBlockDocument(${JSON.stringify(`conf:\n${mapping(40)}\n`)});
-      process.stdout.write(JSON.stringify([Object.keys(doc.conf), Object.getPrototypeOf(doc.conf) === Object.prototype, Object.getOwnPropertyDescriptor(doc.conf, 'key_39')]));`;
-    const [keys, plainPrototype, descriptor] = JSON.parse(execFileSync(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', script], { encoding: 'utf8' }));
+      return [Object.keys(doc.conf), Object.getPrototypeOf(doc.conf) === Object.prototype, Object.getOwnPropertyDescriptor(doc.conf, 'key_39')];`) as [string[], boolean, PropertyDescriptor];
     expect(keys).toEqual(Array.from({ length: 40 }, (_, i) => `key_${i}`));
     expect(plainPrototype).toBe(true);
     expect(descriptor).toEqual({ value: 'value-39', writable: true, enumerable: true, configurable: true });
