@@ -94,14 +94,66 @@ function sizeBenchmark(charts: number): Benchmark {
 /**
  * The CPU time (user + system, all threads) of one child process, as bash's `times` reports its
  * children's: the whole run as a user meets it, start-up and the compiler and GC threads included.
- * Output goes to /dev/null; exit 1 (diagnostics printed) is a result like 0.
+ * Output goes to /dev/null, or with `pipe` through a pipe to `cat` (whose few milliseconds count
+ * alike for every case); exit 1 (diagnostics printed) is a result like 0.
  */
-function childCpuMs(args: string[], env: NodeJS.ProcessEnv = process.env): number {
-  const out = execFileSync('bash', ['-c', '"$0" "$@" >/dev/null 2>&1; code=$?; times; [ $code -le 1 ] || exit $code', process.execPath, ...args], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n');
+function childCpuMs(args: string[], env: NodeJS.ProcessEnv = process.env, pipe = false): number {
+  const run = pipe ? 'set -o pipefail; "$0" "$@" 2>/dev/null | cat >/dev/null' : '"$0" "$@" >/dev/null 2>&1';
+  const out = execFileSync('bash', ['-c', `${run}; code=$?; times; [ $code -le 1 ] || exit $code`, process.execPath, ...args], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n');
   // Line 1: the shell's own times; line 2: its children's, as `0m1.234s 0m0.210s`.
   const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(out[out.length - 1] ?? '');
   if (!m) throw new Error(`could not read the child's CPU time from ${JSON.stringify(out)}`);
   return (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000;
+}
+
+/** The peak RSS in bytes of one child process whose output goes through a pipe to `cat`. */
+function childPeakBytes(args: string[], env: NodeJS.ProcessEnv): number {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-bench-peak-'));
+  try {
+    const file = path.join(dir, 'peak');
+    execFileSync('bash', ['-c', 'set -o pipefail; "$0" "$@" 2>/dev/null | cat >/dev/null || [ $? -le 1 ]', process.execPath, '-r', path.join(__dirname, 'child-peak.js'), ...args], {
+      env: { ...env, ARMADA_CDK_BENCH_PEAK_FILE: file },
+      stdio: 'ignore',
+    });
+    return Number(fs.readFileSync(file, 'utf8'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * convert as the README shows it, `armada-cdk convert site.yaml --to airship-v1 | kubectl apply
+ * -f -`: into a pipe, whose reader takes the output at its own pace. Unlike a file or /dev/null,
+ * a pipe takes a write only when there is room, so a writer that does not wait holds its output.
+ */
+function pipeBenchmark(charts: number): Benchmark {
+  let file = '';
+  const cli = path.join(ROOT, 'bin', 'armada-cdk.js');
+  const env = () => ({ ...process.env, ARMADA_CDK_COMPILE_CACHE: codeCache! });
+  const converts = (['airship-v1', 'flux-v2', 'documents-v1'] as const).map((t): Case => {
+    const argv = () => [cli, 'convert', file, '--to', t];
+    return { name: `convert --to ${t}, into a pipe`, run: () => childCpuMs(argv(), env(), true), peak: () => childPeakBytes(argv(), env()) };
+  });
+  const rawArgs = () => [path.join(__dirname, 'raw-load-dump.js'), file];
+  const raw: Case = { name: `${RAW}, into a pipe`, run: () => childCpuMs(rawArgs(), process.env, true), peak: () => childPeakBytes(rawArgs(), process.env) };
+  return {
+    title: `armada-cdk convert of a ${charts}-chart manifest into a pipe, a fresh process per run`,
+    description: [
+      `Input: \`gen-manifest.mjs ${charts}\`, as above. Each run is \`node bin/armada-cdk.js convert FILE --to TARGET | cat >/dev/null\`, the form of \`convert ... | kubectl apply -f -\`; the baseline is the js-yaml script of the fresh-process benchmark, into the same pipe.`,
+      'Timed by the CPU time of the pipeline (bash\'s `times`: the process and `cat`). Peak RSS is the process\'s own (VmHWM, written at exit by a preloaded `bench/child-peak.ts`).',
+    ].join('\n'),
+    clock: 'reported',
+    setup: () => {
+      freshCodeCache();
+      ({ file } = generatedSite(charts));
+    },
+    subject: converts[0],
+    subjects: converts.slice(1),
+    baselines: [raw],
+    target: { ratio: 1.5, baseline: 0 },
+    targets: converts.map((c) => ({ case: c.name, baseline: raw.name, ratio: 1.5 })),
+    memoryTargets: converts.map((c) => ({ case: c.name, baseline: raw.name, ratio: 1.5 })),
+  };
 }
 
 /** The same work as {@link sizeBenchmark}, each run a fresh `armada-cdk` process, as a user runs it. */
@@ -140,6 +192,7 @@ export function benchmarks(): Benchmark[] {
   return [
     ...SIZES.map(sizeBenchmark),
     ...SIZES.map(freshProcessBenchmark),
+    pipeBenchmark(LARGEST),
     {
       title: 'armada-cdk convert of a 2000-chart manifest (parse + validate + convert to documents v1)',
       description: [

@@ -19,6 +19,12 @@ export interface Case {
    * @default 'wall'
    */
   readonly clock?: Clock;
+  /**
+   * For a case whose work is a child process: runs it once and returns that process's peak RSS
+   * in bytes (the peak of the process measuring it would say nothing about the child).
+   * @default - the peak RSS of the process that runs `run`
+   */
+  readonly peak?: () => number | Promise<number>;
 }
 
 /**

@@ -65,14 +65,14 @@ export function reportOptions(args: ParsedArgs, command: string): ReportOptions 
  * on stderr and returns true; otherwise prints nothing yet, so that a command reports the input's
  * diagnostics and its own together, once.
  */
-export function inputFailed(io: CliIo, r: ResolvedInputs, options: ReportOptions): boolean {
+export async function inputFailed(io: CliIo, r: ResolvedInputs, options: ReportOptions): Promise<boolean> {
   if (r.spec !== undefined && !hasErrors(r.diagnostics)) return false;
-  printReport(io, r.diagnostics, options);
+  await printReport(io, r.diagnostics, options);
   return true;
 }
 
 /** Prints the run's diagnostics, `notes` and the summary on stderr; whether the run may write its output. */
-export function finishReport(io: CliIo, ds: readonly Diagnostic[], options: ReportOptions, notes: readonly string[] = []): boolean {
-  printReport(io, ds, options, undefined, notes);
+export async function finishReport(io: CliIo, ds: readonly Diagnostic[], options: ReportOptions, notes: readonly string[] = []): Promise<boolean> {
+  await printReport(io, ds, options, undefined, notes);
   return !hasErrors(ds) && !tooManyWarnings(ds, options);
 }

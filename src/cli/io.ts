@@ -1,9 +1,35 @@
 /** The CLI's view of the process, injectable so that tests run commands in-process. */
 export interface CliIo {
-  readonly stdout: { write(s: string): unknown; isTTY?: boolean };
-  readonly stderr: { write(s: string): unknown; isTTY?: boolean };
+  readonly stdout: CliOutput;
+  readonly stderr: CliOutput;
   readonly stdin: NodeJS.ReadableStream;
   readonly cwd: string;
+}
+
+/** Where the CLI writes: a process stream, or a test's recorder. */
+export interface CliOutput {
+  /** `false` when the text was buffered beyond what the stream wants held (Node's `write`). */
+  write(s: string): unknown;
+  readonly isTTY?: boolean;
+  /**
+   * Resolves once a buffer that `write` reported full has gone to the system: `true`, or `false`
+   * when the stream can take nothing more (it failed, or its reader went away). Without it, a
+   * large output is written without waiting.
+   */
+  drained?(): Promise<boolean>;
+}
+
+/**
+ * Writes `pieces` one after another, taking the next only when the stream can take it. A pipe
+ * takes what its reader has read (`convert | kubectl apply -f -`): without the wait, every piece
+ * made faster than that is held in memory, and a large site's conversion held its whole output
+ * and spent half as much CPU again copying it from one young generation to the next.
+ */
+export async function writePieces(out: CliOutput, pieces: Iterable<string>): Promise<void> {
+  for (const piece of pieces) {
+    // A stream that can take nothing more (`convert | head`) is not handed the rest to drop.
+    if (out.write(piece) === false && out.drained && !(await out.drained())) return;
+  }
 }
 
 /** Exit codes: 0 valid / done, 1 invalid input (diagnostics printed), 2 usage error. */
@@ -57,7 +83,7 @@ export function ioErrorText(e: unknown): string {
   return err instanceof Error ? err.message : String(e);
 }
 
-type Guarded = CliIo['stdout'] & { readonly failure: () => NodeJS.ErrnoException | undefined; readonly stream: NodeJS.WriteStream };
+type Guarded = CliOutput & { drained(): Promise<boolean>; readonly failure: () => NodeJS.ErrnoException | undefined; readonly stream: NodeJS.WriteStream };
 const guarded = new WeakSet<object>();
 
 /**
@@ -66,7 +92,7 @@ const guarded = new WeakSet<object>();
  * once, as the user's problem, and makes the exit code 1 (see {@link settleOutput}). Later writes
  * are dropped.
  */
-function guard(stream: NodeJS.WriteStream, name: string): Guarded {
+export function guard(stream: NodeJS.WriteStream, name: string): Guarded {
   let failed: NodeJS.ErrnoException | undefined;
   const fail = (e: unknown) => {
     if (failed) return;
@@ -89,6 +115,17 @@ function guard(stream: NodeJS.WriteStream, name: string): Guarded {
         fail(e);
         return false;
       }
+    },
+    drained() {
+      if (failed || stream.destroyed) return Promise.resolve(false);
+      if (!stream.writableNeedDrain) return Promise.resolve(true);
+      return new Promise<boolean>((resolve) => {
+        const done = () => {
+          stream.off('drain', done).off('error', done).off('close', done);
+          resolve(!failed && !stream.destroyed);
+        };
+        stream.on('drain', done).on('error', done).on('close', done);
+      });
     },
     failure: () => failed,
     stream,

@@ -8,11 +8,11 @@ import { toArmadaDocuments } from '../../model/wire/documents';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
 import { toFluxObjects } from '../../model/wire/flux-v2';
 import { WriterForm } from '../../model/wire/emit';
-import { toYamlStream, writeYamlStream } from '../../model/wire/yaml';
+import { toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
 import { flag, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
-import { CliIo, EXIT, UsageError } from '../io';
+import { CliIo, EXIT, UsageError, writePieces } from '../io';
 import { plural } from '../report';
 import { checkOutputDirectory, planDirectoryOutput, writeFilesAtomically } from '../write';
 
@@ -104,7 +104,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     // Every object is built and every finding reported before the first byte: what is left,
     // writing plain objects as YAML, cannot fail, so the pieces go out as they are made and none
     // is kept (on a large site, held pieces were most of what the young GC copied at the end).
-    writeYamlStream(objects, (text) => io.stdout.write(text));
+    // Each is made when the reader has taken the one before (see writePieces).
+    await writePieces(io.stdout, yamlStreamChunks(objects));
   } else {
     const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: toYamlStream(objects) }], { force: flag(args, 'force'), command: 'convert' });
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
@@ -130,7 +131,7 @@ async function convert(
   report: ReturnType<typeof reportOptions>,
 ): Promise<{ objects?: unknown[]; name: string }> {
   const r = await readManifest(args, io, 'convert');
-  if (inputFailed(io, r, report)) return { name: '' };
+  if (await inputFailed(io, r, report)) return { name: '' };
   const spec = r.spec!;
   let objects: unknown[];
   let diagnostics: readonly Diagnostic[];
@@ -154,6 +155,6 @@ async function convert(
   }
   const all = [...r.diagnostics, ...diagnostics];
   const notes = to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [];
-  if (!finishReport(io, all, report, notes)) return { name: spec.name };
+  if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
   return { objects, name: spec.name };
 }

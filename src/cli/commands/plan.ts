@@ -34,7 +34,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const report = reportOptions(args, 'plan');
   const r = await readManifest(args, io, 'plan');
-  if (inputFailed(io, r, report) || !finishReport(io, r.diagnostics, report)) return EXIT.INVALID;
+  if ((await inputFailed(io, r, report)) || !(await finishReport(io, r.diagnostics, report))) return EXIT.INVALID;
   const plan = buildPlan(r.spec!);
   const format = str(args, 'format') ?? 'text';
   // eslint-disable-next-line @typescript-eslint/no-require-imports

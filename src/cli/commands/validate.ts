@@ -36,7 +36,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (str(args, 'format') === 'json') {
     io.stdout.write(JSON.stringify({ ...toJson(r.diagnostics, report.files), manifest: r.spec?.name ?? null }, null, 2) + '\n');
   } else {
-    printReport(io, r.diagnostics, report, valid ? `valid: manifest ${r.spec!.name}, ${plural(r.spec!.charts.length, 'chart')}, ${plural(r.spec!.groups.length, 'group')}` : 'invalid');
+    await printReport(io, r.diagnostics, report, valid ? `valid: manifest ${r.spec!.name}, ${plural(r.spec!.charts.length, 'chart')}, ${plural(r.spec!.groups.length, 'group')}` : 'invalid');
   }
   return ok ? EXIT.OK : EXIT.INVALID;
 }

@@ -239,18 +239,27 @@ export function toYamlStream(values: readonly unknown[]): string {
 }
 
 /**
- * {@link toYamlStream} handed to `write` in pieces of about `chunkSize` characters (whole
- * documents), so that a large stream is never held as one string.
+ * {@link toYamlStream} in pieces of about `chunkSize` characters (whole documents), each made only
+ * when the one before it has been taken, so that a large stream is never held as one string and
+ * a slow reader can hold the writer back.
  * @default chunkSize 65536
  */
-export function writeYamlStream(values: readonly unknown[], write: (text: string) => void, chunkSize = 65536): void {
+export function* yamlStreamChunks(values: readonly unknown[], chunkSize = 65536): Generator<string, void, undefined> {
   let out = '';
   for (const v of values) {
     out += '---\n' + toYamlDocument(v);
     if (out.length >= chunkSize) {
-      write(out);
+      yield out;
       out = '';
     }
   }
-  if (out !== '') write(out);
+  if (out !== '') yield out;
+}
+
+/**
+ * {@link toYamlStream} handed to `write` in the pieces of {@link yamlStreamChunks}.
+ * @default chunkSize 65536
+ */
+export function writeYamlStream(values: readonly unknown[], write: (text: string) => void, chunkSize = 65536): void {
+  for (const piece of yamlStreamChunks(values, chunkSize)) write(piece);
 }
