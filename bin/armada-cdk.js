@@ -32,15 +32,16 @@ const argv = process.argv.slice(2);
 // to 8,000 charts. Only for inputs of 256 KiB or more (about 150 charts): loading the v8 module
 // costs a small run 3 ms, and it compiles too little for the setting to matter. This process
 // only: the library, in a user's own process, leaves V8 as it is.
+// Standard input counts when it is a file (`validate - < site.yaml`); a pipe's size is not known.
 function inputBytes(args) {
   let n = 0;
   for (const a of args) {
-    if (a.startsWith('-')) continue;
+    if (a.startsWith('-') && a !== '-') continue;
     try {
-      const st = fs.statSync(a);
+      const st = a === '-' ? fs.fstatSync(0) : fs.statSync(a);
       if (st.isFile()) n += st.size;
     } catch {
-      // not a file: a command, a target, an option's value
+      // not a file: a command, a target, an option's value; or no standard input at all
     }
   }
   return n;

@@ -100,8 +100,8 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
   });
 
   /** One `bin/armada-cdk.js` process of `pkg`: its exit code, the files it loaded and the bundled modules it ran, relative to `pkg`. */
-  function binRun(pkg: string, args: readonly string[]): Promise<{ code: number; stderr: string; modules: string[]; executed: string[]; v8: boolean }> {
-    const child = spawn(process.execPath, ['-r', hook, path.join(pkg, 'bin', 'armada-cdk.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: { ...process.env, ARMADA_CDK_COMPILE_CACHE: cache } });
+  function binRun(pkg: string, args: readonly string[], stdin: 'ignore' | number = 'ignore'): Promise<{ code: number; stderr: string; modules: string[]; executed: string[]; v8: boolean }> {
+    const child = spawn(process.execPath, ['-r', hook, path.join(pkg, 'bin', 'armada-cdk.js'), ...args], { cwd: ROOT, stdio: [stdin, 'ignore', 'pipe', 'pipe'], env: { ...process.env, ARMADA_CDK_COMPILE_CACHE: cache } });
     let stderr = '';
     let report = '';
     child.stderr!.setEncoding('utf8').on('data', (s: string) => (stderr += s));
@@ -199,6 +199,17 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
     const small = await binRun(packages.bundled, ['validate', sharedPath('corpus', 'armada__examples__simple.yaml')]);
     const large = await binRun(packages.bundled, ['validate', site]);
     expect([small.code, small.v8, large.code, large.v8]).toEqual([0, false, 0, true]);
+    // `validate - < site.yaml`: standard input is that file, and its size counts; from a pipe it is not known.
+    const fd = fs.openSync(site, 'r');
+    try {
+      const redirected = await binRun(packages.bundled, ['validate', '-'], fd);
+      expect([redirected.code, redirected.v8]).toEqual([0, true]);
+    } finally {
+      fs.closeSync(fd);
+    }
+    const piped = spawnSync(process.execPath, ['-r', hook, path.join(packages.bundled, 'bin', 'armada-cdk.js'), 'validate', '-'], { input: fs.readFileSync(site), stdio: ['pipe', 'ignore', 'pipe', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26, env: { ...process.env, ARMADA_CDK_COMPILE_CACHE: cache } });
+    expect(piped.status).toBe(0);
+    expect(JSON.parse(piped.output[3] as string).v8).toBe(false);
     const optimized = (args: string[]) => execFileSync(process.execPath, ['--trace-opt', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 }).split('\n').filter((l) => l.includes('completed optimizing')).length;
     const bundle = path.join(packages.bundled, 'lib', 'armada-cdk-cli.js');
     // The same bundle and run, in a process that leaves V8's threshold as it is.
