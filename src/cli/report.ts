@@ -1,5 +1,6 @@
 import { inInputOrder, InputOrder, parseLocation } from '../model/diagnostic-order';
 import { Diagnostic, errorsOf, formatDiagnostic, hasErrors, plural, summary, warningsOf } from '../model/diagnostics';
+import { inPieces } from '../model/text-pieces';
 import { CliIo, writePieces } from './io';
 
 /** `FILE:LINE:COL: error: <doc>: <path>: <message>`: one line per diagnostic, as compilers print them. */
@@ -35,11 +36,6 @@ export function toJson(ds: readonly Diagnostic[], files?: readonly string[]) {
       };
     }),
   };
-}
-
-export function printLines(io: CliIo, ds: readonly Diagnostic[], to: 'stdout' | 'stderr' = 'stderr'): void {
-  const out = io[to];
-  for (const d of sorted(ds)) out.write(formatLine(d) + '\n');
 }
 
 /** How the diagnostics of a run are printed: `--quiet`, `--max-warnings`. */
@@ -117,24 +113,8 @@ export async function printReport(io: CliIo, ds: readonly Diagnostic[], options:
   const lines = [...reportLines(ds, options), ...notes];
   const over = tooManyWarnings(ds, options) ? `; more than --max-warnings ${options.maxWarnings}` : '';
   if (ds.length > 0 || last !== undefined) lines.push(`${last ? `${last}: ` : ''}${summary(ds)}${over}`);
-  await writePieces(io.stderr, linePieces(lines));
-}
-
-/**
- * Lines in pieces of about 64K characters: `--all-warnings` on a large site prints tens of
- * thousands of lines, and a write each was a system call each (a third of such a run's system
- * time); into a pipe, each also waited in memory for its reader.
- */
-function* linePieces(lines: readonly string[], size = 65536): Generator<string, void, undefined> {
-  let out = '';
-  for (const l of lines) {
-    out += l + '\n';
-    if (out.length >= size) {
-      yield out;
-      out = '';
-    }
-  }
-  if (out !== '') yield out;
+  // `--all-warnings` on a large site prints tens of thousands of lines: a few writes, not one each.
+  await writePieces(io.stderr, inPieces(lines.map((l) => l + '\n')));
 }
 
 // The commands count their output in the same words as the summary line.

@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'child_process';
 import * as yaml from 'js-yaml';
-import { toYamlStream, writeYamlStream } from '../../src/model/wire/yaml';
+import { toYamlStream, yamlStreamChunks } from '../../src/model/wire/yaml';
 import { toYamlStream as referenceStream } from '../helpers/yaml-reference';
 import { corpusFiles, readShared, sharedPath } from '../helpers/shared';
 import { lcg as rng } from '../helpers/random';
@@ -50,13 +50,11 @@ describe('the tuned YAML writer writes what the reference writer writes', () => 
 
   test('written in pieces, the same stream', () => {
     const docs = yaml.loadAll(execFileSync(process.execPath, [sharedPath('tools', 'gen-manifest.mjs'), '50'], { encoding: 'utf8' }));
-    const pieces: string[] = [];
-    writeYamlStream(docs, (t) => pieces.push(t), 4096);
+    const pieces = [...yamlStreamChunks(docs, 4096)];
     expect(pieces.length).toBeGreaterThan(10);
     expect(pieces.every((p) => p.startsWith('---\n'))).toBe(true);
     expect(pieces.join('')).toBe(toYamlStream(docs));
-    const one: string[] = [];
-    writeYamlStream([], (t) => one.push(t));
+    const one = [...yamlStreamChunks([])];
     expect(one).toEqual([]);
   });
 

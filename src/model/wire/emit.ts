@@ -54,7 +54,7 @@ export function valuesOut(values: Readonly<Record<string, unknown>> | undefined,
  */
 export interface WriterForm {
   /**
-   * The objects go straight to the YAML writer (`writeYamlStream`, `toYamlStream`) and nowhere
+   * The objects go straight to the YAML writer (`yamlStreamChunks`, `toYamlStream`) and nowhere
    * else: chart values are handed over as a {@link SortedValuesView} of the spec's values, which
    * that writer writes exactly as their sorted copy, instead of the copy.
    * @default false

@@ -8,6 +8,7 @@
 import { isPlainObject, isYamlTimestamp } from '../values';
 import { detached } from '../detached';
 import { hasOwnKey } from '../own-keys';
+import { inPieces } from '../text-pieces';
 
 /** Strings PyYAML (YAML 1.1) or a YAML 1.2 core reader would not read back as strings. */
 const BOOL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
@@ -240,26 +241,13 @@ export function toYamlStream(values: readonly unknown[]): string {
 
 /**
  * {@link toYamlStream} in pieces of about `chunkSize` characters (whole documents), each made only
- * when the one before it has been taken, so that a large stream is never held as one string and
- * a slow reader can hold the writer back.
+ * when the one before it has been taken (see {@link inPieces}).
  * @default chunkSize 65536
  */
-export function* yamlStreamChunks(values: readonly unknown[], chunkSize = 65536): Generator<string, void, undefined> {
-  let out = '';
-  for (const v of values) {
-    out += '---\n' + toYamlDocument(v);
-    if (out.length >= chunkSize) {
-      yield out;
-      out = '';
-    }
-  }
-  if (out !== '') yield out;
+export function yamlStreamChunks(values: readonly unknown[], chunkSize = 65536): Generator<string, void, undefined> {
+  return inPieces(documents(values), chunkSize);
 }
 
-/**
- * {@link toYamlStream} handed to `write` in the pieces of {@link yamlStreamChunks}.
- * @default chunkSize 65536
- */
-export function writeYamlStream(values: readonly unknown[], write: (text: string) => void, chunkSize = 65536): void {
-  for (const piece of yamlStreamChunks(values, chunkSize)) write(piece);
+function* documents(values: readonly unknown[]): Generator<string, void, undefined> {
+  for (const v of values) yield '---\n' + toYamlDocument(v);
 }
