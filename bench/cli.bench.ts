@@ -26,6 +26,9 @@ const SIZES = (process.env.BENCH_CLI_SIZES ?? '250,2000,8000').split(',').map(Nu
 const LARGEST = Math.max(...SIZES);
 const SMALL_FILE = path.resolve(ROOT, '..', 'shared', 'corpus', 'armada__examples__simple.yaml');
 const RAW = 'js-yaml load+dump';
+const CLI = path.join(ROOT, 'bin', 'armada-cdk.js');
+/** Output of a child through a pipe to `cat`, as into `kubectl apply -f -`; its exit code is the child's. */
+const INTO_PIPE = 'set -o pipefail; "$0" "$@" 2>/dev/null | cat >/dev/null';
 
 /** Output goes nowhere (only counted), as when the CLI writes to a pipe that is read as fast as it is written. */
 function sinkIo(): CliIo & { bytes: number } {
@@ -98,7 +101,7 @@ function sizeBenchmark(charts: number): Benchmark {
  * alike for every case); exit 1 (diagnostics printed) is a result like 0.
  */
 function childCpuMs(args: string[], env: NodeJS.ProcessEnv = process.env, pipe = false): number {
-  const run = pipe ? 'set -o pipefail; "$0" "$@" 2>/dev/null | cat >/dev/null' : '"$0" "$@" >/dev/null 2>&1';
+  const run = pipe ? INTO_PIPE : '"$0" "$@" >/dev/null 2>&1';
   const out = execFileSync('bash', ['-c', `${run}; code=$?; times; [ $code -le 1 ] || exit $code`, process.execPath, ...args], { encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n');
   // Line 1: the shell's own times; line 2: its children's, as `0m1.234s 0m0.210s`.
   const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(out[out.length - 1] ?? '');
@@ -111,7 +114,7 @@ function childPeakBytes(args: string[], env: NodeJS.ProcessEnv): number {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-bench-peak-'));
   try {
     const file = path.join(dir, 'peak');
-    execFileSync('bash', ['-c', 'set -o pipefail; "$0" "$@" 2>/dev/null | cat >/dev/null || [ $? -le 1 ]', process.execPath, '-r', path.join(__dirname, 'child-peak.js'), ...args], {
+    execFileSync('bash', ['-c', `${INTO_PIPE} || [ $? -le 1 ]`, process.execPath, '-r', path.join(__dirname, 'child-peak.js'), ...args], {
       env: { ...env, ARMADA_CDK_BENCH_PEAK_FILE: file },
       stdio: 'ignore',
     });
@@ -128,11 +131,9 @@ function childPeakBytes(args: string[], env: NodeJS.ProcessEnv): number {
  */
 function pipeBenchmark(charts: number): Benchmark {
   let file = '';
-  const cli = path.join(ROOT, 'bin', 'armada-cdk.js');
-  const env = () => ({ ...process.env, ARMADA_CDK_COMPILE_CACHE: codeCache! });
   const converts = (['airship-v1', 'flux-v2', 'documents-v1'] as const).map((t): Case => {
-    const argv = () => [cli, 'convert', file, '--to', t];
-    return { name: `convert --to ${t}, into a pipe`, run: () => childCpuMs(argv(), env(), true), peak: () => childPeakBytes(argv(), env()) };
+    const argv = () => [CLI, 'convert', file, '--to', t];
+    return { name: `convert --to ${t}, into a pipe`, run: () => childCpuMs(argv(), cliEnv(), true), peak: () => childPeakBytes(argv(), cliEnv()) };
   });
   const rawArgs = () => [path.join(__dirname, 'raw-load-dump.js'), file];
   const raw: Case = { name: `${RAW}, into a pipe`, run: () => childCpuMs(rawArgs(), process.env, true), peak: () => childPeakBytes(rawArgs(), process.env) };
@@ -159,8 +160,7 @@ function pipeBenchmark(charts: number): Benchmark {
 /** The same work as {@link sizeBenchmark}, each run a fresh `armada-cdk` process, as a user runs it. */
 function freshProcessBenchmark(charts: number): Benchmark {
   let file = '';
-  const cli = path.join(ROOT, 'bin', 'armada-cdk.js');
-  const run = (args: string[]) => childCpuMs([cli, ...args], { ...process.env, ARMADA_CDK_COMPILE_CACHE: codeCache! });
+  const run = (args: string[]) => childCpuMs([CLI, ...args], cliEnv());
   const subjects: Case[] = commandLines(() => file).map(([name, argv]) => ({ name, run: () => run(argv()) }));
   const raw: Case = { name: RAW, run: () => childCpuMs([path.join(__dirname, 'raw-load-dump.js'), file]) };
   return {
@@ -234,7 +234,7 @@ export function benchmarks(): Benchmark[] {
       title: 'CLI start-up (`armada-cdk --version`)',
       description: 'A fresh `node bin/armada-cdk.js --version` process (the bundled CLI, `lib/armada-cdk-cli.js`, made by `npm run bench` after tsc, compiled from the V8 code cache the warm-up run wrote into a fresh directory; commands run on demand), next to `node -e 0`, 5 processes per run.',
       setup: freshCodeCache,
-      subject: { name: 'armada-cdk --version', run: () => spawnTimes(5, [path.join(ROOT, 'bin', 'armada-cdk.js'), '--version']) },
+      subject: { name: 'armada-cdk --version', run: () => spawnTimes(5, [CLI, '--version']) },
       baselines: [{ name: 'node -e 0', run: () => spawnTimes(5, ['-e', '0']) }],
       target: { ratio: 4, baseline: 0 },
     },
@@ -245,7 +245,7 @@ export function benchmarks(): Benchmark[] {
         freshCodeCache();
         if (!fs.existsSync(SMALL_FILE)) throw new Error(`the benchmark needs the shared corpus beside the checkout (${path.relative(process.cwd(), SMALL_FILE)})`);
       },
-      subject: { name: 'armada-cdk validate', run: () => spawnTimes(5, [path.join(ROOT, 'bin', 'armada-cdk.js'), 'validate', SMALL_FILE]) },
+      subject: { name: 'armada-cdk validate', run: () => spawnTimes(5, [CLI, 'validate', SMALL_FILE]) },
       baselines: [{ name: 'node -e 0', run: () => spawnTimes(5, ['-e', '0']) }],
       target: { ratio: 1.5, baseline: 0 },
     },
@@ -261,7 +261,12 @@ function freshCodeCache(): void {
   codeCache = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-bench-code-cache-'));
 }
 
+/** The environment of a CLI run: the benchmark's own code cache, once there is one. */
+function cliEnv(): NodeJS.ProcessEnv {
+  return codeCache ? { ...process.env, ARMADA_CDK_COMPILE_CACHE: codeCache } : process.env;
+}
+
 function spawnTimes(n: number, args: string[]): void {
-  const env = codeCache ? { ...process.env, ARMADA_CDK_COMPILE_CACHE: codeCache } : process.env;
+  const env = cliEnv();
   for (let i = 0; i < n; i++) execFileSync(process.execPath, args, { stdio: 'ignore', env });
 }

@@ -5,6 +5,7 @@
  */
 import * as fs from 'fs';
 import { loadBenchmarks } from './harness';
+import { peakBytes } from './peak-bytes';
 
 function resetPeak(): boolean {
   try {
@@ -13,16 +14,6 @@ function resetPeak(): boolean {
   } catch {
     return false;
   }
-}
-
-function peakBytes(): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
-    if (m) return Number(m[1]) * 1024;
-  } catch {
-    // not Linux: fall through
-  }
-  return process.resourceUsage().maxRSS * 1024;
 }
 
 async function main() {
