@@ -127,6 +127,15 @@ describe('the API report', () => {
     expect(imported.filter((i) => !exported.has(i))).toEqual([]);
   });
 
+  test('members tagged @internal (the underscore methods the constructs call on each other) are not in the published declarations', () => {
+    // tsconfig.build.json strips them (stripInternal); the report reads the same options.
+    const build = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.build.json'), 'utf8'));
+    expect(build.compilerOptions.stripInternal).toBe(true);
+    const declarations = report.text.split('\n').filter((l) => /^ {4}(?:(?:static|readonly|get|set|protected) )*_\w*\(?/.test(l));
+    expect(declarations).toEqual([]);
+    for (const member of ['_adopt', '_claim', '_outputs', '_toSpec', '_done']) expect(report.text).not.toContain(member);
+  });
+
   test('internals stay behind internal paths', () => {
     const names = new Set(report.names.map((n) => n.name));
     for (const internal of ['buildPlan', 'parseMinReady', 'effectiveWaitTimeout', 'layoutDeployment', 'previousKey', 'publishChart', 'needsRefresh', 'RenderedObject', 'operatorCrds', 'toArmadaDocuments', 'releaseInputs']) {
