@@ -12,6 +12,8 @@ export const LoadCodes = {
   YAML_CONSTRUCT: 'yaml-construct',
   /** A recursive alias, or aliases that expand beyond the budget (an alias bomb). */
   YAML_ALIAS: 'yaml-alias',
+  /** A document nested deeper than PyYAML reads (about 490 levels), which Armada cannot load. */
+  YAML_DEPTH: 'yaml-depth',
   /** A key written twice in one mapping; the last value is kept, as PyYAML does (warning). */
   DUPLICATE_KEY: 'duplicate-key',
   /** A document with no content (`---` followed by nothing), skipped (warning). */

@@ -17,6 +17,8 @@ import { Chunk, positionOf, SourceText, splitDocuments } from './source';
 import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
 import { loadBlockDocument } from './fast-block';
+import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
+import type { WirePath } from './wire-path';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -110,8 +112,11 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const maybeKeyProblems = !simple && mayHaveKeyProblems(chunkText);
   const source = new ChunkSource(text, chunk, kept);
   const checkAliases = !simple && mayHaveAliases(chunkText);
+  // The fast path gives up long before PyYAML's depth.
+  const mayBeTooDeep = !simple && mayNestDeeperThan(chunkText);
   values.forEach((value, i) => {
     if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics)) return;
+    if (mayBeTooDeep && tooDeepForArmada(value, source, i, file, chunk, diagnostics)) return;
     let raw = value;
     let specials;
     let failures: ReturnType<typeof collectSpecials>['failures'] = [];
@@ -227,6 +232,37 @@ function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: s
   return true;
 }
 
+/**
+ * Refuses a document nested deeper than PyYAML reads (see `depth.ts`): Armada's loader would stop
+ * with a RecursionError. Reported at the first collection past the limit, and the document is
+ * left out.
+ */
+function tooDeepForArmada(value: unknown, source: ChunkSource, indexInChunk: number, file: string, chunk: Chunk, diagnostics: Diagnostic[]): boolean {
+  const path = firstTooDeep(value);
+  if (path === undefined) return false;
+  let location = `${file}:${chunk.docLine}:1`;
+  try {
+    location = new YamlDocument(source, indexInChunk, file, 0, chunk.docLine, value, undefined).location(path);
+  } catch {
+    // too deep for the position's own parser: the document start must do
+  }
+  const label = labelOf(value);
+  diagnostics.push({
+    severity: 'error',
+    location,
+    ...(label ? { document: label } : {}),
+    code: LoadCodes.YAML_DEPTH,
+    message: `this document nests mappings and sequences more than ${PYYAML_MAX_DEPTH} levels deep (at ${elided(path)}): PyYAML, which Armada reads documents with, stops there with a RecursionError (Python's limit of 1,000 frames, two for each level); flatten the values`,
+  });
+  return true;
+}
+
+/** A path hundreds of keys long, as its first and last few keys. */
+function elided(path: WirePath): string {
+  if (path.length <= 6) return formatFieldPath(path);
+  return `${formatFieldPath(path.slice(0, 4))} ... ${formatFieldPath(path.slice(-2)).replace(/^(?!\[)/, '.')}`;
+}
+
 /** `schema name` of a document that is not kept, for its diagnostic. */
 function labelOf(value: unknown): string {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return '';
@@ -249,6 +285,15 @@ function reportLoadError(e: unknown, chunk: Chunk, file: string, diagnostics: Di
     return;
   }
   // Not a YAML error: deep nesting can exhaust the stack. Report it; never let it escape.
+  if (e instanceof RangeError) {
+    diagnostics.push({
+      severity: 'error',
+      location: `${file}:${chunk.docLine}:1`,
+      code: LoadCodes.YAML_DEPTH,
+      message: `this document nests too deeply to be loaded (the parser ran out of stack): PyYAML, which Armada reads documents with, stops at ${PYYAML_MAX_DEPTH} levels with a RecursionError; flatten the values`,
+    });
+    return;
+  }
   const message = e instanceof Error ? e.message : String(e);
   diagnostics.push({ severity: 'error', location: `${file}:${chunk.docLine}:1`, code: LoadCodes.YAML_SYNTAX, message: `cannot load this document: ${message}` });
 }
