@@ -137,6 +137,27 @@ test('a project from cdk8s init typescript-app, with the oldest supported constr
     })();
     expect([module, out.split('\n').filter((l) => /error TS/.test(l))]).toEqual([module, []]);
   }
+
+  // An ES module project imports the same names: Node's CommonJS interop must see every export.
+  fs.writeFileSync(
+    path.join(dir, 'esm-check.mjs'),
+    [
+      "import * as root from 'armada-cdk';",
+      "import * as cdk8s from 'armada-cdk/cdk8s';",
+      "import { ArmadaManifest, ChartSource } from 'armada-cdk';",
+      "import { ArmadaChartOutput } from 'armada-cdk/cdk8s';",
+      "import { createRequire } from 'module';",
+      'const names = (m) => Object.keys(m).filter((k) => k !== "default" && k !== "__esModule").sort();',
+      'const required = names(createRequire(import.meta.url)("armada-cdk"));',
+      'console.log(JSON.stringify({ root: names(root), required, cdk8s: names(cdk8s), named: [typeof ArmadaManifest, typeof ChartSource, typeof ArmadaChartOutput] }));',
+      '',
+    ].join('\n'),
+  );
+  const esm = JSON.parse(run(dir, ['esm-check.mjs']));
+  expect(esm.named).toEqual(['function', 'function', 'function']);
+  expect(esm.root).toEqual(esm.required);
+  expect(esm.root).toEqual(expect.arrayContaining(['ArmadaManifest', 'Chart', 'ChartGroup', 'ChartSource', 'Duration', 'WaitResource', 'mergeValues']));
+  expect(esm.cdk8s).toEqual(expect.arrayContaining(['ArmadaChartOutput', 'ArmadaDocuments', 'ArmadaOperator', 'FluxOutput']));
 });
 
 /** A program as `pulumi new typescript` creates it, installed. */
@@ -236,4 +257,7 @@ test('a Pulumi program deploys the site under mocks', async () => {
   const out = JSON.parse(run(dir, ['mocks.js']));
   expect(out.releases).toEqual({ 'airship-mariadb': 'deployed', 'airship-memcached': 'deployed' });
   expect(out.seen.filter((s: string) => s.startsWith('kubernetes:helm.sh/v3:Release'))).toEqual(['kubernetes:helm.sh/v3:Release site/infra/mariadb', 'kubernetes:helm.sh/v3:Release site/infra/memcached']);
+  // and from an ES module
+  fs.writeFileSync(path.join(dir, 'esm-check.mjs'), "import { ManifestDeployment, ChartSourceError } from 'armada-cdk/pulumi';\nconsole.log(typeof ManifestDeployment, typeof ChartSourceError);\n");
+  expect(run(dir, ['esm-check.mjs'])).toBe('function function\n');
 });
