@@ -23,31 +23,6 @@ function current() {
 }
 const argv = process.argv.slice(2);
 
-// V8 optimizes a function once it has run about 66 kB of bytecode, a threshold made for pages and
-// servers that run for hours. A conversion runs each per-chart function a few thousand times and
-// exits: at that threshold its compiler threads spend more CPU optimizing the per-chart code than
-// the optimized code then saves (a sixth of a 2,000-chart conversion's CPU), and on a machine of
-// two cores they take it from the main thread. Four times the threshold leaves the hot loops
-// (parsing, writing) optimized as before: 7 to 19% less CPU and 0 to 7% less wall time, at 250
-// to 8,000 charts. Only for inputs of 256 KiB or more (about 150 charts): loading the v8 module
-// costs a small run 3 ms, and it compiles too little for the setting to matter. This process
-// only: the library, in a user's own process, leaves V8 as it is.
-// Standard input counts when it is a file (`validate - < site.yaml`); a pipe's size is not known.
-function inputBytes(args) {
-  let n = 0;
-  for (const a of args) {
-    if (a.startsWith('-') && a !== '-') continue;
-    try {
-      const st = a === '-' ? fs.fstatSync(0) : fs.statSync(a);
-      if (st.isFile()) n += st.size;
-    } catch {
-      // not a file: a command, a target, an option's value; or no standard input at all
-    }
-  }
-  return n;
-}
-if (inputBytes(argv) >= 256 * 1024) require('v8').setFlagsFromString('--interrupt-budget=270336');
-
 let cli = { exports: undefined, save: () => undefined };
 if (current()) {
   const cache = require(path.join(lib, 'src', 'cli', 'code-cache.js'));
@@ -55,6 +30,10 @@ if (current()) {
 } else {
   cli.exports = require(modules);
 }
+// A large input gets V8's later optimization (src/cli/tier-up.ts says why and when; the setting
+// still takes effect after the code is loaded); standard input from a pipe gets it once that much
+// has been read.
+cli.exports.tierUpForInputs(argv);
 cli.exports.main(argv).then((code) => {
   process.exitCode = code;
   cli.save();

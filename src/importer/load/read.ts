@@ -133,7 +133,14 @@ function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Bu
       parts.push(b);
     };
     stream.on('data', onData);
-    stream.on('end', () => resolve(Buffer.concat(parts)));
+    stream.on('end', () => {
+      // The listener stays on a stream that outlives the run (the process's standard input):
+      // it must not keep the chunks too.
+      stream.removeListener('data', onData);
+      const all = Buffer.concat(parts, size);
+      parts.length = 0;
+      resolve(all);
+    });
     // Kept after a rejection too: a destroyed stream may still report an error, which must not
     // become an uncaught exception.
     stream.on('error', reject);

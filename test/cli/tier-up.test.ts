@@ -1,0 +1,60 @@
+/**
+ * The command's standard input, counted for V8's later optimization (src/cli/tier-up.ts): every
+ * byte passes unchanged, and a failure or an early stop of the reader ends both streams. Whether
+ * the setting is made (a process-wide V8 flag) is checked in child processes, by the start-up
+ * test; here the inputs stay below the size that makes it.
+ */
+import { PassThrough, Readable } from 'stream';
+import { readInputs } from '../../src/importer/load/read';
+import { countingForTierUp, inputBytes, TIER_UP_INPUT_BYTES } from '../../src/cli/tier-up';
+import { tmpdir, write } from '../helpers/cli';
+
+describe('standard input counted for the tier-up setting', () => {
+  test('the text read through the counter is the text written, multi-byte characters split across chunks included', async () => {
+    const text = Array.from({ length: 3000 }, (_, i) => `- key_${i}: "é ✓ 𝄞 ${i}"\n`).join('');
+    const bytes = Buffer.from(text, 'utf8');
+    expect(bytes.length).toBeLessThan(TIER_UP_INPUT_BYTES);
+    // chunks of 7 bytes cut through the 2-, 3- and 4-byte characters
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += 7) chunks.push(bytes.subarray(i, i + 7));
+    const r = await readInputs(['-'], countingForTierUp(Readable.from(chunks)));
+    expect(r.diagnostics).toEqual([]);
+    expect(r.inputs).toEqual([{ file: '<stdin>', text }]);
+  });
+
+  test("an error of standard input reaches the reader, which reports it", async () => {
+    const source = new PassThrough();
+    const counted = countingForTierUp(source);
+    const read = readInputs(['-'], counted);
+    source.write('a: 1\n');
+    source.destroy(new Error('EIO: i/o error, read'));
+    const r = await read;
+    expect(r.inputs).toEqual([]);
+    expect(r.diagnostics).toEqual([{ severity: 'error', location: '<stdin>', code: 'read-error', message: 'cannot read <stdin>: EIO: i/o error, read' }]);
+  });
+
+  test('the reader stopping at its size limit ends standard input as well: an endless producer does not keep the process', async () => {
+    let produced = 0;
+    const endless = new Readable({
+      read() {
+        produced += 1024;
+        this.push(Buffer.alloc(1024, 0x61));
+      },
+    });
+    const r = await readInputs(['-'], countingForTierUp(endless), { maxBytes: 64 * 1024 });
+    expect(r.diagnostics.map((d) => d.message)).toEqual(['<stdin> is larger than 65536 bytes; reading stopped there']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(endless.destroyed).toBe(true);
+    const after = produced;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(produced).toBe(after);
+  });
+
+  test('the input size counts regular files given as arguments, not the other arguments', () => {
+    const dir = tmpdir('armada-cdk-tier-up-');
+    const a = write(dir, 'a.yaml', 'x'.repeat(1000));
+    const b = write(dir, 'b.yaml', 'y'.repeat(500));
+    expect(inputBytes(['convert', a, '--to', 'airship-v1', b, '-o', dir])).toBe(1500);
+    expect(inputBytes(['validate', `${dir}/missing.yaml`])).toBe(0);
+  });
+});
