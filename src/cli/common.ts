@@ -1,5 +1,6 @@
 import { Diagnostic, hasErrors } from '../model/diagnostics';
 import { ResolvedInputs, resolveInputs } from '../importer/resolve';
+import { STDIN_NAME } from '../importer/load/read';
 import { flag, list, OptionSpec, ParsedArgs, str } from './args';
 import { CliIo, UsageError } from './io';
 import { placeholderWarnings } from './placeholders';
@@ -56,7 +57,7 @@ export function reportOptions(args: ParsedArgs, command: string): ReportOptions 
   const max = str(args, 'max-warnings');
   if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-warnings must be a whole number (0 or more); received ${JSON.stringify(max)}`, command);
   // Named as the loader names them in diagnostics: the path as given, `<stdin>` for `-`.
-  const files = [...args.positionals, ...(list(args, 'values') ?? [])].map((p) => (p === '-' ? '<stdin>' : p));
+  const files = [...args.positionals, ...(list(args, 'values') ?? [])].map((p) => (p === '-' ? STDIN_NAME : p));
   return { quiet: flag(args, 'quiet'), maxWarnings: max === undefined ? undefined : Number(max), allWarnings: flag(args, 'all-warnings'), files };
 }
 

@@ -11,6 +11,7 @@ import { assumeJsonTree, isPlainObject } from '../model/values';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
 import { LoadedArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
+import { STDIN_NAME } from './load/read';
 import { inheritInternals } from './load/document';
 import type { OverridableDocument, SetWrite } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
@@ -94,10 +95,14 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     const first = effective[0];
     diagnostics.push({
       severity: 'error',
-      location: first ? first.location() : `${loaded.documents[0]?.file ?? paths[0] ?? '<input>'}:1:1`,
+      location: first ? first.location() : `${loaded.documents[0]?.file ?? (paths[0] === '-' ? STDIN_NAME : paths[0]) ?? '<input>'}:1:1`,
       ...(first ? { document: first.label } : {}),
       code: DiagnosticCodes.UNRENDERED,
-      message: `Documents must include at least one of each of [Chart, ChartGroup] and only one Manifest (no ${missing.join(', no ')} here): these look like fragments of an unrendered site; render the site (Deckhand/Pegleg layering and substitution) and pass all of its documents`,
+      message: `Documents must include at least one of each of [Chart, ChartGroup] and only one Manifest (no ${missing.join(', no ')} here): ${
+        first || loaded.documents.some((d) => d.schema !== undefined)
+          ? 'these look like fragments of an unrendered site; render the site (Deckhand/Pegleg layering and substitution) and pass all of its documents'
+          : 'the input holds no documents of a site at all (none with a schema); pass the rendered site (armada/Manifest/v1, armada/ChartGroup/v1 and armada/Chart/v1 documents)'
+      }`,
     });
   }
 

@@ -78,6 +78,23 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     }
   });
 
+  test('an empty input is named as given (<stdin> for -), and said to hold no Armada documents, not to be fragments', async () => {
+    const empty = write(dir, 'empty.yaml', '');
+    const fromStdin = await cli(['validate', '-'], { stdin: '' });
+    const fromFile = await cli(['validate', empty]);
+    const missing = (where: string) =>
+      `${where}:1:1: error: Documents must include at least one of each of [Chart, ChartGroup] and only one Manifest (no Manifest, no ChartGroup, no Chart here): the input holds no documents of a site at all (none with a schema); pass the rendered site (armada/Manifest/v1, armada/ChartGroup/v1 and armada/Chart/v1 documents)`;
+    expect([fromStdin.code, fromStdin.stderr]).toEqual([1, ['<stdin>: warning: <stdin> contains no YAML documents (it is empty)', missing('<stdin>'), 'invalid: 1 error, 1 warning', ''].join('\n')]);
+    expect([fromFile.code, fromFile.stderr]).toEqual([1, [`${empty}: warning: ${empty} contains no YAML documents (it is empty)`, missing(empty), 'invalid: 1 error, 1 warning', ''].join('\n')]);
+    // other documents of a site (Deckhand's), or some of Armada's but not all three kinds: fragments
+    const other = await cli(['validate', '-'], { stdin: 'schema: deckhand/Passphrase/v1\nmetadata: {name: p, schema: metadata/Document/v1}\ndata: x\n' });
+    expect(other.stderr).toContain('<stdin>:1:1: error: Documents must include at least one of each of [Chart, ChartGroup] and only one Manifest (no Manifest, no ChartGroup, no Chart here): these look like fragments of an unrendered site');
+    const noSchema = await cli(['validate', '-'], { stdin: 'a: 1\n' });
+    expect(noSchema.stderr).toContain('(no Manifest, no ChartGroup, no Chart here): the input holds no documents of a site at all (none with a schema)');
+    const chartOnly = await cli(['validate', '-'], { stdin: SIMPLE.split('---').find((d) => d.includes('armada/Chart/v1'))! });
+    expect(chartOnly.stderr).toContain('(no Manifest, no ChartGroup here): these look like fragments of an unrendered site');
+  });
+
   test('a 50 MB file gives diagnostics, not a crash', async () => {
     const big = path.join(dir, 'big.yaml');
     const fd = fs.openSync(big, 'w');

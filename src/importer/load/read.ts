@@ -9,6 +9,9 @@ import { Diagnostic } from '../../model/diagnostics';
 import { LoadCodes } from './codes';
 import { SourceText } from './source';
 
+/** How standard input (`-`) is named in diagnostics, unless told otherwise. */
+export const STDIN_NAME = '<stdin>';
+
 /** Options of {@link readInputs}. */
 export interface ReadOptions {
   /**
@@ -45,7 +48,7 @@ const MiB = 1024 * 1024;
  */
 export async function readInputs(paths: readonly string[], stdin?: NodeJS.ReadableStream, options: ReadOptions = {}): Promise<ReadResult> {
   const maxBytes = options.maxBytes ?? 256 * MiB;
-  const stdinName = options.stdinName ?? '<stdin>';
+  const stdinName = options.stdinName ?? STDIN_NAME;
   const inputs: SourceText[] = [];
   const diagnostics: Diagnostic[] = [];
   let stdinRead = false;
