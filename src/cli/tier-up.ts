@@ -12,10 +12,10 @@
  *
  * The command's own process only (`bin/armada-cdk.js` calls {@link tierUpForInputs}, and the
  * standard input of the process's own streams is counted): the library, in a user's own process,
- * leaves V8 as it is, and so does `main` when a test or a benchmark runs it in process. The setting takes
- * effect for every function that has not yet run enough to be counted, so it may come after the
- * code is loaded, as long as it comes before the input is parsed: for a pipe, whose size is not
- * known at start, it comes once that much has been read.
+ * leaves V8 as it is, and so does `main` when a test or a benchmark runs it in process. The
+ * setting takes effect for every function that has not yet run enough to be counted, so it may
+ * come after the code is loaded, as long as it comes before the input is parsed: for a pipe,
+ * whose size is not known at start, it comes once that much has been read.
  */
 import * as fs from 'fs';
 import type * as Stream from 'stream';
