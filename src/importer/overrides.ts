@@ -24,6 +24,7 @@ import { Diagnostic } from '../model/diagnostics';
 import { getOwn, setOwn } from '../model/own-keys';
 import { isPlainObject } from '../model/values';
 import { DiagnosticCodes } from '../model/codes';
+import { PYYAML_MAX_DEPTH } from '../model/armada-depth';
 
 /** A document whose data the overrides may change (a copy; the loaded document stays as read). */
 export interface OverridableDocument {
@@ -148,6 +149,12 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
     }
     if (dataPath.some((p) => p === '' || p.includes('null') || /["\\]/.test(p))) {
       return err('the path has an empty segment, or one containing "null", a quote or a backslash, which Armada\'s JSON round trip of --set paths corrupts');
+    }
+    // The document's mapping and `data` are two levels; each segment but the last adds one.
+    if (dataPath.length + 1 > PYYAML_MAX_DEPTH) {
+      return err(
+        `the path has ${dataPath.length} segments, so the document would nest more than ${PYYAML_MAX_DEPTH} levels deep: more than Armada handles (its merge and PyYAML recurse once or more per level and stop with a RecursionError)`,
+      );
     }
     const target = docs.find((d) => schemaParts(d.schema)?.type === type && d.name === name);
     // Armada walks the whole stream in order and reads `get_schema_info(schema).type` of each

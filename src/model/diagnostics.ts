@@ -39,6 +39,12 @@ export function formatFieldPath(path: FieldPath): string {
   return out;
 }
 
+/** A path hundreds of keys long (a document nested too deep), as its first and last few keys. */
+export function elidedFieldPath(path: FieldPath): string {
+  if (path.length <= 6) return formatFieldPath(path);
+  return `${formatFieldPath(path.slice(0, 4))} ... ${formatFieldPath(path.slice(-2)).replace(/^(?!\[)/, '.')}`;
+}
+
 /**
  * Where a spec came from, so that a rule written against the spec can point at the user's
  * source: a construct path for the constructs, a file position and wire field name for imported

@@ -2,6 +2,8 @@
 import { isBranded } from './brand';
 import { getOwn, setOwn } from './own-keys';
 import { fastObject } from './fast-object';
+import { MAX_VALUES_DEPTH, PYYAML_MAX_DEPTH } from './armada-depth';
+import { elidedFieldPath } from './diagnostics';
 
 /** A JSON value, as Helm receives it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -41,6 +43,12 @@ export interface ValueProblem {
   /** Path inside the values, e.g. `['pod', 'replicas', 'server']`. */
   readonly path: readonly (string | number)[];
   readonly message: string;
+  /**
+   * A cycle, or nesting past {@link MAX_VALUES_DEPTH}: a walk of the whole values would not end,
+   * or would exhaust the stack, so checks that walk them must not run.
+   * @default false
+   */
+  readonly unbounded?: boolean;
 }
 
 /**
@@ -66,7 +74,9 @@ export function assumeJsonTree(values: object): void {
  * Every place where `values` is not plain JSON: undefined, functions, symbols, NaN, Infinity,
  * class instances (Date, Map, ...), cycles. Reported all at once. A bigint is an integer beyond
  * 2^53 kept exact (YAML and Helm have them), and a timestamp read from Armada YAML is kept as one
- * ({@link isYamlTimestamp}): both are allowed.
+ * ({@link isYamlTimestamp}): both are allowed. Values nested deeper than Armada reads
+ * ({@link MAX_VALUES_DEPTH}) are reported once, at the first place (the walk goes no deeper, so
+ * it cannot exhaust the stack); the problem's path is then empty, its message names the place.
  */
 export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): ValueProblem[] {
   if (typeof values === 'object' && values !== null && JSON_TREES.has(values)) return [];
@@ -74,8 +84,9 @@ export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): Val
   const onPath = new Set<object>();
   // One path, extended and shortened as the walk goes; copied only into a problem.
   const path: (string | number)[] = [];
-  const problem = (message: string) => problems.push({ path: [...path], message });
-  const walk = (v: unknown): void => {
+  const problem = (message: string, unbounded?: true) => problems.push({ path: [...path], message, ...(unbounded ? { unbounded } : {}) });
+  let tooDeep = false;
+  const walk = (v: unknown, depth: number): void => {
     if (v === null || typeof v === 'string' || typeof v === 'boolean') return;
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) problem(`received ${v}; JSON has no NaN or Infinity`);
@@ -98,7 +109,12 @@ export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): Val
     if (opaque && opaque(v)) return;
     const obj = v as object;
     if (onPath.has(obj)) {
-      problem('refers back to one of its own parents (a cycle); values must be a tree');
+      problem('refers back to one of its own parents (a cycle); values must be a tree', true);
+      return;
+    }
+    if (depth > MAX_VALUES_DEPTH && (Array.isArray(obj) || isPlainObject(obj))) {
+      if (!tooDeep) problems.push({ path: [], message: tooDeepMessage(path), unbounded: true });
+      tooDeep = true;
       return;
     }
     if (Array.isArray(obj)) {
@@ -106,7 +122,7 @@ export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): Val
       for (let i = 0; i < obj.length; i++) {
         // A hole in a sparse array would serialize as null: treat it as undefined.
         path.push(i);
-        walk(i in obj ? obj[i] : undefined);
+        walk(i in obj ? obj[i] : undefined, depth + 1);
         path.pop();
       }
       onPath.delete(obj);
@@ -121,13 +137,20 @@ export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): Val
     onPath.add(obj);
     for (const key of Object.keys(obj)) {
       path.push(key);
-      walk((obj as Record<string, unknown>)[key]);
+      walk((obj as Record<string, unknown>)[key], depth + 1);
       path.pop();
     }
     onPath.delete(obj);
   };
-  walk(values);
+  walk(values, 1);
   return problems;
+}
+
+function tooDeepMessage(path: readonly (string | number)[]): string {
+  return (
+    `nested more than ${MAX_VALUES_DEPTH} levels deep (at ${elidedFieldPath(['values', ...path])}): Armada reads a chart document with PyYAML, ` +
+    `which stops past ${PYYAML_MAX_DEPTH} levels with a RecursionError, and values start two levels down (data.values); flatten the values`
+  );
 }
 
 /** True for a plain object (not an array, not null, not a class instance). */
@@ -141,24 +164,27 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
  * Deep merge with Helm's semantics for several values files (`helm -f a.yaml -f b.yaml`): maps
  * merge key by key, anything else (lists included) replaces. A `null` removes the key: it stays in
  * the result as `null`, because Helm needs to see it to also drop the chart's own default for
- * that key. Inputs are not modified.
+ * that key. Inputs are not modified. Deeper than Armada reads ({@link MAX_VALUES_DEPTH} levels),
+ * nothing is merged or copied: the override's part is taken as it is, and validation refuses it.
  */
 export function mergeValues<T extends Values>(base: T, ...overrides: readonly Values[]): T {
   let out: Values = cloneJson(base) as Values;
-  for (const o of overrides) out = mergeTwo(out, o);
+  for (const o of overrides) out = mergeTwo(out, o, 1);
   return out as T;
 }
 
-function mergeTwo(base: Values, override: Values): Values {
+function mergeTwo(base: Values, override: Values, depth: number): Values {
   const out: Values = { ...base };
   let added = 0;
   for (const [k, v] of Object.entries(override)) {
     if (!Object.hasOwn(out, k)) added++;
     const current = getOwn(out, k);
-    if (isPlainObject(v) && isPlainObject(current)) {
-      setOwn(out, k, mergeTwo(current as Values, v));
+    // Past what Armada reads, the override replaces (whole, as it was): validation refuses the
+    // result anyway, and merging on down could exhaust the stack.
+    if (isPlainObject(v) && isPlainObject(current) && depth < MAX_VALUES_DEPTH) {
+      setOwn(out, k, mergeTwo(current as Values, v, depth + 1));
     } else {
-      setOwn(out, k, cloneJson(v));
+      setOwn(out, k, cloneJson(v, undefined, depth + 1));
     }
   }
   return fastObject(out, added);
@@ -166,18 +192,19 @@ function mergeTwo(base: Values, override: Values): Values {
 
 /**
  * A deep copy of JSON-like data. Class instances (such as Pulumi outputs) are kept by reference,
- * and so is a cycle, so that validation can still report it instead of overflowing the stack here.
+ * and so are a cycle and whatever lies deeper than Armada reads ({@link MAX_VALUES_DEPTH}), so
+ * that validation can still report them instead of overflowing the stack here.
  */
-export function cloneJson<T>(v: T, onPath: Set<object> = new Set()): T {
-  if (typeof v !== 'object' || v === null || onPath.has(v)) return v;
+export function cloneJson<T>(v: T, onPath: Set<object> = new Set(), depth = 1): T {
+  if (typeof v !== 'object' || v === null || onPath.has(v) || depth > MAX_VALUES_DEPTH) return v;
   if (!Array.isArray(v) && !isPlainObject(v)) return v;
   onPath.add(v);
   let out: unknown;
-  if (Array.isArray(v)) out = v.map((x) => cloneJson(x, onPath));
+  if (Array.isArray(v)) out = v.map((x) => cloneJson(x, onPath, depth + 1));
   else {
     const o: Record<string, unknown> = {};
     const keys = Object.keys(v);
-    for (const k of keys) setOwn(o, k, cloneJson((v as Record<string, unknown>)[k], onPath));
+    for (const k of keys) setOwn(o, k, cloneJson((v as Record<string, unknown>)[k], onPath, depth + 1));
     out = fastObject(o, keys.length);
   }
   onPath.delete(v);

@@ -9,7 +9,7 @@ import { firstByName } from '../model/first-by-name';
 import { SourceType } from '../model/source';
 import { ChartSpec, ManifestSpec } from '../model/spec';
 import { getOwn, setOwn } from '../model/own-keys';
-import { isPlainObject, OpaqueLeafTest } from '../model/values';
+import { findValueProblems, isPlainObject, OpaqueLeafTest } from '../model/values';
 
 /** Options of {@link checkLocalChartValues}. */
 export interface CheckLocalChartValuesOptions {
@@ -31,6 +31,10 @@ export function checkLocalChartValues(spec: ManifestSpec, options: CheckLocalCha
   const out: Diagnostic[] = [];
   const charts = firstByName(spec.charts);
   for (const chart of charts.values()) {
+    if (!hasLocalValuesSchema(chart)) continue;
+    // Values with a cycle or nested past what Armada reads are the model's error already, and
+    // walking them (here, in ajv, in the merge with the chart's defaults) would not end.
+    if (findValueProblems(chart.values, options.opaqueValues).some((p) => p.unbounded)) continue;
     if (options.opaqueValues && opaquePaths(chart.values ?? {}, options.opaqueValues).length > 0) continue;
     out.push(...checkChart(chart, chart.values ?? {}, []));
   }

@@ -138,6 +138,25 @@ describe('alias bombs and recursive aliases', () => {
   });
 });
 
+describe('nesting past what Armada handles', () => {
+  const setPath = (n: number) => ['values', ...Array.from({ length: n - 1 }, (_, i) => `k${i}`)].join('.');
+  const file = write(dir, 'simple.yaml', SIMPLE);
+
+  test('a --set path of 20,000 segments is an error at --set[0], not a stack overflow', async () => {
+    const r = await cli(['validate', file, '--set', `chart:blog-1:${setPath(20_000)}=x`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('internal error');
+    expect(errorLines(r.stderr).map((l) => l.replace(/"chart:.*=x"/, '"..."'))).toEqual([
+      '--set[0]: error: "...": the path has 20000 segments, so the document would nest more than 490 levels deep: more than Armada handles (its merge and PyYAML recurse once or more per level and stop with a RecursionError)',
+    ]);
+  });
+
+  test('one that stops at the limit is kept', async () => {
+    const r = await cli(['validate', file, '--set', `chart:blog-1:${setPath(489)}=x`]);
+    expect([r.code, errorLines(r.stderr).filter((l) => l.includes('error'))]).toEqual([0, []]);
+  });
+});
+
 describe('messages', () => {
   test('UTF-16 and UTF-32 input is named as such, with a mark or without', async () => {
     const text = 'schema: armada/Chart/v1\n';

@@ -46,6 +46,21 @@ describe('Armada overrides', () => {
     ]);
   });
 
+  test('--set: a path that would nest the document past what Armada handles is refused before anything is built', () => {
+    const path = (n: number) => ['values', ...Array.from({ length: n - 1 }, (_, i) => `k${i}`)].join('.');
+    const d = docs();
+    // The document's mapping and data are levels 1 and 2; 489 segments end at level 490 with the value.
+    expect(applySets(d, [`chart:blog-1:${path(489)}=x`])).toEqual([]);
+    for (const n of [490, 20_000]) {
+      const before = docs();
+      const diags = applySets(before, [`chart:blog-1:${path(n)}=x`]);
+      expect(diags.map((x) => [x.severity, x.location, x.message.slice(x.message.indexOf('": ') + 3)])).toEqual([
+        ['error', '--set[0]', `the path has ${n} segments, so the document would nest more than 490 levels deep: more than Armada handles (its merge and PyYAML recurse once or more per level and stop with a RecursionError)`],
+      ]);
+      expect(before).toEqual(docs());
+    }
+  });
+
   test("--set reproduces Armada's repeated-segment behaviour, with a warning", () => {
     const d = docs();
     const diags = applySets(d, ['chart:blog-1:values.x.values=1']);

@@ -332,6 +332,24 @@ describe('ManifestDeployment diagnostics', () => {
     expect(e.message).toContain('broken/g/ok: wait.timeout:');
   });
 
+  test('values nested past what Armada reads stop the program with that error, not a stack overflow', () => {
+    const site = new ArmadaManifest(undefined, 'deep', { releasePrefix: 'p' });
+    let values: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 20_000; i++) values = { k: values };
+    new Chart(new ChartGroup(site, 'g'), 'c', { namespace: 'ns', source: ChartSource.local('/c'), wait: { labels: { a: 'b' } }, values });
+    let error: unknown;
+    try {
+      new ManifestDeployment('deep', { manifest: site, resolveChart: charts });
+    } catch (e) {
+      error = e;
+    }
+    expect(pulumi.ResourceError.isInstance(error)).toBe(true);
+    expect((error as Error).message.split('\n')).toEqual([
+      'ManifestDeployment deep (manifest deep) has 1 error:',
+      '  error: deep/g/c: values: nested more than 488 levels deep (at values.k.k.k ... .k.k): Armada reads a chart document with PyYAML, which stops past 490 levels with a RecursionError, and values start two levels down (data.values); flatten the values',
+    ]);
+  });
+
   test('warnings go to pulumi.log.warn, with the field path, and do not stop the program', async () => {
     const warn = pulumi.log.warn as jest.Mock;
     const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });

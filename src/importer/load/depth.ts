@@ -1,16 +1,11 @@
 /**
- * Documents nested deeper than Armada can read. PyYAML's composer recurses for every level of
- * nesting (`compose_node`, then `compose_mapping_node` or `compose_sequence_node`: two frames),
- * under Python's default limit of 1,000 frames, so `yaml.safe_load_all` raises RecursionError on a
- * document nested more than about 490 collections deep. Measured with PyYAML 6.0.3 from a script's
- * top level: 490 nested block mappings or block sequences load and 491 do not (491 flow mappings
- * and 493 flow sequences still do); Armada calls the loader from deeper in its own stack, so it
- * fails at least as soon. js-yaml reads about four times deeper, so this is checked here.
+ * Documents nested deeper than Armada can read (see `PYYAML_MAX_DEPTH`). js-yaml reads about four
+ * times deeper than PyYAML, so this is checked here.
  */
+import { PYYAML_MAX_DEPTH } from '../../model/armada-depth';
 import type { WirePath } from './wire-path';
 
-/** The deepest nesting of mappings and sequences PyYAML reads (the document's own collection is 1). */
-export const PYYAML_MAX_DEPTH = 490;
+export { PYYAML_MAX_DEPTH };
 
 /**
  * Whether `text` holds enough indicators to nest deeper than `limit`: every mapping or sequence

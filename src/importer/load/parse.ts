@@ -6,7 +6,7 @@
  * computed afterwards, one document at a time, only for the documents a diagnostic is about.
  */
 import { jsyaml } from './js-yaml';
-import { Diagnostic, formatFieldPath, hasErrors } from '../../model/diagnostics';
+import { Diagnostic, elidedFieldPath, formatFieldPath, hasErrors } from '../../model/diagnostics';
 import { ALIAS_EXPANSION_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
@@ -18,7 +18,6 @@ import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
 import { loadBlockDocument } from './fast-block';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
-import type { WirePath } from './wire-path';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -252,15 +251,9 @@ function tooDeepForArmada(value: unknown, source: ChunkSource, indexInChunk: num
     location,
     ...(label ? { document: label } : {}),
     code: LoadCodes.YAML_DEPTH,
-    message: `this document nests mappings and sequences more than ${PYYAML_MAX_DEPTH} levels deep (at ${elided(path)}): PyYAML, which Armada reads documents with, stops there with a RecursionError (Python's limit of 1,000 frames, two for each level); flatten the values`,
+    message: `this document nests mappings and sequences more than ${PYYAML_MAX_DEPTH} levels deep (at ${elidedFieldPath(path)}): PyYAML, which Armada reads documents with, stops there with a RecursionError (Python's limit of 1,000 frames, two for each level); flatten the values`,
   });
   return true;
-}
-
-/** A path hundreds of keys long, as its first and last few keys. */
-function elided(path: WirePath): string {
-  if (path.length <= 6) return formatFieldPath(path);
-  return `${formatFieldPath(path.slice(0, 4))} ... ${formatFieldPath(path.slice(-2)).replace(/^(?!\[)/, '.')}`;
 }
 
 /** `schema name` of a document that is not kept, for its diagnostic. */
