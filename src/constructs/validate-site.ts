@@ -3,6 +3,7 @@
  * imported YAML): the model's checks of the manifest, then each local chart's values against the
  * chart's values.schema.json.
  */
+import { append } from '../model/append';
 import type { Diagnostic } from '../model/diagnostics';
 import type { ManifestSpec } from '../model/spec';
 import { SourceType } from '../model/source';
@@ -25,6 +26,6 @@ export function validateSite(spec: ManifestSpec, options: ValidateSiteOptions = 
   // Loaded on demand: ajv is only needed when a local chart has a values.schema.json.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { checkLocalChartValues } = require('../values-schema/check-charts') as typeof import('../values-schema/check-charts');
-  diagnostics.push(...checkLocalChartValues(spec, { opaqueValues: options.opaqueValues }));
+  append(diagnostics, checkLocalChartValues(spec, { opaqueValues: options.opaqueValues }));
   return diagnostics;
 }

@@ -20,6 +20,7 @@
  * alias (PyYAML gives every alias the same object) changes at every place that refers to it, so
  * the documents must be copied with their sharing kept ({@link cloneShared}).
  */
+import { append } from '../model/append';
 import { Diagnostic } from '../model/diagnostics';
 import { getOwn, setOwn } from '../model/own-keys';
 import { isPlainObject } from '../model/values';
@@ -81,7 +82,7 @@ export function armadaUpdate(d: Record<string, unknown>, u: Record<string, unkno
         problems.push(`${[...path, k].join('.')}: the override is a non-empty mapping but the document has ${current === null ? 'null' : Array.isArray(current) ? 'a list' : `a ${typeof current}`} there (Armada fails on this: it calls .get() on it)`);
         continue;
       }
-      problems.push(...armadaUpdate(getOwn(d, k) as Record<string, unknown>, v, [...path, k]));
+      append(problems, armadaUpdate(getOwn(d, k) as Record<string, unknown>, v, [...path, k]));
     } else if (typeof v === 'string' && Array.isArray(getOwn(d, k))) {
       setOwn(d, k, v.split(',').map((x) => x.trim()));
     } else {

@@ -5,6 +5,7 @@
  * then run every semantic rule of the model.
  */
 import { validateSite } from '../constructs/validate-site';
+import { append } from '../model/append';
 import { Diagnostic, hasErrors, isError } from '../model/diagnostics';
 import { ManifestSpec } from '../model/spec';
 import { assumeJsonTree, isPlainObject } from '../model/values';
@@ -12,6 +13,8 @@ import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from
 import { LoadedArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
 import { STDIN_NAME } from './load/read';
+import { LoadBudget, MAX_LOAD_FINDINGS } from './load/limits';
+import { LoadCodes } from './load/codes';
 import { inheritInternals } from './load/document';
 import type { OverridableDocument, SetWrite } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
@@ -77,7 +80,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   const diagnostics: Diagnostic[] = [];
   const progress = options.onProgress ?? (() => undefined);
   const loaded = await loadEach(paths, options.stdin, progress);
-  diagnostics.push(...loaded.diagnostics);
+  append(diagnostics, loaded.diagnostics);
 
   // Overrides are loaded and applied only when there are some: without them the loaded documents
   // are the effective ones, and nothing is copied.
@@ -110,8 +113,17 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   // so those alone do not prove a fragment: they do when the data also fails Armada's schema.
   // Abstract documents, layering children, replacements and charts without a source are never
   // what Armada is given.
+  // Reading that stopped at a limit has said so; the documents read are checked while there is room.
+  const readingStopped = loaded.diagnostics.some((d) => d.code === LoadCodes.INPUT_LIMIT);
   for (const doc of effective) {
-    const schemaErrors = validateArmadaDocument(doc);
+    // One past the room left: where the stop is reported.
+    const room = MAX_LOAD_FINDINGS - diagnostics.length;
+    const schemaErrors = room > 0 ? validateArmadaDocument(doc, room + 1) : [];
+    if (room <= 0 || schemaErrors.length > room) {
+      append(diagnostics, schemaErrors.slice(0, Math.max(room, 0)));
+      if (!readingStopped) diagnostics.push(stoppedChecking(room > 0 ? schemaErrors[room].location : doc.location()));
+      break;
+    }
     const reasons = unrenderedReasons(doc);
     // A replacement always has a parentSelector (Deckhand requires it), and rendered output keeps
     // both on the document that took its parent's place.
@@ -119,7 +131,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     const strong = reasons.filter((r) => !WEAK.has(r.path.join('.')) && !(replaces && r.path.join('.') === PARENT_SELECTOR));
     const fragment = strong.length > 0 || (reasons.length > 0 && hasErrors(schemaErrors));
     if (!fragment) {
-      diagnostics.push(...schemaErrors);
+      append(diagnostics, schemaErrors);
       const replacement = reasons.find((r) => r.path.join('.') === REPLACEMENT);
       if (replacement) {
         diagnostics.push({
@@ -157,10 +169,10 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     return { schema: doc.schema, name: doc.name, data: doc.data as Record<string, unknown>, origin: new DocumentOrigin(doc, info.kind, info.version) };
   });
   const { spec, diagnostics: conversion } = documentsToSpec(inputs, { targetManifest: options.targetManifest });
-  diagnostics.push(...conversion.all);
+  append(diagnostics, conversion.all);
   if (!spec) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
   progress(`checking manifest ${spec.name} (${spec.charts.length} charts)`);
-  diagnostics.push(...validateSite(spec, { chartSchemas: !options.skipChartSchemas }));
+  append(diagnostics, validateSite(spec, { chartSchemas: !options.skipChartSchemas }));
   return { spec, diagnostics: bySet(diagnostics), documents: loaded.documents };
 }
 
@@ -232,11 +244,11 @@ async function applyOverrides(
   const before = new Map(overridable.map((o) => [o, snapshot(o.data)]));
   if (options.valuesFiles?.length) {
     const ovr = await loadInputs(options.valuesFiles, options.stdin);
-    diagnostics.push(...ovr.diagnostics);
-    diagnostics.push(...applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
+    append(diagnostics, ovr.diagnostics);
+    append(diagnostics, applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
   }
   const writes: SetWrite[] = [];
-  if (options.sets?.length) diagnostics.push(...applySets(overridable, options.sets, (w) => writes.push(w)));
+  if (options.sets?.length) append(diagnostics, applySets(overridable, options.sets, (w) => writes.push(w)));
   const docOf = new Map([...copies].map(([doc, o]) => [o, doc]));
   const bySet = (ds: readonly Diagnostic[]) => blameSets(ds, writes.map((w) => ({ ...w, label: docOf.get(w.doc)!.label })));
   // A document changed by an override is validated with its new data, at its original place.
@@ -251,12 +263,14 @@ async function applyOverrides(
 async function loadEach(paths: readonly string[], stdin: NodeJS.ReadableStream | undefined, progress: (m: string) => void) {
   if (paths.length < 2) return loadInputs(paths, stdin);
   const all = { documents: [] as LoadedDocument[], armada: [] as LoadedArmadaDocument[], diagnostics: [] as Diagnostic[] };
-  for (let i = 0; i < paths.length; i++) {
+  // One count of documents and findings for the run: the inputs after a stop are not read.
+  const budget = new LoadBudget();
+  for (let i = 0; i < paths.length && !budget.stopped; i++) {
     progress(`reading ${i + 1}/${paths.length}: ${paths[i]}`);
-    const r = await loadInputs([paths[i]], stdin);
-    all.documents.push(...r.documents);
-    all.armada.push(...r.armada);
-    all.diagnostics.push(...r.diagnostics);
+    const r = await loadInputs([paths[i]], stdin, { budget });
+    append(all.documents, r.documents);
+    append(all.armada, r.armada);
+    append(all.diagnostics, r.diagnostics);
   }
   return all;
 }
@@ -278,4 +292,14 @@ function withData(doc: LoadedArmadaDocument, data: Record<string, unknown>): Loa
   };
   inheritInternals(changed, doc);
   return changed;
+}
+
+/** Where the schema check stopped, once the run's findings reached the limit (see `limits.ts`). */
+function stoppedChecking(location: string): Diagnostic {
+  return {
+    severity: 'error',
+    location,
+    code: LoadCodes.INPUT_LIMIT,
+    message: `armada-cdk stopped checking here, and checked nothing after it: ${MAX_LOAD_FINDINGS.toLocaleString('en-US')} problems were found before this point; fix those first (they are most likely one mistake, repeated)`,
+  };
 }

@@ -5,6 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Diagnostic, Diagnostics, FieldPath } from '../model/diagnostics';
+import { append } from '../model/append';
 import { firstByName } from '../model/first-by-name';
 import { SourceType } from '../model/source';
 import { ChartSpec, ManifestSpec } from '../model/spec';
@@ -36,7 +37,7 @@ export function checkLocalChartValues(spec: ManifestSpec, options: CheckLocalCha
     // walking them (here, in ajv, in the merge with the chart's defaults) would not end.
     if (findValueProblems(chart.values, options.opaqueValues).some((p) => p.unbounded)) continue;
     if (options.opaqueValues && opaquePaths(chart.values ?? {}, options.opaqueValues).length > 0) continue;
-    out.push(...checkChart(chart, chart.values ?? {}, []));
+    append(out, checkChart(chart, chart.values ?? {}, []));
   }
   return out;
 }

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Readable } from 'stream';
 import { readInputs } from '../../src/importer/load';
+import { MAX_DOCUMENTS, MAX_LOAD_FINDINGS } from '../../src/importer/load/limits';
 import { cli, tmpdir, write } from '../helpers/cli';
 import { readShared, sharedPath } from '../helpers/shared';
 import { finished, spawnCli } from '../helpers/spawn-cli';
@@ -84,9 +85,67 @@ describe('size caps hold for every kind of input', () => {
     const r = await finished(child, 100_000);
     expect(r.timedOut).toBe(false);
     expect(r.code).toBe(1);
-    expect(stdout + r.stderr).toContain('<stdin>: error: <stdin> is larger than 256 MiB; reading stopped there');
+    expect(stdout + r.stderr).toContain('<stdin>: error: <stdin> is larger than 64 MiB; reading stopped there');
     expect(r.stderr).not.toMatch(/internal error|at .*\.ts:\d+/);
   }, 120_000);
+});
+
+describe('inputs of many tiny documents or findings stop at a limit, with what was found so far', () => {
+  // Before the limits, 10 MB of `---` lines (2.5 million empty documents) took 2.4 GB and 18 s.
+  const lastLines = (out: string, n: number) => out.trimEnd().split('\n').slice(-n);
+
+  test(`more than ${MAX_DOCUMENTS.toLocaleString('en-US')} documents: each one read is reported, then where reading stopped`, async () => {
+    const f = write(dir, 'empties.yaml', '---\n'.repeat(MAX_DOCUMENTS + 50_000));
+    const r = await cli(['validate', f]);
+    expect(r.code).toBe(1);
+    expect(lastLines(r.stderr, 3)).toEqual([
+      `${f}:100000:1: error: document 100000 is empty (an extra '---', or only comments); Armada fails on it ("None is not a valid override statement"): remove it`,
+      `${f}:100001:1: error: armada-cdk stopped reading here, and read nothing after it: the input holds more than 100,000 documents (a site of 8,000 charts has about 9,000); is it the rendered site you meant?`,
+      'invalid: 100001 errors, 0 warnings',
+    ]);
+  }, 60_000);
+
+  test('the limit is on the run: the documents of every input count, and the inputs after the stop are not read', async () => {
+    const a = write(dir, 'empties-a.yaml', '---\n'.repeat(MAX_DOCUMENTS - 1));
+    const b = write(dir, 'empties-b.yaml', '---\n'.repeat(3));
+    const c = write(dir, 'empties-c.yaml', '---\n');
+    const r = await cli(['validate', a, b, c]);
+    expect(lastLines(r.stderr, 2)).toEqual([
+      `${b}:2:1: error: armada-cdk stopped reading here, and read nothing after it: the input holds more than 100,000 documents (a site of 8,000 charts has about 9,000); is it the rendered site you meant?`,
+      'invalid: 100001 errors, 0 warnings',
+    ]);
+    expect(r.stderr).not.toContain(c);
+  }, 60_000);
+
+  test(`more than ${MAX_LOAD_FINDINGS.toLocaleString('en-US')} findings in one document: the first ones, then where reading stopped`, async () => {
+    const head = 'schema: armada/Chart/v1\nmetadata: {schema: metadata/Document/v1, name: c}\ndata:\n  values:\n';
+    const f = write(dir, 'duplicates.yaml', head + '    a: 1\n'.repeat(MAX_LOAD_FINDINGS + 10_000) + '---\nb: 1\n');
+    const r = await cli(['validate', f]);
+    expect(r.code).toBe(1);
+    // The first repeat is on line 6; the 100,001st, where reading stops, on line 100,006.
+    expect(lastLines(r.stderr, 3)).toEqual([
+      `${f}:6:5: warning: armada/Chart/v1 c: data.values.a: duplicate key 'a': this value replaces the one at line 5 (PyYAML keeps the last) [duplicate-key: 100000 warnings like this one]`,
+      `${f}:100006:5: error: armada-cdk stopped reading here, and read nothing after it: 100,000 problems were found before this point; fix those first (they are most likely one mistake, repeated)`,
+      'invalid: 1 error, 100000 warnings',
+    ]);
+  }, 60_000);
+
+  test("schema violations count as well: Armada's check stops where the findings reach the limit", async () => {
+    const head = 'schema: armada/Chart/v1\nmetadata: {schema: metadata/Document/v1, name: c}\ndata:\n  chart_name: c\n  release: c\n  namespace: ns\n  source: {type: local, location: /c, subpath: .}\n';
+    const keys = Array.from({ length: MAX_LOAD_FINDINGS + 10 }, (_, i) => `  k${i}: 1\n`).join('');
+    const f = write(dir, 'unknown-keys.yaml', head + keys);
+    const r = await cli(['validate', f]);
+    // The file is one Chart alone, which is said first: one finding of the 100,000.
+    const errors = errorLines(r.stderr);
+    expect(errors.filter((l) => l.includes('Documents must include'))).toHaveLength(1);
+    const schema = errors.filter((l) => !l.includes('Documents must include'));
+    expect(schema).toHaveLength(MAX_LOAD_FINDINGS);
+    expect(schema[0]).toBe(`${f}:8:3: error: armada/Chart/v1 c: data.k0: Additional properties are not allowed ('k0' was unexpected)`);
+    // k0 to k99998 (lines 8 to 100006), then the stop at k99999.
+    expect(schema[schema.length - 1]).toBe(
+      `${f}:${8 + MAX_LOAD_FINDINGS - 1}:3: error: armada-cdk stopped checking here, and checked nothing after it: 100,000 problems were found before this point; fix those first (they are most likely one mistake, repeated)`,
+    );
+  }, 60_000);
 });
 
 describe('alias bombs and recursive aliases', () => {

@@ -2,6 +2,8 @@
 export const LoadCodes = {
   /** A path that cannot be read: missing, a directory, a FIFO or device, no permission, too large. */
   READ_ERROR: 'read-error',
+  /** Reading stopped: too many documents, or too many problems found (see `limits.ts`). */
+  INPUT_LIMIT: 'input-limit',
   /** Binary data, UTF-16/UTF-32 text, or bytes that are not UTF-8 (Armada decodes every file as UTF-8). */
   NOT_TEXT: 'not-text',
   /** A file or stream without a single YAML document (warning: Armada accepts it). */

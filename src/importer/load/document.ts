@@ -172,9 +172,9 @@ export class YamlDocument implements LoadedDocument {
     return this.source.includes(needles);
   }
 
-  /** Keys written twice, for the duplicate-key warnings. */
-  public duplicateKeys() {
-    return this.source.large ? this.source.outline().duplicateKeys() : this.source.ast().duplicateKeys(this.indexInChunk);
+  /** Keys written twice, for the duplicate-key warnings: the first `limit` of them. */
+  public duplicateKeys(limit = Infinity) {
+    return this.source.large ? this.source.outline().duplicateKeys(limit) : this.source.ast().duplicateKeys(this.indexInChunk, limit);
   }
 
   /** Keys that are mappings or sequences, which PyYAML refuses (not looked for in large documents). */

@@ -8,6 +8,7 @@ import { LoadedArmadaDocument, classifyDocuments } from './classify';
 import type { LoadedDocument } from './document';
 import { parseInputs } from './parse';
 import { readInputs, ReadOptions } from './read';
+import type { LoadBudget } from './limits';
 
 export { LoadCodes } from './codes';
 export type { LoadCode } from './codes';
@@ -43,6 +44,16 @@ export interface LoadResult {
   readonly diagnostics: Diagnostic[];
 }
 
+/** Options of {@link loadInputs}. */
+export interface LoadOptions extends ReadOptions {
+  /**
+   * The run's count against the limits of `limits.ts`, for a run that loads its inputs one call
+   * at a time.
+   * @default - a count of this call's own
+   */
+  readonly budget?: LoadBudget;
+}
+
 /**
  * Reads, parses and classifies the given paths (`-` for stdin) in one go: {@link readInputs},
  * {@link parseInputs}, {@link classifyDocuments}. Never throws for a user mistake.
@@ -50,9 +61,9 @@ export interface LoadResult {
  * @param stdin the stream `-` reads.
  * @default stdin - `process.stdin`
  */
-export async function loadInputs(paths: readonly string[], stdin?: NodeJS.ReadableStream, options: ReadOptions = {}): Promise<LoadResult> {
+export async function loadInputs(paths: readonly string[], stdin?: NodeJS.ReadableStream, options: LoadOptions = {}): Promise<LoadResult> {
   const read = await readInputs(paths, stdin, options);
-  const parsed = parseInputs(read.inputs);
+  const parsed = parseInputs(read.inputs, options.budget);
   const classified = classifyDocuments(parsed.documents);
   return {
     documents: parsed.documents,

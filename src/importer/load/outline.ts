@@ -55,10 +55,12 @@ export class BlockOutline {
     });
   }
 
-  /** Keys written twice in one block mapping (merge keys aside). */
-  public duplicateKeys(): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
+  /** Keys written twice in one block mapping (merge keys aside): the first `limit` of them. */
+  public duplicateKeys(limit = Infinity): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
     const out: { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] = [];
-    this.walk(undefined, (key, path, firstLine, line, column) => out.push({ key, path, first: { line: firstLine, column: 1 }, again: { line, column } }));
+    this.walk(undefined, (key, path, firstLine, line, column) => {
+      if (out.length < limit) out.push({ key, path, first: { line: firstLine, column: 1 }, again: { line, column } });
+    });
     return out;
   }
 

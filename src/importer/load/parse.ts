@@ -18,6 +18,7 @@ import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
 import { loadBlockDocument } from './fast-block';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
+import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS } from './limits';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -38,10 +39,10 @@ const NON_PRINTABLE_RE = /[^\t\n\r\x20-\x7E\x85\xA0-\uFFFD]/;
  * load (PyYAML would reject the whole stream; the error is kept, so the caller still stops).
  */
 export function parseYamlStream(input: SourceText): ParseResult {
-  return parseStream(input, new KeptIndexes());
+  return parseStream(input, new KeptIndexes(), new LoadBudget());
 }
 
-function parseStream(input: SourceText, kept: KeptIndexes): ParseResult {
+function parseStream(input: SourceText, kept: KeptIndexes, budget: LoadBudget): ParseResult {
   const documents: LoadedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   const file = input.file;
@@ -59,7 +60,16 @@ function parseStream(input: SourceText, kept: KeptIndexes): ParseResult {
     });
   }
 
-  for (const chunk of splitDocuments(text)) {
+  for (const chunk of splitDocuments(text, MAX_DOCUMENTS - budget.documents)) {
+    if (budget.stopped) break;
+    if (budget.documents + documents.length >= MAX_DOCUMENTS) {
+      stopReading(budget, diagnostics, `${file}:${chunk.docLine}:1`, `the input holds more than ${MAX_DOCUMENTS.toLocaleString('en-US')} documents (a site of 8,000 charts has about 9,000); is it the rendered site you meant?`);
+      break;
+    }
+    if (budget.findings + diagnostics.length >= MAX_LOAD_FINDINGS) {
+      stopReading(budget, diagnostics, `${file}:${chunk.docLine}:1`, TOO_MANY_FINDINGS);
+      break;
+    }
     if (chunk.missingStartAt !== undefined) {
       const p = positionOf(text, chunk.missingStartAt, chunk.start, chunk.line);
       diagnostics.push({
@@ -70,8 +80,10 @@ function parseStream(input: SourceText, kept: KeptIndexes): ParseResult {
       });
       continue;
     }
-    loadChunk(text, chunk, file, documents, diagnostics, bad !== null, kept);
+    loadChunk(text, chunk, file, documents, diagnostics, bad !== null, kept, budget);
   }
+  budget.documents += documents.length;
+  budget.findings += diagnostics.length;
 
   if (documents.length === 0 && !hasErrors(diagnostics)) {
     diagnostics.push({ severity: 'warning', location: file, code: LoadCodes.NO_DOCUMENTS, message: `${file} contains no YAML documents` });
@@ -79,20 +91,28 @@ function parseStream(input: SourceText, kept: KeptIndexes): ParseResult {
   return { documents, diagnostics };
 }
 
-/** {@link parseYamlStream} over several inputs, documents concatenated as Armada does. */
-export function parseInputs(inputs: readonly SourceText[]): ParseResult {
+/** {@link parseYamlStream} over several inputs, documents concatenated as Armada does, counted by `budget` (see `limits.ts`). */
+export function parseInputs(inputs: readonly SourceText[], budget: LoadBudget = new LoadBudget()): ParseResult {
   const kept = new KeptIndexes();
   const documents: LoadedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   for (const input of inputs) {
-    const r = parseStream(input, kept);
+    if (budget.stopped) break;
+    const r = parseStream(input, kept, budget);
     for (const d of r.documents) documents.push(d);
     for (const d of r.diagnostics) diagnostics.push(d);
   }
   return { documents, diagnostics };
 }
 
-function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean, kept: KeptIndexes): void {
+function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean, kept: KeptIndexes, budget: LoadBudget): void {
+  // A document's findings stop where the run's budget does (one document can hold millions).
+  const room = () => MAX_LOAD_FINDINGS - budget.findings - diagnostics.length;
+  const add = (d: Diagnostic): boolean => {
+    if (room() > 0) return diagnostics.push(d) > 0;
+    stopReading(budget, diagnostics, d.location, TOO_MANY_FINDINGS);
+    return false;
+  };
   const chunkText = text.slice(chunk.start, chunk.end);
   const before = constructStats.specials;
   const mergesBefore = constructStats.merges;
@@ -114,6 +134,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   // The fast path gives up long before PyYAML's depth.
   const mayBeTooDeep = !simple && mayNestDeeperThan(chunkText);
   values.forEach((value, i) => {
+    if (budget.stopped) return;
     if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics)) return;
     if (mayBeTooDeep && tooDeepForArmada(value, source, i, file, chunk, diagnostics)) return;
     let raw = value;
@@ -125,7 +146,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     const doc = new YamlDocument(source, i, file, documents.length, chunk.docLine, raw, specials, !hasSpecials && !checkAliases);
     documents.push(doc);
     for (const f of failures) {
-      diagnostics.push({
+      const ok = add({
         severity: 'error',
         location: doc.location(f.path),
         ...(doc.label ? { document: doc.label } : {}),
@@ -133,34 +154,40 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
         code: LoadCodes.YAML_CONSTRUCT,
         message: f.failure.message + (f.failure.text === '=' ? ` (a plain '=' is YAML 1.1's "value" key; quote it: '=')` : ''),
       });
+      if (!ok) return;
     }
     if (maybeCollectionKeys) {
       for (const k of doc.collectionKeys()) {
         const template = k.template ? ": is this an unrendered template? Quote '{{ ... }}' or render it first" : ': a mapping or a sequence cannot be a key';
-        diagnostics.push({
+        const ok = add({
           severity: 'error',
           location: `${file}:${k.at.line}:${k.at.column}`,
           ...(doc.label ? { document: doc.label } : {}),
           code: LoadCodes.YAML_CONSTRUCT,
           message: `found unhashable key${template}`,
         });
+        if (!ok) return;
       }
     }
-    if (maybeKeyProblems && !source.large) diagnostics.push(...keyProblems(source.ast(), chunkText, i, file, doc.label));
+    if (maybeKeyProblems && !source.large) {
+      for (const d of keyProblems(source.ast(), chunkText, i, file, doc.label)) if (!add(d)) return;
+    }
     if (hasMerges) {
       for (const m of doc.conflictingMerges()) {
-        diagnostics.push({
+        const ok = add({
           severity: 'error',
           location: `${file}:${m.at.line}:${m.at.column}`,
           ...(doc.label ? { document: doc.label } : {}),
           code: LoadCodes.DUPLICATE_KEY,
           message: `several '<<' merge keys in one mapping supply ${pyStrRepr(m.key)}: PyYAML takes it from the last, this loader from the first; merge once with '<<: [*a, *b]' (the first listed wins)`,
         });
+        if (!ok) return;
       }
     }
     if (duplicates) {
-      for (const dup of doc.duplicateKeys()) {
-        diagnostics.push({
+      // One more than there is room for: where the stop is reported.
+      for (const dup of doc.duplicateKeys(room() + 1)) {
+        const ok = add({
           severity: 'warning',
           location: `${file}:${dup.again.line}:${dup.again.column}`,
           ...(doc.label ? { document: doc.label } : {}),
@@ -168,9 +195,19 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
           code: LoadCodes.DUPLICATE_KEY,
           message: `duplicate key ${pyStrRepr(dup.key)}: this value replaces the one at line ${dup.first.line} (PyYAML keeps the last)`,
         });
+        if (!ok) return;
       }
     }
   });
+}
+
+const TOO_MANY_FINDINGS = `${MAX_LOAD_FINDINGS.toLocaleString('en-US')} problems were found before this point; fix those first (they are most likely one mistake, repeated)`;
+
+/** Reports, once, where reading stopped and why; nothing after it is read (see `limits.ts`). */
+function stopReading(budget: LoadBudget, diagnostics: Diagnostic[], location: string, why: string): void {
+  if (budget.stopped) return;
+  budget.stopped = true;
+  diagnostics.push({ severity: 'error', location, code: LoadCodes.INPUT_LIMIT, message: `armada-cdk stopped reading here, and read nothing after it: ${why}` });
 }
 
 /** The chunk's documents as js-yaml builds them, or undefined once their error is reported. */

@@ -141,9 +141,10 @@ export class ChunkAst {
 
   /**
    * Keys written twice in the same mapping (merge keys aside), with the wire path of the later
-   * one. PyYAML builds a dict from the pairs in order, so the last one silently wins.
+   * one. PyYAML builds a dict from the pairs in order, so the last one silently wins. The first
+   * `limit` of them.
    */
-  public duplicateKeys(index: number): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
+  public duplicateKeys(index: number, limit = Infinity): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
     const doc = this.documents()[index];
     const out: { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] = [];
     if (!doc) return out;
@@ -158,8 +159,9 @@ export class ChunkAst {
           if (k === undefined || isMergeKey(pair.key)) continue;
           const prev = firstAt.get(k);
           const offset = startOf(pair.key) ?? 0;
-          if (prev !== undefined) out.push({ key: k, path: [...path, k], first: this.position(prev), again: this.position(offset) });
-          else firstAt.set(k, offset);
+          if (prev !== undefined) {
+            if (out.length < limit) out.push({ key: k, path: [...path, k], first: this.position(prev), again: this.position(offset) });
+          } else firstAt.set(k, offset);
           walk(pair.value, [...path, k]);
         }
       } else if (isSeq(node)) {

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import { Diagnostic } from '../../model/diagnostics';
 import { LoadCodes } from './codes';
 import { SourceText } from './source';
+import { MAX_INPUT_BYTES } from './limits';
 
 /** How standard input (`-`) is named in diagnostics, unless told otherwise. */
 export const STDIN_NAME = '<stdin>';
@@ -15,10 +16,10 @@ export const STDIN_NAME = '<stdin>';
 /** Options of {@link readInputs}. */
 export interface ReadOptions {
   /**
-   * Larger inputs are refused: a string that big cannot be held by the JavaScript engine anyway,
-   * and no manifest is. Counted on the bytes read, so it holds for stdin and for files that
-   * grow or whose size the file system does not know.
-   * @default 256 MiB
+   * Larger inputs are refused: reading one takes about ten times its size in memory, more for
+   * some shapes (see `limits.ts`), and no manifest is that large. Counted on the bytes read, so it
+   * holds for stdin and for files that grow or whose size the file system does not know.
+   * @default 64 MiB
    */
   readonly maxBytes?: number;
   /**
@@ -47,7 +48,7 @@ const MiB = 1024 * 1024;
  * @default stdin - `process.stdin`
  */
 export async function readInputs(paths: readonly string[], stdin?: NodeJS.ReadableStream, options: ReadOptions = {}): Promise<ReadResult> {
-  const maxBytes = options.maxBytes ?? 256 * MiB;
+  const maxBytes = options.maxBytes ?? MAX_INPUT_BYTES;
   const stdinName = options.stdinName ?? STDIN_NAME;
   const inputs: SourceText[] = [];
   const diagnostics: Diagnostic[] = [];

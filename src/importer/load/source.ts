@@ -34,29 +34,38 @@ export interface Chunk {
 
 const MARKER_RE = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm;
 
-/** Cuts `text` into document chunks; comment-only stretches become chunks with no document. */
-export function splitDocuments(text: string): Chunk[] {
-  const cuts: { at: number }[] = [{ at: 0 }];
+/**
+ * Cuts `text` into document chunks; comment-only stretches become chunks with no document. With
+ * `limit`, at most `limit + 1` chunks are made (the last only says that there are more), and the
+ * markers after it are not even looked for: a stream of millions of them costs no more than that.
+ * @default limit - every chunk
+ */
+export function splitDocuments(text: string, limit = Infinity): Chunk[] {
+  // The cuts, found one at a time: where each marker ends what came before it.
+  let last = 0;
   MARKER_RE.lastIndex = 0;
-  for (let m = MARKER_RE.exec(text); m !== null; m = MARKER_RE.exec(text)) {
-    if (m[0] === '---') {
-      if (m.index > cuts[cuts.length - 1].at) cuts.push({ at: m.index });
-    } else {
+  const nextCut = (): number | undefined => {
+    for (let m = MARKER_RE.exec(text); m !== null; m = MARKER_RE.exec(text)) {
+      if (m[0] === '---') {
+        if (m.index > last) return (last = m.index);
+        continue;
+      }
       const nl = text.indexOf('\n', m.index);
       const next = nl < 0 ? text.length : nl + 1;
-      cuts.push({ at: next });
       MARKER_RE.lastIndex = next;
+      return (last = next);
     }
-  }
+    return undefined;
+  };
   const chunks: Chunk[] = [];
   const lines = new LineTracker(text);
   let pendingStart: number | undefined; // directives waiting for their `---`
-  for (let i = 0; i < cuts.length; i++) {
-    const start = pendingStart ?? cuts[i].at;
-    const end = i + 1 < cuts.length ? cuts[i + 1].at : text.length;
-    if (end <= cuts[i].at && pendingStart === undefined) continue;
-    const opensWithMarker = text.startsWith('---', cuts[i].at) && isMarkerEnd(text, cuts[i].at + 3);
-    const first = firstContent(text, cuts[i].at, end);
+  for (let at: number | undefined = 0, following = nextCut(), i = 0; at !== undefined && chunks.length <= limit; at = following, following = at === undefined ? undefined : nextCut(), i++) {
+    const start = pendingStart ?? at;
+    const end = following ?? text.length;
+    if (end <= at && pendingStart === undefined) continue;
+    const opensWithMarker = text.startsWith('---', at) && isMarkerEnd(text, at + 3);
+    const first = firstContent(text, at, end);
     if (!opensWithMarker && first === undefined && pendingStart === undefined) continue;
     if (!opensWithMarker && first !== undefined && text.charCodeAt(first) === 37 /* % */ && onlyDirectives(text, first, end)) {
       pendingStart = start;
@@ -64,12 +73,12 @@ export function splitDocuments(text: string): Chunk[] {
     }
     pendingStart = undefined;
     const line = lines.lineOf(start);
-    const docLine = opensWithMarker ? lines.lineOf(cuts[i].at) : first !== undefined ? lines.lineOf(first) : line;
+    const docLine = opensWithMarker ? lines.lineOf(at) : first !== undefined ? lines.lineOf(first) : line;
     const chunk: Chunk = { start, end, line, explicitStart: opensWithMarker, docLine };
     if (!opensWithMarker && first !== undefined && i > 0) (chunk as { missingStartAt?: number }).missingStartAt = first;
     chunks.push(chunk);
   }
-  if (pendingStart !== undefined) {
+  if (pendingStart !== undefined && chunks.length <= limit) {
     // Directives with no document after them: let the parser report it.
     chunks.push({ start: pendingStart, end: text.length, line: lines.lineOf(pendingStart), explicitStart: false, docLine: lines.lineOf(pendingStart) });
   }

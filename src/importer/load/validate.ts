@@ -38,8 +38,12 @@ export function validateArmadaDocuments(docs: readonly LoadedDocument[]): Diagno
   return out;
 }
 
-/** {@link validateArmadaDocuments} for one document. */
-export function validateArmadaDocument(doc: LoadedDocument): Diagnostic[] {
+/**
+ * {@link validateArmadaDocuments} for one document; with `limit`, only the first `limit`
+ * violations are described and placed (a document can have millions: one per unexpected key).
+ * @default limit - every violation
+ */
+export function validateArmadaDocument(doc: LoadedDocument, limit = Infinity): Diagnostic[] {
   if (!isArmadaSchema(doc.schema) || !isPlainObject(doc.raw) || !('data' in doc.raw)) return [];
   const { validate, schema } = compiledSchema(doc.schema);
   const specials = dataSpecials(doc);
@@ -61,7 +65,8 @@ export function validateArmadaDocument(doc: LoadedDocument): Diagnostic[] {
     ];
   }
   if (errors.length === 0) return [];
-  const described = dropBranchErrors(errors).map((err) => {
+  const kept = dropBranchErrors(errors);
+  const described = (kept.length > limit ? kept.slice(0, limit) : kept).map((err) => {
     const { field, message } = describe(err, instancePath(doc.data, err.instancePath), doc.data, specials, schema);
     return { wire: ['data', ...field], message };
   });

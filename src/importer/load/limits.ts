@@ -1,0 +1,29 @@
+/**
+ * What one run reads at most, so that no input, however it is made, takes memory without bound.
+ * Memory grows with the input: about 10 bytes per byte of a real site (the 8,000-chart benchmark
+ * site, 16 MB, peaks at 170 MB), 22 for one huge document of short keys, and far more for an input
+ * made of tiny documents or tiny findings (10 MB of `---` lines was 2.5 million empty documents,
+ * each with its error: 2.4 GB). Each limit is several times what a real site needs.
+ */
+
+/** The largest input (file or stdin) read, in bytes: four times the 8,000-chart benchmark site. */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+/** The most documents read in one run, all inputs together: a site of 8,000 charts has about 9,000. */
+export const MAX_DOCUMENTS = 100_000;
+
+/**
+ * The most problems (errors and warnings) the loader finds in one run before it stops reading: a
+ * site with that many has one mistake repeated, and the first ones say what it is.
+ */
+export const MAX_LOAD_FINDINGS = 100_000;
+
+/** One run's count of documents and findings against the limits, shared by its inputs. */
+export class LoadBudget {
+  /** Documents read by the inputs before the current one. */
+  public documents = 0;
+  /** Findings of the inputs before the current one. */
+  public findings = 0;
+  /** Set once a limit is reached: nothing more is read. */
+  public stopped = false;
+}
