@@ -27,3 +27,11 @@ export class LoadBudget {
   /** Set once a limit is reached: nothing more is read. */
   public stopped = false;
 }
+
+/**
+ * `n` with a comma between thousands, as the messages write the limits (`toLocaleString` would
+ * load the ICU data, some 20 ms, in every run: the messages are built at module load).
+ */
+export function withCommas(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

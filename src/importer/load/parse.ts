@@ -18,7 +18,7 @@ import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
 import { loadBlockDocument } from './fast-block';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
-import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS } from './limits';
+import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, withCommas } from './limits';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -63,7 +63,7 @@ function parseStream(input: SourceText, kept: KeptIndexes, budget: LoadBudget): 
   for (const chunk of splitDocuments(text, MAX_DOCUMENTS - budget.documents)) {
     if (budget.stopped) break;
     if (budget.documents + documents.length >= MAX_DOCUMENTS) {
-      stopReading(budget, diagnostics, `${file}:${chunk.docLine}:1`, `the input holds more than ${MAX_DOCUMENTS.toLocaleString('en-US')} documents (a site of 8,000 charts has about 9,000); is it the rendered site you meant?`);
+      stopReading(budget, diagnostics, `${file}:${chunk.docLine}:1`, `the input holds more than ${withCommas(MAX_DOCUMENTS)} documents (a site of 8,000 charts has about 9,000); is it the rendered site you meant?`);
       break;
     }
     if (budget.findings + diagnostics.length >= MAX_LOAD_FINDINGS) {
@@ -201,7 +201,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   });
 }
 
-const TOO_MANY_FINDINGS = `${MAX_LOAD_FINDINGS.toLocaleString('en-US')} problems were found before this point; fix those first (they are most likely one mistake, repeated)`;
+const TOO_MANY_FINDINGS = `${withCommas(MAX_LOAD_FINDINGS)} problems were found before this point; fix those first (they are most likely one mistake, repeated)`;
 
 /** Reports, once, where reading stopped and why; nothing after it is read (see `limits.ts`). */
 function stopReading(budget: LoadBudget, diagnostics: Diagnostic[], location: string, why: string): void {
@@ -257,7 +257,7 @@ function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: s
   const message =
     verdict === 'recursive'
       ? `recursive alias${name}: the node it names contains it, so the document would be infinitely deep; Armada cannot use it`
-      : `the aliases of this document expand to more than ${ALIAS_EXPANSION_BUDGET.toLocaleString('en-US')} nodes${problem ? ` (at${name})` : ''}: an alias bomb? Refused before it is expanded`;
+      : `the aliases of this document expand to more than ${withCommas(ALIAS_EXPANSION_BUDGET)} nodes${problem ? ` (at${name})` : ''}: an alias bomb? Refused before it is expanded`;
   diagnostics.push({
     severity: 'error',
     location: `${file}:${p.line}:${p.column}`,
