@@ -50,6 +50,9 @@ interface Open {
   readonly kind: typeof MAP | typeof SEQ;
 }
 
+/** Collections with more entries below them than this are looked up through an index. */
+const INDEXED_FROM = 32;
+
 export class BlockIndex {
   // One entry per key and item, in document order; an entry's subtree is [i + 1, end[i]).
   private readonly kind: number[] = [];
@@ -60,6 +63,10 @@ export class BlockIndex {
   private readonly end: number[] = [];
   /** Mappings with a `<<` key. */
   private readonly merges = new Set<number>();
+  // Children of the large collections located into: a site with thousands of findings in one
+  // mapping (a closed values schema pruning each key) would otherwise scan it once per finding.
+  private readonly mapIndexes = new Map<number, Map<string, number>>();
+  private readonly seqIndexes = new Map<number, number[]>();
 
   private constructor() {}
 
@@ -81,16 +88,21 @@ export class BlockIndex {
       const kind = this.kind[node];
       if (kind === OPAQUE) return UNKNOWN;
       let found = -1;
+      const large = this.end[node] - node > INDEXED_FROM;
       if (kind === MAP) {
         const want = String(seg);
-        for (let c = node + 1; c < this.end[node]; c = this.end[c]) if (this.key[c] === want) found = c;
+        if (large) found = this.mapIndex(node).get(want) ?? -1;
+        else for (let c = node + 1; c < this.end[node]; c = this.end[c]) if (this.key[c] === want) found = c;
         if (found < 0 && this.merges.has(node)) return UNKNOWN;
       } else if (kind === SEQ && typeof seg === 'number' && seg >= 0) {
-        let i = 0;
-        for (let c = node + 1; c < this.end[node]; c = this.end[c], i++) {
-          if (i === seg) {
-            found = c;
-            break;
+        if (large) found = this.seqIndex(node)[seg] ?? -1;
+        else {
+          let i = 0;
+          for (let c = node + 1; c < this.end[node]; c = this.end[c], i++) {
+            if (i === seg) {
+              found = c;
+              break;
+            }
           }
         }
       }
@@ -99,6 +111,31 @@ export class BlockIndex {
       at = found;
     }
     return { line: this.line[at], column: this.column[at] };
+  }
+
+  /** A mapping's entries by key (the last of a repeated key, as PyYAML keeps), made on first use. */
+  private mapIndex(node: number): Map<string, number> {
+    let index = this.mapIndexes.get(node);
+    if (index === undefined) {
+      index = new Map();
+      for (let c = node + 1; c < this.end[node]; c = this.end[c]) {
+        const k = this.key[c];
+        if (k !== undefined) index.set(k, c);
+      }
+      this.mapIndexes.set(node, index);
+    }
+    return index;
+  }
+
+  /** A sequence's items in order, made on first use. */
+  private seqIndex(node: number): number[] {
+    let index = this.seqIndexes.get(node);
+    if (index === undefined) {
+      index = [];
+      for (let c = node + 1; c < this.end[node]; c = this.end[c]) index.push(c);
+      this.seqIndexes.set(node, index);
+    }
+    return index;
   }
 
   private add(kind: number, line: number, column: number, key: string | undefined): number {

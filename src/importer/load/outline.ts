@@ -22,6 +22,18 @@ interface Container {
 type Visitor = (path: (string | number)[], line: number, column: number) => boolean | void;
 type DuplicateVisitor = (key: string, path: (string | number)[], firstLine: number, line: number, column: number) => void;
 
+/** Single lookups walk the document this many times; after that, one walk indexes every position. */
+const WALKS_BEFORE_INDEX = 4;
+
+/** The position of `path`, or of its deepest part in `found`. */
+function deepest(found: ReadonlyMap<string, SourcePosition>, path: WirePath): SourcePosition | undefined {
+  for (let i = path.length; i > 0; i--) {
+    const at = found.get(pathKey(path.slice(0, i)));
+    if (at) return at;
+  }
+  return undefined;
+}
+
 export class BlockOutline {
   constructor(
     private readonly text: string,
@@ -29,8 +41,22 @@ export class BlockOutline {
     private readonly firstLine: number,
   ) {}
 
+  // Calls so far, and past a few of them every position by path: a report locates its findings
+  // one at a time, and one walk each would make thousands of findings in one document quadratic.
+  private calls = 0;
+  private all: Map<string, SourcePosition> | undefined;
+
   /** The position of each path, or of its deepest part that was found (`undefined`: none). */
   public locateMany(paths: readonly WirePath[]): (SourcePosition | undefined)[] {
+    if (this.all === undefined && ++this.calls > WALKS_BEFORE_INDEX) {
+      const all = new Map<string, SourcePosition>();
+      this.walk((path, line, column) => {
+        const k = pathKey(path);
+        if (!all.has(k)) all.set(k, { line, column });
+      });
+      this.all = all;
+    }
+    if (this.all !== undefined) return paths.map((p) => deepest(this.all!, p));
     const wanted = new Set<string>();
     const full = new Set<string>();
     for (const p of paths) {
@@ -46,13 +72,7 @@ export class BlockOutline {
       if (full.has(k)) missing--;
       return missing > 0;
     });
-    return paths.map((p) => {
-      for (let i = p.length; i > 0; i--) {
-        const at = found.get(pathKey(p.slice(0, i)));
-        if (at) return at;
-      }
-      return undefined;
-    });
+    return paths.map((p) => deepest(found, p));
   }
 
   /** Keys written twice in one block mapping (merge keys aside): the first `limit` of them. */

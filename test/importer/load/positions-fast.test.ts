@@ -117,6 +117,11 @@ describe('block index positions are the AST positions', () => {
     ['explicit keys, tags and directives', '%YAML 1.1\n---\n? a\n: 1\nb: !!str 2\nc: !!binary aGk=\n'],
     ['plain multi-line scalars', 'a: one\n  two\nb:\n  - x\n    y\n'],
     ['tabs and odd spacing', 'a:\tb\nc  : d\ne:\n  f:   g\n'],
+    // More than 32 entries below a collection: looked up through an index built on first use.
+    [
+      'large mappings and sequences, with repeated keys and a merge',
+      `big:\n${Array.from({ length: 60 }, (_, i) => `  k${i % 50}:\n    v: ${i}\n`).join('')}list:\n${Array.from({ length: 60 }, (_, i) => `  - i: ${i}\n    j: [${i}]\n`).join('')}base: &b\n  x: 1\nmerged:\n  <<: *b\n${Array.from({ length: 40 }, (_, i) => `  m${i}: ${i}\n`).join('')}`,
+    ],
   ])('%s', (_name, text) => {
     expectSame(text);
   });

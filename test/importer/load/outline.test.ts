@@ -1,0 +1,50 @@
+/**
+ * The line outline (positions in documents too big for the `yaml` AST): one lookup at a time
+ * gives what one lookup of every path gives, also once the lookups are answered from the index
+ * it builds after a few of them.
+ */
+import { BlockOutline } from '../../../src/importer/load/outline';
+
+const TEXT = [
+  'schema: armada/Chart/v1',
+  'data:',
+  '  values:',
+  ...Array.from({ length: 30 }, (_, i) => `    k${i}: ${i}`),
+  '    k3: again',
+  '    list:',
+  '      - a: 1',
+  '      - b: 2',
+  '  wait:',
+  '    timeout: 10',
+  '',
+].join('\n');
+
+const PATHS: (string | number)[][] = [
+  ['data', 'values', 'k29'],
+  ['data', 'values', 'k0'],
+  ['data', 'values', 'k3'],
+  ['data', 'values', 'list', 1, 'b'],
+  ['data', 'values', 'list', 7],
+  ['data', 'wait', 'timeout'],
+  ['data', 'wait', 'missing', 'deeper'],
+  ['schema'],
+  ['nothing'],
+  ...Array.from({ length: 30 }, (_, i) => ['data', 'values', `k${29 - i}`]),
+];
+
+test('one path at a time, past the walks before the index, gives the same positions as all paths at once', () => {
+  const together = new BlockOutline(TEXT, 10).locateMany(PATHS);
+  const single = new BlockOutline(TEXT, 10);
+  expect(PATHS.map((p) => single.locateMany([p])[0])).toEqual(together);
+  // Spot checks: the first of a repeated key (as the walk finds it), an item, a path that stops short.
+  expect(together.slice(0, 7)).toEqual([
+    { line: 42, column: 5 },
+    { line: 13, column: 5 },
+    { line: 16, column: 5 },
+    { line: 46, column: 9 },
+    { line: 44, column: 5 },
+    { line: 48, column: 5 },
+    { line: 47, column: 3 },
+  ]);
+  expect(together[8]).toBeUndefined();
+});
