@@ -109,12 +109,13 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     });
   }
 
+  // Reading that stopped at a limit has said so; the documents read are checked while there is
+  // room left.
+  const readingStopped = loaded.diagnostics.some((d) => d.code === LoadCodes.INPUT_LIMIT);
   // Deckhand keeps substitutions and layering actions in the metadata of rendered documents too,
   // so those alone do not prove a fragment: they do when the data also fails Armada's schema.
   // Abstract documents, layering children, replacements and charts without a source are never
   // what Armada is given.
-  // Reading that stopped at a limit has said so; the documents read are checked while there is room.
-  const readingStopped = loaded.diagnostics.some((d) => d.code === LoadCodes.INPUT_LIMIT);
   for (const doc of effective) {
     // One past the room left: where the stop is reported.
     const room = MAX_LOAD_FINDINGS - diagnostics.length;
