@@ -309,18 +309,23 @@ describe('ManifestDeployment options and edge cases', () => {
   });
 });
 
+/** What `f` throws (undefined when it returns). */
+function thrownBy(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
 describe('ManifestDeployment diagnostics', () => {
   test('errors stop the program with one ResourceError listing all of them, without a stack', () => {
     const site = new ArmadaManifest(undefined, 'broken', { releasePrefix: 'p' });
     const g = new ChartGroup(site, 'g');
     new Chart(g, 'Bad_Name', { namespace: 'ns', source: ChartSource.local('/c'), wait: { labels: { a: 'b' } } });
     new Chart(g, 'ok', { namespace: 'NS!', source: ChartSource.local('/c'), wait: { labels: { a: 'b' }, timeout: Duration.seconds(-1) } });
-    let error: unknown;
-    try {
-      new ManifestDeployment('broken', { manifest: site, resolveChart: charts });
-    } catch (e) {
-      error = e;
-    }
+    const error = thrownBy(() => new ManifestDeployment('broken', { manifest: site, resolveChart: charts }));
     expect(pulumi.ResourceError.isInstance(error)).toBe(true);
     const e = error as pulumi.ResourceError;
     expect(e.hideStack).toBe(true);
@@ -337,12 +342,7 @@ describe('ManifestDeployment diagnostics', () => {
     let values: Record<string, unknown> = { leaf: 1 };
     for (let i = 0; i < 20_000; i++) values = { k: values };
     new Chart(new ChartGroup(site, 'g'), 'c', { namespace: 'ns', source: ChartSource.local('/c'), wait: { labels: { a: 'b' } }, values });
-    let error: unknown;
-    try {
-      new ManifestDeployment('deep', { manifest: site, resolveChart: charts });
-    } catch (e) {
-      error = e;
-    }
+    const error = thrownBy(() => new ManifestDeployment('deep', { manifest: site, resolveChart: charts }));
     expect(pulumi.ResourceError.isInstance(error)).toBe(true);
     expect((error as Error).message.split('\n')).toEqual([
       'ManifestDeployment deep (manifest deep) has 1 error:',
