@@ -13,7 +13,7 @@ import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from
 import { LoadedArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
 import { DocumentOrigin } from './origin';
 import { STDIN_NAME } from './load/read';
-import { LoadBudget, MAX_LOAD_FINDINGS, withCommas } from './load/limits';
+import { LoadBudget, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './load/limits';
 import { LoadCodes } from './load/codes';
 import { inheritInternals } from './load/document';
 import type { OverridableDocument, SetWrite } from './overrides';
@@ -301,6 +301,6 @@ function stoppedChecking(location: string): Diagnostic {
     severity: 'error',
     location,
     code: LoadCodes.INPUT_LIMIT,
-    message: `armada-cdk stopped checking here, and checked nothing after it: ${withCommas(MAX_LOAD_FINDINGS)} problems were found before this point; fix those first (they are most likely one mistake, repeated)`,
+    message: `armada-cdk stopped checking here, and checked nothing after it: ${TOO_MANY_FINDINGS}`,
   };
 }

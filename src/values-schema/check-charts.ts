@@ -48,7 +48,7 @@ export function checkLocalChartValues(spec: ManifestSpec, options: CheckLocalCha
  * message says what is allowed but never what was received.
  */
 export function checkResolvedChartValues(chart: ChartSpec, values: Readonly<Record<string, unknown>>, hidden: readonly FieldPath[]): Diagnostic[] {
-  return checkChart(chart, values, hidden);
+  return hasLocalValuesSchema(chart) ? checkChart(chart, values, hidden) : [];
 }
 
 /** Whether the chart has a local `values.schema.json` to check against. */
@@ -80,8 +80,8 @@ function chartDir(chart: ChartSpec): string {
   return path.resolve(chart.source.location, chart.source.effectiveSubpath);
 }
 
+/** The check of a chart that has a local values.schema.json ({@link hasLocalValuesSchema}). */
 function checkChart(chart: ChartSpec, values: Readonly<Record<string, unknown>>, hidden: readonly FieldPath[]): Diagnostic[] {
-  if (!hasLocalValuesSchema(chart)) return [];
   const d = new Diagnostics();
   const dir = chartDir(chart);
   // ajv, and what reports its findings, are loaded only when a chart has a schema to check.

@@ -3,6 +3,7 @@
  * times deeper than PyYAML, so this is checked here.
  */
 import { PYYAML_MAX_DEPTH } from '../../model/armada-depth';
+import { isPlainObject } from '../../model/values';
 import type { WirePath } from './wire-path';
 
 export { PYYAML_MAX_DEPTH };
@@ -67,8 +68,5 @@ function frame(node: object): Frame {
 }
 
 function isCollection(v: unknown): v is object {
-  if (v === null || typeof v !== 'object') return false;
-  if (Array.isArray(v)) return true;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  return Array.isArray(v) || isPlainObject(v);
 }

@@ -35,3 +35,6 @@ export class LoadBudget {
 export function withCommas(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+/** Why reading or checking stopped at {@link MAX_LOAD_FINDINGS}. */
+export const TOO_MANY_FINDINGS = `${withCommas(MAX_LOAD_FINDINGS)} problems were found before this point; fix those first (they are most likely one mistake, repeated)`;

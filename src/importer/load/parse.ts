@@ -18,7 +18,7 @@ import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
 import { loadBlockDocument } from './fast-block';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
-import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, withCommas } from './limits';
+import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS, withCommas } from './limits';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -200,8 +200,6 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     }
   });
 }
-
-const TOO_MANY_FINDINGS = `${withCommas(MAX_LOAD_FINDINGS)} problems were found before this point; fix those first (they are most likely one mistake, repeated)`;
 
 /** Reports, once, where reading stopped and why; nothing after it is read (see `limits.ts`). */
 function stopReading(budget: LoadBudget, diagnostics: Diagnostic[], location: string, why: string): void {
