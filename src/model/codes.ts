@@ -77,6 +77,11 @@ export const DiagnosticCodes = {
   // Wire formats (model/wire/).
   /** A definition the target format cannot express. */
   NOT_EXPRESSIBLE: 'not-expressible',
+  /**
+   * Findings of one rule past the number listed one by one, counted in one diagnostic (the values
+   * of a chart that keleustes's closed values schema drops or rejects, past the first 1,000).
+   */
+  FINDING_LIMIT: 'finding-limit',
   /** Where the airship or keleustes operator departs from Armada (warning). */
   OPERATOR_DIFFERS: 'operator-differs',
   /** A chart group whose charts the keleustes operator cannot find in their namespaces. */

@@ -1,6 +1,7 @@
 import * as yaml from 'js-yaml';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, WaitResource } from '../../src';
 import { KeleustesReleaseNaming, OperatorApi } from '../../src/cdk8s';
+import { MAX_VALUE_FINDINGS_PER_CHART } from '../../src/model/wire/keleustes-v1alpha1';
 import { crdErrors } from '../helpers/schemas';
 import { readShared } from '../helpers/shared';
 import { base } from '../helpers/site';
@@ -94,6 +95,53 @@ describe('keleustes v1alpha1 output', () => {
     expect(() => synthCrs(site, { api: OperatorApi.KELEUSTES_V1ALPHA1 })).toThrow(
       'site/g/c: values.images.tags.api: the keleustes ArmadaChart CRD rejects values.images.tags.api: received integer; the CRD requires string',
     );
+  });
+
+  test(`past ${MAX_VALUE_FINDINGS_PER_CHART} values findings in a chart, the rest are counted in one warning`, () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const values: Record<string, number> = {};
+    for (let i = 0; i < 1_200; i++) values[`k${i}`] = i;
+    new Chart(new ChartGroup(site, 'g'), 'c', { ...base('c'), values });
+    new Chart(new ChartGroup(site, 'h'), 'd', { ...base('d'), values: { k0: 0, k1: 1 } });
+    const { warnings } = synthCrs(site, { api: OperatorApi.KELEUSTES_V1ALPHA1 });
+    const listed = warnings.filter((w) => w.code === 'not-expressible');
+    expect(listed).toHaveLength(1_002);
+    expect(listed[999].field).toBe('values.k999');
+    expect(listed.slice(1_000).map((w) => [w.location, w.field])).toEqual([
+      ['site/h/d', 'values.k0'],
+      ['site/h/d', 'values.k1'],
+    ]);
+    expect(warnings.filter((w) => w.code === 'finding-limit').map((w) => [w.location, w.field, w.message])).toEqual([
+      [
+        'site/g/c',
+        'values',
+        "cannot be expressed for the keleustes operator (armada.airshipit.org/v1alpha1): 200 more fields of values, besides those reported: the API server drops them as well (this operator's values schema is closed; past the first 1,000 of a chart, they are counted, not listed one by one)",
+      ],
+    ]);
+  });
+
+  test('values of the wrong type past the limit are one more error, with their count', () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const sysctl: Record<string, number> = {};
+    for (let i = 0; i < 3; i++) sysctl[`s${i}`] = i;
+    const values: Record<string, unknown> = {};
+    for (let i = 0; i < 999; i++) values[`k${i}`] = i;
+    values.conf = { sysctl };
+    values.last = 1;
+    new Chart(new ChartGroup(site, 'g'), 'c', { ...base('c'), values });
+    let message = '';
+    try {
+      synthCrs(site, { api: OperatorApi.KELEUSTES_V1ALPHA1 });
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    // The 1,000th finding is the first rejected value; two more are rejected, one more pruned.
+    expect(message).toContain('site/g/c: values.conf.sysctl.s0: the keleustes ArmadaChart CRD rejects values.conf.sysctl.s0: received integer; the CRD requires string');
+    expect(message).not.toContain('values.conf.sysctl.s1:');
+    expect(message).toContain(
+      'site/g/c: values: the keleustes ArmadaChart CRD rejects 2 more values of this chart (of the wrong type for its closed values schema), besides those reported (past the first 1,000 of a chart, they are counted, not listed one by one)',
+    );
+    expect(message.split('\n').filter((l) => l.includes('[out/crs]'))).toHaveLength(2);
   });
 
   test('groups and manifests spanning namespaces cannot be expressed: errors name them and the namespaces', () => {

@@ -148,6 +148,24 @@ describe('inputs of many tiny documents or findings stop at a limit, with what w
   }, 60_000);
 });
 
+describe('findings of the conversion are bounded per chart', () => {
+  test('a chart of 200,000 values keys for keleustes: the first 1,000 dropped keys, then their count', async () => {
+    const keys = Array.from({ length: 200_000 }, (_, i) => `    k${i}: ${i}\n`).join('');
+    const site = SIMPLE.replace('  values: {}\n', `  values:\n${keys}`).replace('  values:\n    some: value\n', '');
+    expect(site).toContain('    k199999: 199999\n');
+    const f = write(dir, 'many-values.yaml', site);
+    const r = await cli(['convert', f, '--to', 'keleustes-v1alpha1']);
+    expect(r.code).toBe(0);
+    const lines = errorLines(r.stderr);
+    const counted = lines.filter((l) => l.includes('more fields of values'));
+    expect(counted).toHaveLength(1);
+    expect(counted[0]).toMatch(/: warning: armada\/Chart\/v1 \S+: data\.values: cannot be expressed for the keleustes operator \(armada\.airshipit\.org\/v1alpha1\): 199,000 more fields of values, besides those reported: the API server drops them as well .*$/);
+    expect(lines.filter((l) => l.includes('data.values.k0:'))[0]).toMatch(/\[not-expressible: 1000 warnings like this one\]$/);
+    // With the two charts' warnings about their waits.
+    expect(r.stderr.trimEnd().split('\n').pop()).toBe('0 errors, 1003 warnings');
+  }, 60_000);
+});
+
 describe('alias bombs and recursive aliases', () => {
   const bomb = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 9 }, (_, i) => `a${i + 1}: &a${i + 1} [${Array(10).fill(`*a${i}`).join(', ')}]`)];
   const withValues = (lines: readonly string[]) => SIMPLE.replace('  values: {}\n', `  values:\n${lines.map((l) => `    ${l}\n`).join('')}`);

@@ -5,6 +5,7 @@
  * made of tiny documents or tiny findings (10 MB of `---` lines was 2.5 million empty documents,
  * each with its error: 2.4 GB). Each limit is several times what a real site needs.
  */
+import { withCommas } from '../../model/diagnostics';
 
 /** The largest input (file or stdin) read, in bytes: four times the 8,000-chart benchmark site. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -26,14 +27,6 @@ export class LoadBudget {
   public findings = 0;
   /** Set once a limit is reached: nothing more is read. */
   public stopped = false;
-}
-
-/**
- * `n` with a comma between thousands, as the messages write the limits (`toLocaleString` would
- * load the ICU data, some 20 ms, in every run: the messages are built at module load).
- */
-export function withCommas(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** Why reading or checking stopped at {@link MAX_LOAD_FINDINGS}. */

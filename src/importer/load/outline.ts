@@ -22,7 +22,11 @@ interface Container {
 type Visitor = (path: (string | number)[], line: number, column: number) => boolean | void;
 type DuplicateVisitor = (key: string, path: (string | number)[], firstLine: number, line: number, column: number) => void;
 
-/** Single lookups walk the document this many times; after that, one walk indexes every position. */
+/**
+ * Single lookups walk the document (from its start, as far as the paths they look for) this many
+ * times; past that, one walk goes on as far as each lookup needs, remembering every position it
+ * passes, so that any number of lookups walks the document once.
+ */
 const WALKS_BEFORE_INDEX = 4;
 
 /** The position of `path`, or of its deepest part in `found`. */
@@ -41,22 +45,40 @@ export class BlockOutline {
     private readonly firstLine: number,
   ) {}
 
-  // Calls so far, and past a few of them every position by path: a report locates its findings
-  // one at a time, and one walk each would make thousands of findings in one document quadratic.
+  // A report locates its findings one at a time, and one walk each would make thousands of
+  // findings in one document quadratic; indexing every position of the document would make a
+  // thousand findings near its start cost as much as a million.
   private calls = 0;
-  private all: Map<string, SourcePosition> | undefined;
+  private index: Map<string, SourcePosition> | undefined;
+  private resumed: OutlineWalk | undefined;
 
   /** The position of each path, or of its deepest part that was found (`undefined`: none). */
   public locateMany(paths: readonly WirePath[]): (SourcePosition | undefined)[] {
-    if (this.all === undefined && ++this.calls > WALKS_BEFORE_INDEX) {
-      const all = new Map<string, SourcePosition>();
-      this.walk((path, line, column) => {
-        const k = pathKey(path);
-        if (!all.has(k)) all.set(k, { line, column });
-      });
-      this.all = all;
-    }
-    if (this.all !== undefined) return paths.map((p) => deepest(this.all!, p));
+    if (this.index === undefined && ++this.calls <= WALKS_BEFORE_INDEX) return this.walkFor(paths);
+    const index = (this.index ??= new Map<string, SourcePosition>());
+    const walk = (this.resumed ??= new OutlineWalk(this.text, this.firstLine));
+    const record: Visitor = (path, line, column) => {
+      const k = pathKey(path);
+      if (!index.has(k)) index.set(k, { line, column });
+    };
+    return paths.map((p) => {
+      const k = pathKey(p);
+      while (!index.has(k) && walk.line(record));
+      return deepest(index, p);
+    });
+  }
+
+  /** Keys written twice in one block mapping (merge keys aside): the first `limit` of them. */
+  public duplicateKeys(limit = Infinity): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
+    const out: { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] = [];
+    new OutlineWalk(this.text, this.firstLine).run(undefined, (key, path, firstLine, line, column) => {
+      if (out.length < limit) out.push({ key, path, first: { line: firstLine, column: 1 }, again: { line, column } });
+    });
+    return out;
+  }
+
+  /** One walk from the start that stops once it has passed every path (or their deepest parts). */
+  private walkFor(paths: readonly WirePath[]): (SourcePosition | undefined)[] {
     const wanted = new Set<string>();
     const full = new Set<string>();
     for (const p of paths) {
@@ -65,7 +87,7 @@ export class BlockOutline {
     }
     const found = new Map<string, SourcePosition>();
     let missing = full.size;
-    this.walk((path, line, column) => {
+    new OutlineWalk(this.text, this.firstLine).run((path, line, column) => {
       const k = pathKey(path);
       if (!wanted.has(k) || found.has(k)) return true;
       found.set(k, { line, column });
@@ -74,133 +96,147 @@ export class BlockOutline {
     });
     return paths.map((p) => deepest(found, p));
   }
+}
 
-  /** Keys written twice in one block mapping (merge keys aside): the first `limit` of them. */
-  public duplicateKeys(limit = Infinity): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
-    const out: { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] = [];
-    this.walk(undefined, (key, path, firstLine, line, column) => {
-      if (out.length < limit) out.push({ key, path, first: { line: firstLine, column: 1 }, again: { line, column } });
-    });
-    return out;
+/** A walk through the text's lines, which can stop after any line and go on later. */
+class OutlineWalk {
+  private readonly stack: Container[] = [];
+  private pos = 0;
+  private lineNo: number;
+  private scalarIndent = -1; // inside a block scalar whose parent is at this column
+  private flowDepth = 0; // inside a multi-line flow collection
+  private quote: string | undefined; // inside a multi-line quoted scalar
+
+  constructor(
+    private readonly text: string,
+    firstLine: number,
+  ) {
+    this.lineNo = firstLine - 1;
   }
 
-  private walk(visit?: Visitor, onDuplicate?: DuplicateVisitor): void {
+  /** Every line, until `visit` returns `false`. */
+  public run(visit?: Visitor, onDuplicate?: DuplicateVisitor): void {
+    while (this.line(visit, onDuplicate));
+  }
+
+  /** Reads the next line: `false` when there was none, or when `visit` returned `false`. */
+  public line(visit?: Visitor, onDuplicate?: DuplicateVisitor): boolean {
     const text = this.text;
-    const stack: Container[] = [];
-    let lineNo = this.firstLine - 1;
-    let scalarIndent = -1; // inside a block scalar whose parent is at this column
-    let flowDepth = 0; // inside a multi-line flow collection
-    let quote: string | undefined; // inside a multi-line quoted scalar
+    if (this.pos >= text.length) return false;
+    const nl = text.indexOf('\n', this.pos);
+    const end = nl < 0 ? text.length : nl;
+    const lineStart = this.pos;
+    this.pos = end + 1;
+    const lineNo = ++this.lineNo;
+    let col = 0;
+    while (lineStart + col < end && text.charCodeAt(lineStart + col) === 32) col++;
+    const first = lineStart + col < end ? text.charCodeAt(lineStart + col) : -1;
+    const blank = first === -1 || first === 13;
 
-    const enter = (col: number, kind: 'map' | 'seq'): Container => {
-      while (stack.length > 0 && stack[stack.length - 1].indent > col) stack.pop();
-      let top = stack[stack.length - 1];
-      if (top && top.indent === col && top.kind !== kind) {
-        // `key:` followed by `- item` lines at the key's own indentation
-        if (kind === 'seq') top = push(col, kind, top.lastPath);
-        else {
-          stack.pop();
-          top = stack[stack.length - 1];
-        }
-      }
-      if (!top || top.indent < col) top = push(col, kind, top ? top.lastPath : []);
-      return top;
-    };
-    const push = (indent: number, kind: 'map' | 'seq', path: (string | number)[]): Container => {
-      const c: Container = { indent, kind, path, count: 0, lastPath: path, ...(kind === 'map' ? { keys: new Map<string, number>() } : {}) };
-      stack.push(c);
-      return c;
-    };
+    if (this.quote !== undefined) {
+      if (closesQuote(text, lineStart, end, this.quote) >= 0) this.quote = undefined;
+      return true;
+    }
+    if (this.flowDepth > 0) {
+      this.flowDepth += bracketBalance(text, lineStart, end);
+      return true;
+    }
+    if (this.scalarIndent >= 0) {
+      if (blank || col > this.scalarIndent) return true;
+      this.scalarIndent = -1;
+    }
+    if (blank || first === 35 /* # */ || (col === 0 && (first === 37 /* % */ || isMarker(text, lineStart, end)))) return true;
 
-    for (let pos = 0; pos < text.length; ) {
-      const nl = text.indexOf('\n', pos);
-      const end = nl < 0 ? text.length : nl;
-      const lineStart = pos;
-      pos = end + 1;
-      lineNo++;
-      let col = 0;
-      while (lineStart + col < end && text.charCodeAt(lineStart + col) === 32) col++;
-      const first = lineStart + col < end ? text.charCodeAt(lineStart + col) : -1;
-      const blank = first === -1 || first === 13;
-
-      if (quote !== undefined) {
-        if (closesQuote(text, lineStart, end, quote) >= 0) quote = undefined;
+    // one line may hold several nested entries: `- - key: value`
+    for (let c = col; ; ) {
+      const at = lineStart + c;
+      const ch = text.charCodeAt(at);
+      if (ch === 45 /* - */ && (at + 1 >= end || isBlank(text.charCodeAt(at + 1)))) {
+        const seq = this.enter(c, 'seq');
+        const path = [...seq.path, seq.count++];
+        seq.lastPath = path;
+        let next = c + 1;
+        while (lineStart + next < end && isBlank(text.charCodeAt(lineStart + next))) next++;
+        const inline = lineStart + next < end && text.charCodeAt(lineStart + next) !== 35;
+        // like the AST: an item is where its content starts
+        if (visit && visit(path, lineNo, (inline ? next : c) + 1) === false) return false;
+        if (!inline) break;
+        const rest = afterValueStart(text, lineStart + next, end);
+        if (this.after(rest, c)) break;
+        c = next;
         continue;
       }
-      if (flowDepth > 0) {
-        flowDepth += bracketBalance(text, lineStart, end);
-        continue;
+      const key = readKey(text, at, end);
+      if (!key) break;
+      const map = this.enter(c, 'map');
+      const path = [...map.path, key.name];
+      map.lastPath = path;
+      if (key.name !== '<<' || key.quoted) {
+        const prev = map.keys!.get(key.name);
+        if (prev !== undefined) onDuplicate?.(key.name, path, prev, lineNo, c + 1);
+        else map.keys!.set(key.name, lineNo);
       }
-      if (scalarIndent >= 0) {
-        if (blank || col > scalarIndent) continue;
-        scalarIndent = -1;
-      }
-      if (blank || first === 35 /* # */ || (col === 0 && (first === 37 /* % */ || isMarker(text, lineStart, end)))) continue;
-
-      // one line may hold several nested entries: `- - key: value`
-      for (let c = col; ; ) {
-        const at = lineStart + c;
-        const ch = text.charCodeAt(at);
-        if (ch === 45 /* - */ && (at + 1 >= end || isBlank(text.charCodeAt(at + 1)))) {
-          const seq = enter(c, 'seq');
-          const path = [...seq.path, seq.count++];
-          seq.lastPath = path;
-          let next = c + 1;
-          while (lineStart + next < end && isBlank(text.charCodeAt(lineStart + next))) next++;
-          const inline = lineStart + next < end && text.charCodeAt(lineStart + next) !== 35;
-          // like the AST: an item is where its content starts
-          if (visit && visit(path, lineNo, (inline ? next : c) + 1) === false) return;
-          if (!inline) break;
-          const rest = this.afterValueStart(text, lineStart + next, end);
-          if (rest.kind === 'block') scalarIndent = c;
-          else if (rest.kind === 'flow') flowDepth = rest.depth;
-          else if (rest.kind === 'quote') quote = rest.quote;
-          if (rest.kind !== 'content') break;
-          c = next;
-          continue;
-        }
-        const key = readKey(text, at, end);
-        if (!key) break;
-        const map = enter(c, 'map');
-        const path = [...map.path, key.name];
-        map.lastPath = path;
-        if (key.name !== '<<' || key.quoted) {
-          const prev = map.keys!.get(key.name);
-          if (prev !== undefined) onDuplicate?.(key.name, path, prev, lineNo, c + 1);
-          else map.keys!.set(key.name, lineNo);
-        }
-        if (visit && visit(path, lineNo, c + 1) === false) return;
-        let v = key.end;
-        while (v < end && isBlank(text.charCodeAt(v))) v++;
-        if (v >= end || text.charCodeAt(v) === 35) break;
-        const rest = this.afterValueStart(text, v, end);
-        if (rest.kind === 'block') scalarIndent = c;
-        else if (rest.kind === 'flow') flowDepth = rest.depth;
-        else if (rest.kind === 'quote') quote = rest.quote;
-        break;
-      }
+      if (visit && visit(path, lineNo, c + 1) === false) return false;
+      let v = key.end;
+      while (v < end && isBlank(text.charCodeAt(v))) v++;
+      if (v >= end || text.charCodeAt(v) === 35) break;
+      this.after(afterValueStart(text, v, end), c);
+      break;
     }
+    return true;
   }
 
-  /** What a value that starts at `at` is, as far as the following lines are concerned. */
-  private afterValueStart(text: string, at: number, end: number): { kind: 'content' } | { kind: 'leaf' } | { kind: 'block' } | { kind: 'flow'; depth: number } | { kind: 'quote'; quote: string } {
-    // anchors and tags before the value: `&a`, `!!map`
-    while (at < end && (text[at] === '&' || text[at] === '!')) {
-      while (at < end && !isBlank(text.charCodeAt(at))) at++;
-      while (at < end && isBlank(text.charCodeAt(at))) at++;
-    }
-    if (at >= end || text.charCodeAt(at) === 35) return { kind: 'leaf' };
-    const ch = text[at];
-    if (ch === '|' || ch === '>') return { kind: 'block' };
-    if (ch === '{' || ch === '[') {
-      const depth = bracketBalance(text, at, end);
-      return depth > 0 ? { kind: 'flow', depth } : { kind: 'leaf' };
-    }
-    if (ch === '"' || ch === "'") return closesQuote(text, at + 1, end, ch) >= 0 ? { kind: 'leaf' } : { kind: 'quote', quote: ch };
-    // a compact nested entry after `- `: `- key: v` or `- - x`
-    if (ch === '-' && (at + 1 >= end || isBlank(text.charCodeAt(at + 1)))) return { kind: 'content' };
-    return readKey(text, at, end) ? { kind: 'content' } : { kind: 'leaf' };
+  /** Notes what the following lines are inside of; `true` unless an entry follows on the line. */
+  private after(rest: ValueStart, c: number): boolean {
+    if (rest.kind === 'block') this.scalarIndent = c;
+    else if (rest.kind === 'flow') this.flowDepth = rest.depth;
+    else if (rest.kind === 'quote') this.quote = rest.quote;
+    return rest.kind !== 'content';
   }
+
+  private enter(col: number, kind: 'map' | 'seq'): Container {
+    const stack = this.stack;
+    while (stack.length > 0 && stack[stack.length - 1].indent > col) stack.pop();
+    let top = stack[stack.length - 1];
+    if (top && top.indent === col && top.kind !== kind) {
+      // `key:` followed by `- item` lines at the key's own indentation
+      if (kind === 'seq') top = this.push(col, kind, top.lastPath);
+      else {
+        stack.pop();
+        top = stack[stack.length - 1];
+      }
+    }
+    if (!top || top.indent < col) top = this.push(col, kind, top ? top.lastPath : []);
+    return top;
+  }
+
+  private push(indent: number, kind: 'map' | 'seq', path: (string | number)[]): Container {
+    const c: Container = { indent, kind, path, count: 0, lastPath: path, ...(kind === 'map' ? { keys: new Map<string, number>() } : {}) };
+    this.stack.push(c);
+    return c;
+  }
+}
+
+type ValueStart = { kind: 'content' } | { kind: 'leaf' } | { kind: 'block' } | { kind: 'flow'; depth: number } | { kind: 'quote'; quote: string };
+
+/** What a value that starts at `at` is, as far as the following lines are concerned. */
+function afterValueStart(text: string, at: number, end: number): ValueStart {
+  // anchors and tags before the value: `&a`, `!!map`
+  while (at < end && (text[at] === '&' || text[at] === '!')) {
+    while (at < end && !isBlank(text.charCodeAt(at))) at++;
+    while (at < end && isBlank(text.charCodeAt(at))) at++;
+  }
+  if (at >= end || text.charCodeAt(at) === 35) return { kind: 'leaf' };
+  const ch = text[at];
+  if (ch === '|' || ch === '>') return { kind: 'block' };
+  if (ch === '{' || ch === '[') {
+    const depth = bracketBalance(text, at, end);
+    return depth > 0 ? { kind: 'flow', depth } : { kind: 'leaf' };
+  }
+  if (ch === '"' || ch === "'") return closesQuote(text, at + 1, end, ch) >= 0 ? { kind: 'leaf' } : { kind: 'quote', quote: ch };
+  // a compact nested entry after `- `: `- key: v` or `- - x`
+  if (ch === '-' && (at + 1 >= end || isBlank(text.charCodeAt(at + 1)))) return { kind: 'content' };
+  return readKey(text, at, end) ? { kind: 'content' } : { kind: 'leaf' };
 }
 
 function isBlank(c: number): boolean {

@@ -6,7 +6,7 @@
  * computed afterwards, one document at a time, only for the documents a diagnostic is about.
  */
 import { jsyaml } from './js-yaml';
-import { Diagnostic, elidedFieldPath, formatFieldPath, hasErrors } from '../../model/diagnostics';
+import { Diagnostic, elidedFieldPath, formatFieldPath, hasErrors, withCommas } from '../../model/diagnostics';
 import { ALIAS_EXPANSION_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
@@ -18,7 +18,7 @@ import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
 import { loadBlockDocument } from './fast-block';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
-import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS, withCommas } from './limits';
+import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './limits';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */

@@ -9,7 +9,7 @@
  * This operator looks names up in the object's own namespace and installs each release into its
  * CR's namespace, so a group (or a manifest) that spans namespaces cannot be expressed.
  */
-import { Diagnostics, FieldPath, formatFieldPath, MessageWriter, show } from '../diagnostics';
+import { Diagnostics, FieldPath, formatFieldPath, MessageWriter, show, withCommas } from '../diagnostics';
 import { Plan } from '../plan';
 import { firstByName } from '../first-by-name';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, TestOptions } from '../spec';
@@ -17,7 +17,7 @@ import { parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';
 import { labelsOut, ordered, valuesOut, WriterForm } from './emit';
 import { timestampAsString } from '../values';
-import { checkStructural, StructuralSchema } from './structural';
+import { checkStructuralBounded, StructuralSchema } from './structural';
 import type {
   KeleustesArmadaChartGroupSpec,
   KeleustesArmadaChartSpec,
@@ -142,6 +142,13 @@ function dedupe<T>(items: T[]): T[] {
 
 const LOST = 'cannot be expressed for the keleustes operator (armada.airshipit.org/v1alpha1):';
 
+/**
+ * The values findings of one chart listed one by one; the rest are counted in one finding. A
+ * chart's values have tens of keys the closed schema drops; one of a million keys would be a
+ * million findings to place in the file (900 MB and 12 s, where converting it takes 5 s).
+ */
+export const MAX_VALUE_FINDINGS_PER_CHART = 1_000;
+
 // One writer per way a value is pruned (the structural check has two), shared by every chart.
 const prunedWriters = new Map<string, MessageWriter>();
 function prunedMessage(why: string): MessageWriter {
@@ -166,10 +173,18 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
   if (c.values !== undefined && closedValues) {
     // Paths from `values`, as the diagnostics name the field. A site can have thousands of
     // pruned values, most of them only counted: their messages are written when read.
-    for (const f of checkStructural(keleustesValuesSchema(), c.values, ['values'])) {
+    const { listed, unlisted } = checkStructuralBounded(keleustesValuesSchema(), c.values, ['values'], MAX_VALUE_FINDINGS_PER_CHART);
+    for (const f of listed) {
       if (f.kind === 'pruned' && f.key !== undefined) d.warnBelow(c.origin, f.parent, f.key, 'not-expressible', prunedMessage(f.message));
       else if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', prunedMessage(f.message));
       else d.error(c.origin, f.path, 'not-expressible', `the keleustes ArmadaChart CRD rejects ${formatFieldPath(f.path)}: ${f.message}`);
+    }
+    const past = `past the first ${withCommas(MAX_VALUE_FINDINGS_PER_CHART)} of a chart`;
+    if (unlisted.rejected > 0) {
+      d.error(c.origin, ['values'], 'finding-limit', `the keleustes ArmadaChart CRD rejects ${withCommas(unlisted.rejected)} more ${unlisted.rejected === 1 ? 'value' : 'values'} of this chart (of the wrong type for its closed values schema), besides those reported (${past}, they are counted, not listed one by one)`);
+    }
+    if (unlisted.pruned > 0) {
+      d.warn(c.origin, ['values'], 'finding-limit', `${LOST} ${withCommas(unlisted.pruned)} more ${unlisted.pruned === 1 ? 'field' : 'fields'} of values, besides those reported: the API server drops ${unlisted.pruned === 1 ? 'it' : 'them'} as well (this operator's values schema is closed; ${past}, they are counted, not listed one by one)`);
     }
   }
 

@@ -39,19 +39,39 @@ class Finding implements StructuralFinding {
   }
 }
 
+/** The findings of {@link checkStructuralBounded}: the first ones, and how many there are of each kind. */
+export interface BoundedFindings {
+  /** The first `limit` findings, in the order of the walk. */
+  readonly listed: StructuralFinding[];
+  /** How many findings of each kind the walk made beyond those listed. */
+  readonly unlisted: { readonly pruned: number; readonly rejected: number };
+}
+
 /**
  * Walks `value` under `schema` and reports every pruned field and every rejected value.
  * @param at - where `value` is, the start of every finding's path
  */
 export function checkStructural(schema: StructuralSchema, value: unknown, at: readonly (string | number)[] = []): StructuralFinding[] {
+  return checkStructuralBounded(schema, value, at, Infinity).listed;
+}
+
+/**
+ * {@link checkStructural}, keeping the first `limit` findings and only counting the rest: a value
+ * of a million keys that a closed schema prunes would otherwise be a million findings.
+ */
+export function checkStructuralBounded(schema: StructuralSchema, value: unknown, at: readonly (string | number)[], limit: number): BoundedFindings {
   const out: StructuralFinding[] = [];
+  const unlisted = { pruned: 0, rejected: 0 };
   // One path, extended and shortened as the walk goes; copied only into a finding.
   const path: (string | number)[] = [...at];
   // A closed schema can prune thousands of values: the findings of one object share one copy of
   // its path.
   let shared: (string | number)[] | undefined;
   const here = () => (shared ??= path.slice());
-  const found = (kind: StructuralFinding['kind'], message: string, key?: string) => out.push(new Finding(here(), key, kind, message));
+  const found = (kind: StructuralFinding['kind'], message: string, key?: string) => {
+    if (out.length < limit) out.push(new Finding(here(), key, kind, message));
+    else unlisted[kind]++;
+  };
   const enter = (k: string | number) => {
     path.push(k);
     shared = undefined;
@@ -103,7 +123,7 @@ export function checkStructural(schema: StructuralSchema, value: unknown, at: re
     }
   };
   walk(schema, value);
-  return out;
+  return { listed: out, unlisted };
 }
 
 function typeOf(v: unknown): string {

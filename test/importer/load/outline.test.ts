@@ -48,3 +48,19 @@ test('one path at a time, past the walks before the index, gives the same positi
   ]);
   expect(together[8]).toBeUndefined();
 });
+
+test('lookups near the start of a huge document read only as far as they need, once past the single walks', () => {
+  const keys = 100_000;
+  const text = ['data:', '  values:', ...Array.from({ length: keys }, (_, i) => `    k${i}: ${i}`), ''].join('\n');
+  const outline = new BlockOutline(text, 1);
+  const positions = Array.from({ length: 1_000 }, (_, i) => outline.locateMany([['data', 'values', `k${i}`]])[0]);
+  expect(positions[0]).toEqual({ line: 3, column: 5 });
+  expect(positions[999]).toEqual({ line: 1_002, column: 5 });
+  // What the index holds is what the walk has passed: the two parents and the keys up to k999.
+  const index = (outline as unknown as { index: Map<string, unknown> }).index;
+  expect(index.size).toBe(1_002);
+  // A path that is not there reads to the end once, then gives its deepest part.
+  expect(outline.locateMany([['data', 'values', 'nothing', 'below']])).toEqual([{ line: 2, column: 3 }]);
+  expect(index.size).toBe(keys + 2);
+  expect(outline.locateMany([['data', 'values', `k${keys - 1}`]])).toEqual([{ line: keys + 2, column: 5 }]);
+});
