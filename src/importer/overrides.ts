@@ -21,7 +21,7 @@
  * the documents must be copied with their sharing kept ({@link cloneShared}).
  */
 import { append } from '../model/append';
-import { Diagnostic } from '../model/diagnostics';
+import { Diagnostic, withCommas } from '../model/diagnostics';
 import { getOwn, setOwn } from '../model/own-keys';
 import { isPlainObject } from '../model/values';
 import { DiagnosticCodes } from '../model/codes';
@@ -50,7 +50,8 @@ export interface SetWrite {
   readonly doc: OverridableDocument;
   readonly path: readonly string[];
   readonly index: number;
-  readonly expr: string;
+  /** The argument, as messages quote it ({@link quotedSet}). */
+  readonly quoted: string;
 }
 
 /** An override document, from a `--values` file. */
@@ -130,7 +131,7 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
   sets.forEach((expr, i) => {
     const location = `--set[${i}]`;
     const err = (message: string, severity: 'error' | 'warning' = 'error'): void => {
-      out.push({ severity, location, code: DiagnosticCodes.OVERRIDE, message: `${JSON.stringify(expr)}: ${message}` });
+      out.push({ severity, location, code: DiagnosticCodes.OVERRIDE, message: `${quotedSet(expr)}: ${message}` });
     };
     const eq = expr.indexOf('=');
     if (eq < 0) return err('expected TYPE:NAME:PATH=VALUE (no "=" found)');
@@ -185,9 +186,21 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
       err(`${where} is a node the document shares through a YAML alias; as in Armada, the change shows at every place that refers to it`, 'warning');
     }
     for (const p of armadaUpdate(target.data, tree, ['data'])) err(p);
-    onWrite?.({ doc: target, path: dataPath, index: i, expr });
+    onWrite?.({ doc: target, path: dataPath, index: i, quoted: quotedSet(expr) });
   });
   return out;
+}
+
+/** Longer `--set` arguments are quoted by their start and their length. */
+const SET_QUOTED_MAX = 200;
+
+/**
+ * A `--set` argument as the messages about it quote it: whole, or its first characters and its
+ * length when it is longer than a line (a path of 20,000 segments is 130 kB).
+ */
+export function quotedSet(expr: string): string {
+  if (expr.length <= SET_QUOTED_MAX) return JSON.stringify(expr);
+  return `${JSON.stringify(expr.slice(0, SET_QUOTED_MAX - 40)).slice(0, -1)}…" (${withCommas(expr.length)} characters)`;
 }
 
 const CONTROL_NAMES: Record<string, string> = { '\t': 'a tab', '\n': 'a newline', '\r': 'a carriage return' };

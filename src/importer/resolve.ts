@@ -207,7 +207,7 @@ function blameSets(ds: readonly Diagnostic[], writes: readonly (SetWrite & { lab
       const prefix = formatWirePath(['data', ...w.path]);
       if (d.field !== prefix && !d.field.startsWith(`${prefix}.`) && !d.field.startsWith(`${prefix}[`)) continue;
       const note = isError(d) ? ' (--set values are always strings; put typed values, such as numbers, booleans or mappings, in a --values file)' : '';
-      return { ...d, location: `--set[${w.index}]`, message: `${JSON.stringify(w.expr)}: ${d.message}${note}` };
+      return { ...d, location: `--set[${w.index}]`, message: `${w.quoted}: ${d.message}${note}` };
     }
     return d;
   });

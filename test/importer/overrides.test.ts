@@ -1,4 +1,4 @@
-import { applySets, applyValuesFiles, cloneShared, OverridableDocument, sharedNodes } from '../../src/importer/overrides';
+import { applySets, applyValuesFiles, cloneShared, OverridableDocument, quotedSet, sharedNodes } from '../../src/importer/overrides';
 
 function docs(): OverridableDocument[] {
   return [
@@ -54,7 +54,7 @@ describe('Armada overrides', () => {
     for (const n of [490, 20_000]) {
       const before = docs();
       const diags = applySets(before, [`chart:blog-1:${path(n)}=x`]);
-      expect(diags.map((x) => [x.severity, x.location, x.message.slice(x.message.indexOf('": ') + 3)])).toEqual([
+      expect(diags.map((x) => [x.severity, x.location, x.message.slice(x.message.indexOf(': the path') + 2)])).toEqual([
         ['error', '--set[0]', `the path has ${n} segments, so the document would nest more than 490 levels deep: more than Armada handles (its merge and PyYAML recurse once or more per level and stop with a RecursionError)`],
       ]);
       expect(before).toEqual(docs());
@@ -102,5 +102,25 @@ describe('Armada overrides: no-ops and shared nodes', () => {
       '"chart:c:a=1": document deckhand/Passphrase/v1 p (f.yaml:1:1) is not an Armada document and comes before the chart "c" in the stream; Armada\'s --set looks documents up in stream order and fails on it (\'NoneType\' object has no attribute \'type\'): pass the Armada documents first, or in files of their own',
     ]);
     expect(d[0].data).toEqual({});
+  });
+});
+
+describe('--set arguments in messages', () => {
+  test('quoted whole up to 200 characters; longer ones by their first 160 and their length', () => {
+    const short = `chart:c:values.${'a'.repeat(183)}=1`;
+    expect(short).toHaveLength(200);
+    expect(quotedSet(short)).toBe(JSON.stringify(short));
+    const long = `chart:c:values.${'a'.repeat(184)}=1`;
+    expect(quotedSet(long)).toBe(`"chart:c:values.${'a'.repeat(145)}…" (201 characters)`);
+    // A quote inside the part shown stays escaped; the count is of the argument as given.
+    expect(quotedSet(`chart:c:"${'b'.repeat(1_200)}`)).toBe(`"chart:c:\\"${'b'.repeat(151)}…" (1,209 characters)`);
+  });
+
+  test('a finding about a value written by a long --set quotes it the same way', () => {
+    const docs: OverridableDocument[] = [{ schema: 'armada/Chart/v1', name: 'c', data: { values: {} }, location: 'f.yaml:1:1' } as OverridableDocument];
+    const value = 'v'.repeat(300);
+    const writes: { quoted: string }[] = [];
+    expect(applySets(docs, [`chart:c:values.x=${value}`], (w) => writes.push(w))).toEqual([]);
+    expect(writes.map((w) => w.quoted)).toEqual([`"chart:c:values.x=${'v'.repeat(143)}…" (317 characters)`]);
   });
 });
