@@ -148,6 +148,7 @@ const LOST = 'cannot be expressed for the keleustes operator (armada.airshipit.o
  * million findings to place in the file (900 MB and 12 s, where converting it takes 5 s).
  */
 export const MAX_VALUE_FINDINGS_PER_CHART = 1_000;
+const PAST_LIMIT = `past the first ${withCommas(MAX_VALUE_FINDINGS_PER_CHART)} of a chart`;
 
 // One writer per way a value is pruned (the structural check has two), shared by every chart.
 const prunedWriters = new Map<string, MessageWriter>();
@@ -179,12 +180,11 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
       else if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', prunedMessage(f.message));
       else d.error(c.origin, f.path, 'not-expressible', `the keleustes ArmadaChart CRD rejects ${formatFieldPath(f.path)}: ${f.message}`);
     }
-    const past = `past the first ${withCommas(MAX_VALUE_FINDINGS_PER_CHART)} of a chart`;
     if (unlisted.rejected > 0) {
-      d.error(c.origin, ['values'], 'finding-limit', `the keleustes ArmadaChart CRD rejects ${withCommas(unlisted.rejected)} more ${unlisted.rejected === 1 ? 'value' : 'values'} of this chart (of the wrong type for its closed values schema), besides those reported (${past}, they are counted, not listed one by one)`);
+      d.error(c.origin, ['values'], 'finding-limit', `the keleustes ArmadaChart CRD rejects ${withCommas(unlisted.rejected)} more ${unlisted.rejected === 1 ? 'value' : 'values'} of this chart (of the wrong type for its closed values schema), besides those reported (${PAST_LIMIT}, they are counted, not listed one by one)`);
     }
     if (unlisted.pruned > 0) {
-      d.warn(c.origin, ['values'], 'finding-limit', `${LOST} ${withCommas(unlisted.pruned)} more ${unlisted.pruned === 1 ? 'field' : 'fields'} of values, besides those reported: the API server drops ${unlisted.pruned === 1 ? 'it' : 'them'} as well (this operator's values schema is closed; ${past}, they are counted, not listed one by one)`);
+      d.warn(c.origin, ['values'], 'finding-limit', `${LOST} ${withCommas(unlisted.pruned)} more ${unlisted.pruned === 1 ? 'field' : 'fields'} of values, besides those reported: the API server drops ${unlisted.pruned === 1 ? 'it' : 'them'} as well (this operator's values schema is closed; ${PAST_LIMIT}, they are counted, not listed one by one)`);
     }
   }
 
