@@ -3,7 +3,9 @@
  * gives what one lookup of every path gives, also once the lookups are answered from the index
  * it builds after a few of them.
  */
+import * as yaml from 'js-yaml';
 import { BlockOutline } from '../../../src/importer/load/outline';
+import { corpusFiles, readShared } from '../../helpers/shared';
 
 const TEXT = [
   'schema: armada/Chart/v1',
@@ -63,4 +65,31 @@ test('lookups near the start of a huge document read only as far as they need, o
   expect(outline.locateMany([['data', 'values', 'nothing', 'below']])).toEqual([{ line: 2, column: 3 }]);
   expect(index.size).toBe(keys + 2);
   expect(outline.locateMany([['data', 'values', `k${keys - 1}`]])).toEqual([{ line: keys + 2, column: 5 }]);
+});
+
+/** Every key and item of `v`, and a path below each that is not there. */
+function pathsOf(v: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+  out.push(prefix, [...prefix, 'no-such-key']);
+  if (Array.isArray(v)) v.forEach((x, i) => pathsOf(x, [...prefix, i], out));
+  else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) pathsOf(x, [...prefix, k], out);
+  return out;
+}
+
+test('on every corpus document, one path at a time gives what all paths at once give', () => {
+  let compared = 0;
+  for (const { file } of corpusFiles()) {
+    for (const doc of readShared('corpus', file).split(/^---$/m)) {
+      let value: unknown;
+      try {
+        value = yaml.load(doc);
+      } catch {
+        continue;
+      }
+      const paths = pathsOf(value);
+      const single = new BlockOutline(doc, 1);
+      expect(paths.map((p) => single.locateMany([p])[0])).toEqual(new BlockOutline(doc, 1).locateMany(paths));
+      compared += paths.length;
+    }
+  }
+  expect(compared).toBeGreaterThan(10_000);
 });
