@@ -18,13 +18,13 @@ export interface Case {
    * runs in this process only (not child processes). Every case of a benchmark uses the same.
    * @default 'wall'
    */
-  readonly clock?: Clock;
+  readonly clock?: Clock | undefined;
   /**
    * For a case whose work is a child process: runs it once and returns that process's peak RSS
    * in bytes (the peak of the process measuring it would say nothing about the child).
    * @default - the peak RSS of the process that runs `run`
    */
-  readonly peak?: () => number | Promise<number>;
+  readonly peak?: (() => number | Promise<number>) | undefined;
 }
 
 /**
@@ -51,7 +51,7 @@ export interface RatioTarget {
    * at the largest size no higher than at the smallest.
    * @default - not part of a series
    */
-  readonly series?: { readonly name: string; readonly size: number };
+  readonly series?: { readonly name: string; readonly size: number } | undefined;
 }
 
 /** A benchmark: our case against one or more baselines, with a target ratio. */
@@ -67,38 +67,38 @@ export interface Benchmark {
    * More of our cases, measured in the same alternating runs as the others.
    * @default - none
    */
-  readonly subjects?: readonly Case[];
+  readonly subjects?: readonly Case[] | undefined;
   /**
    * More time targets, by case name (the main one is `target`).
    * @default - none
    */
-  readonly targets?: readonly RatioTarget[];
+  readonly targets?: readonly RatioTarget[] | undefined;
   /**
    * Peak-RSS targets, by case name.
    * @default - none
    */
-  readonly memoryTargets?: readonly RatioTarget[];
+  readonly memoryTargets?: readonly RatioTarget[] | undefined;
   /**
    * The cases whose peak RSS is measured (each in a fresh process, which costs a setup each).
    * @default - every case
    */
-  readonly peakCases?: readonly string[];
+  readonly peakCases?: readonly string[] | undefined;
   /**
    * `cpu`: time a run by the CPU time of this process (user + system, GC threads included)
    * instead of the wall clock, so that other processes on a busy machine do not count; for cases
    * that do all their work in this process.
    * @default 'wall'
    */
-  readonly clock?: Clock;
+  readonly clock?: Clock | undefined;
   /**
    * How many times the run's repetitions (`BENCH_REPS`) to measure: more for runs of a tenth of a
    * second, whose times spread widely (the re-optimization after each forced GC varies), so that
    * their median is as steady as a longer run's.
    * @default 1
    */
-  readonly repeat?: number;
+  readonly repeat?: number | undefined;
   /** Prepares inputs (generated files, warm caches) before any timing. */
-  readonly setup?: () => Promise<void> | void;
+  readonly setup?: (() => Promise<void> | void) | undefined;
 }
 
 /** Times the cases with `clock`: the benchmark's, else the one clock its cases name. */

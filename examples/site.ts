@@ -13,9 +13,9 @@ const tarball = (repo: 'openstack-helm' | 'openstack-helm-infra', chart: string,
 
 /** The values this site sets on the mariadb chart (typed: a typo here fails to compile). */
 export interface MariadbValues {
-  readonly pod: { readonly replicas: { readonly server: number; readonly ingress?: number } };
-  readonly conf?: { readonly database?: { readonly config_override?: string } };
-  readonly volume?: { readonly size?: string; readonly class_name?: string };
+  readonly pod: { readonly replicas: { readonly server: number; readonly ingress?: number | undefined } };
+  readonly conf?: { readonly database?: { readonly config_override?: string | undefined } } | undefined;
+  readonly volume?: { readonly size?: string | undefined; readonly class_name?: string | undefined } | undefined;
 }
 
 /** Builds the site as a construct tree of its own, so that any target can render it. */

@@ -61,17 +61,18 @@ function compilerOptions(root: string): ts.CompilerOptions {
   const read = ts.readConfigFile(configFile, ts.sys.readFile);
   if (read.error) throw new Error(ts.flattenDiagnosticMessageText(read.error.messageText, '\n'));
   const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, root, undefined, configFile);
-  return {
+  const options: ts.CompilerOptions = {
     ...parsed.options,
     declaration: true,
     emitDeclarationOnly: true,
     noEmit: false,
     incremental: false,
     composite: false,
-    tsBuildInfoFile: undefined,
     sourceMap: false,
     declarationMap: false,
   };
+  delete options.tsBuildInfoFile;
+  return options;
 }
 
 const printer = ts.createPrinter({ removeComments: true, newLine: ts.NewLineKind.LineFeed });
@@ -97,7 +98,7 @@ function declaredNames(statement: ts.Statement): string[] {
   if (ts.isVariableStatement(statement)) {
     return statement.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : []));
   }
-  const name = (statement as { name?: ts.Node }).name;
+  const name = (statement as { name?: ts.Node | undefined }).name;
   return name && ts.isIdentifier(name) ? [name.text] : [];
 }
 

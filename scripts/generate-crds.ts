@@ -23,8 +23,8 @@ interface PrinterColumn {
   readonly name: string;
   readonly type: string;
   readonly jsonPath: string;
-  readonly description?: string;
-  readonly priority?: number;
+  readonly description?: string | undefined;
+  readonly priority?: number | undefined;
 }
 
 /** One CRD: its names, the type of its body (`data` or `spec`) and of its status. */
@@ -35,7 +35,7 @@ interface CrdDefinition {
   readonly kind: string;
   readonly plural: string;
   readonly singular: string;
-  readonly shortNames?: readonly string[];
+  readonly shortNames?: readonly string[] | undefined;
   readonly description: string;
   readonly bodyField: 'data' | 'spec';
   readonly bodyType: string;

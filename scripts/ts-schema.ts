@@ -11,23 +11,23 @@ import * as ts from 'typescript';
 
 /** A JSON schema node (the subset produced here). */
 export interface JsonSchema {
-  type?: string;
-  description?: string;
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: JsonSchema | boolean;
-  items?: JsonSchema;
-  enum?: (string | number | boolean)[];
-  format?: string;
-  pattern?: string;
-  minimum?: number;
-  maximum?: number;
-  minLength?: number;
-  maxLength?: number;
-  anyOf?: JsonSchema[];
-  $ref?: string;
-  'x-kubernetes-preserve-unknown-fields'?: boolean;
-  'x-kubernetes-int-or-string'?: boolean;
+  type?: string | undefined;
+  description?: string | undefined;
+  properties?: Record<string, JsonSchema> | undefined;
+  required?: string[] | undefined;
+  additionalProperties?: JsonSchema | boolean | undefined;
+  items?: JsonSchema | undefined;
+  enum?: (string | number | boolean)[] | undefined;
+  format?: string | undefined;
+  pattern?: string | undefined;
+  minimum?: number | undefined;
+  maximum?: number | undefined;
+  minLength?: number | undefined;
+  maxLength?: number | undefined;
+  anyOf?: JsonSchema[] | undefined;
+  $ref?: string | undefined;
+  'x-kubernetes-preserve-unknown-fields'?: boolean | undefined;
+  'x-kubernetes-int-or-string'?: boolean | undefined;
 }
 
 /** How the walk treats names, references and special types. */
@@ -38,15 +38,15 @@ export interface SchemaOptions {
    */
   readonly mode: 'inline' | 'definitions';
   /** The wire name of a property. @default - the property name */
-  readonly propertyName?: (property: ts.Symbol) => string;
+  readonly propertyName?: ((property: ts.Symbol) => string) | undefined;
   /** Schemas for named types the walk must not look into (classes such as IntOrString). */
-  readonly overrides?: Readonly<Record<string, JsonSchema>>;
+  readonly overrides?: Readonly<Record<string, JsonSchema>> | undefined;
   /** Whether object schemas reject unknown properties (`additionalProperties: false`). @default false */
-  readonly closed?: boolean;
+  readonly closed?: boolean | undefined;
   /** Whether descriptions are written. @default true */
-  readonly descriptions?: boolean;
+  readonly descriptions?: boolean | undefined;
   /** What `number | string` means. @default 'int-or-string' (x-kubernetes-int-or-string) */
-  readonly numberOrString?: 'int-or-string' | 'any-of';
+  readonly numberOrString?: 'int-or-string' | 'any-of' | undefined;
 }
 
 /** The schemas of some named types, and the definitions they refer to (definitions mode). */

@@ -23,7 +23,7 @@ export interface OutputProps {
    * Where warnings go.
    * @default - printed to stderr, one line each
    */
-  readonly onWarning?: WarningHandler;
+  readonly onWarning?: WarningHandler | undefined;
 }
 
 /** Props of {@link ArmadaChartOutput}. */
@@ -32,18 +32,18 @@ export interface ArmadaChartOutputProps extends OutputProps {
    * The operator API to synthesize for.
    * @default OperatorApi.AIRSHIP_V1
    */
-  readonly api?: OperatorApi;
+  readonly api?: OperatorApi | undefined;
   /**
    * AIRSHIP_V1 only: add `argocd.argoproj.io/sync-wave` annotations from the plan step, so that
    * Argo CD applies the charts in Armada's order.
    * @default false
    */
-  readonly syncWaves?: boolean;
+  readonly syncWaves?: boolean | undefined;
   /**
    * KELEUSTES_V1ALPHA1 only: how `spec.release` (that operator's Helm release name) is written.
    * @default KeleustesReleaseNaming.PREFIXED
    */
-  readonly releaseNaming?: KeleustesReleaseNaming;
+  readonly releaseNaming?: KeleustesReleaseNaming | undefined;
 }
 
 /** Props of {@link ArmadaDocuments}. */
@@ -52,7 +52,7 @@ export interface ArmadaDocumentsProps extends OutputProps {
    * The Armada document schema version to write, for every document.
    * @default - each document's own: the manifest's schemaVersion, or a chart's or group's own `schemaVersion`
    */
-  readonly version?: SchemaVersion;
+  readonly version?: SchemaVersion | undefined;
 }
 
 const reported = new WeakSet<object>();
@@ -161,7 +161,7 @@ export class ArmadaChartOutput extends ManifestOutput {
 
 /** Renders a manifest as classic Armada documents (`schema`/`metadata`/`data`) for `armada apply`. */
 export class ArmadaDocuments extends ManifestOutput {
-  private readonly version?: SchemaVersion;
+  private readonly version?: SchemaVersion | undefined;
 
   constructor(scope: Construct, id: string, props: ArmadaDocumentsProps) {
     super(scope, id, props);

@@ -6,7 +6,7 @@ export interface RenderedIdentity {
   readonly apiVersion: string;
   readonly kind: string;
   readonly name: string;
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
 }
 
 /**
@@ -18,7 +18,7 @@ export class RenderedObject extends cdk8s.ApiObject {
   private readonly body: Record<string, unknown>;
 
   constructor(scope: Construct, id: string, identity: RenderedIdentity, body: Record<string, unknown>) {
-    super(scope, id, { apiVersion: identity.apiVersion, kind: identity.kind, metadata: { name: identity.name, namespace: identity.namespace } });
+    super(scope, id, { apiVersion: identity.apiVersion, kind: identity.kind, metadata: identity.namespace === undefined ? { name: identity.name } : { name: identity.name, namespace: identity.namespace } });
     this.body = body;
   }
 

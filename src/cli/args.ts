@@ -6,10 +6,10 @@ import { UsageError } from './io';
 /** An option of a command. */
 export interface OptionSpec {
   readonly type: 'string' | 'boolean';
-  readonly short?: string;
-  readonly multiple?: boolean;
+  readonly short?: string | undefined;
+  readonly multiple?: boolean | undefined;
   /** Allowed values of a string option. */
-  readonly choices?: readonly string[];
+  readonly choices?: readonly string[] | undefined;
 }
 
 export interface ParsedArgs {
@@ -31,7 +31,7 @@ export function parse(command: string, argv: readonly string[], options: Record<
       strict: true,
     });
   } catch (e) {
-    const err = e as Error & { code?: string };
+    const err = e as Error & { code?: string | undefined };
     const m = /Unknown option '(-{1,2}[^']+)'/.exec(err.message);
     if (m) {
       const name = m[1].replace(/^-+/, '');

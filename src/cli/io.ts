@@ -12,7 +12,7 @@ export interface CliIo {
 export interface CliOutput {
   /** `false` when the text was buffered beyond what the stream wants held (Node's `write`). */
   write(s: string): unknown;
-  readonly isTTY?: boolean;
+  readonly isTTY?: boolean | undefined;
   /**
    * Resolves once a buffer that `write` reported full has gone to the system: `true`, or `false`
    * when the stream can take nothing more (it failed, or its reader went away). Without it, a

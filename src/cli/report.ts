@@ -41,17 +41,17 @@ export function toJson(ds: readonly Diagnostic[], files?: readonly string[]) {
 /** How the diagnostics of a run are printed: `--quiet`, `--max-warnings`. */
 export interface ReportOptions {
   /** Print errors only (the summary still counts the warnings). */
-  readonly quiet?: boolean;
+  readonly quiet?: boolean | undefined;
   /** More warnings than this fail the run. */
-  readonly maxWarnings?: number;
+  readonly maxWarnings?: number | undefined;
   /** Print every warning on its own line, repeated ones too (`--all-warnings`). */
-  readonly allWarnings?: boolean;
+  readonly allWarnings?: boolean | undefined;
   /**
    * The input files in the order given, as diagnostics name them: diagnostics are printed file by
    * file in this order (then by line and column); any other file's after them.
    * @default - files in the order they first appear among the diagnostics
    */
-  readonly files?: readonly string[];
+  readonly files?: readonly string[] | undefined;
 }
 
 /** A rule that warns more often than this is printed as one line. */

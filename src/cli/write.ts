@@ -27,7 +27,7 @@ export interface OutputFile {
 /** Where convert's output goes, checked; `createDir` when the directory is still to be made. */
 export interface OutputPlan {
   readonly files: OutputFile[];
-  readonly createDir?: string;
+  readonly createDir?: string | undefined;
 }
 
 const FILE_LIKE = /\.(?:ya?ml|json|txt|ts|js)$/i;

@@ -17,17 +17,17 @@ export interface ArmadaManifestProps {
    * The document's `metadata.name` (what `armada apply --target-manifest` selects).
    * @default - the construct id
    */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /**
    * The Armada document schema whose defaults the definition follows (native wait, default waits).
    * @default SchemaVersion.V1
    */
-  readonly schemaVersion?: SchemaVersion;
+  readonly schemaVersion?: SchemaVersion | undefined;
   /**
    * Groups defined elsewhere to deploy, before the ones created inside the manifest.
    * @default - only the groups created inside the manifest, in creation order
    */
-  readonly chartGroups?: readonly ChartGroup[];
+  readonly chartGroups?: readonly ChartGroup[] | undefined;
 }
 
 /** A resolved manifest: its spec and every diagnostic found while resolving and validating it. */
@@ -63,7 +63,7 @@ export class ArmadaManifest extends Construct {
   private readonly joined = new Set<ChartGroup>();
   private readonly outputs: IConstruct[] = [];
   private readonly automaticOutputs: IConstruct[] = [];
-  private cache?: { version: number; opaque: ValidateOptions['opaqueValues']; result: ResolvedManifest };
+  private cache?: { version: number; opaque: ValidateOptions['opaqueValues']; result: ResolvedManifest } | undefined;
 
   constructor(scope: Construct | undefined, id: string, props: ArmadaManifestProps) {
     // A manifest without a scope is the root of its own tree (shared by cdk8s and Pulumi code).

@@ -11,39 +11,39 @@ export interface ChartGroupProps {
    * The document's `metadata.name`, by which the manifest refers to it.
    * @default - the construct id
    */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /**
    * Free text, logged by Armada.
    * @default - none
    */
-  readonly description?: string;
+  readonly description?: string | undefined;
   /**
    * Deploy the charts one after another, in order, each waited for before the next; otherwise
    * all at once. Armada's `--wait` forces every group to be sequenced.
    * @default false
    */
-  readonly sequenced?: boolean;
+  readonly sequenced?: boolean | undefined;
   /**
    * Deprecated (v1): default `test.enabled` for the group's charts.
    * @default - not written
    */
-  readonly testCharts?: boolean;
+  readonly testCharts?: boolean | undefined;
   /**
    * The schema version of this group's own `armada/ChartGroup` document, when it differs from the
    * manifest's (a v2 manifest may list v1 groups, whose `testCharts` is then allowed).
    * @default - the manifest's schemaVersion
    */
-  readonly schemaVersion?: SchemaVersion;
+  readonly schemaVersion?: SchemaVersion | undefined;
   /**
    * The document's `data.name` (unused by Armada; kept for round trips).
    * @default - not written
    */
-  readonly displayName?: string;
+  readonly displayName?: string | undefined;
   /**
    * Charts defined elsewhere to deploy in this group, before the ones created inside it.
    * @default - only the charts created inside the group, in creation order
    */
-  readonly charts?: readonly Chart<any>[];
+  readonly charts?: readonly Chart<any>[] | undefined;
 }
 
 /**

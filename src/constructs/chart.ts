@@ -21,23 +21,23 @@ export interface ChartProps<V extends object = Values> extends ChartOptions {
    * The document's `metadata.name`, by which groups and other charts refer to it.
    * @default - the construct id
    */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /**
    * Helm release name before the manifest's prefix: the release is `${releasePrefix}-${release}`.
    * @default - the chart name
    */
-  readonly release?: string;
+  readonly release?: string | undefined;
   /**
    * Helm values, typed per chart by `Chart<V>`.
    * @default - none (the chart's own values.yaml)
    */
-  readonly values?: V;
+  readonly values?: V | undefined;
   /**
    * Subcharts: other charts whose sources Armada places into this chart's `charts/`. This is not
    * ordering (see `addDependency`). `[]` removes the chart's own subcharts.
    * @default - the chart's own `charts/` directory is used as is
    */
-  readonly dependencies?: readonly Chart<any>[];
+  readonly dependencies?: readonly Chart<any>[] | undefined;
 }
 
 /**

@@ -23,7 +23,7 @@ export class Testing {
    * The classic Armada documents `armada apply` would read.
    * Throws an {@link ArmadaValidationError} when the definition has errors.
    */
-  public static documents(manifest: ArmadaManifest, options: { readonly version?: SchemaVersion } = {}): ArmadaDocument[] {
+  public static documents(manifest: ArmadaManifest, options: { readonly version?: SchemaVersion | undefined } = {}): ArmadaDocument[] {
     const r = manifest.resolve();
     const out = toArmadaDocuments(r.spec, options);
     const all = [...r.diagnostics, ...out.diagnostics.all];

@@ -15,7 +15,7 @@ export interface ValidateSiteOptions extends ValidateOptions {
    * Check the values of local charts that have a values.schema.json.
    * @default true
    */
-  readonly chartSchemas?: boolean;
+  readonly chartSchemas?: boolean | undefined;
 }
 
 /** Every diagnostic of a site, the manifest's first, then the chart values'. */

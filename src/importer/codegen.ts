@@ -17,18 +17,18 @@ export interface CodegenOptions {
    * Where the documents came from, for the header comment.
    * @default - no source line
    */
-  readonly sources?: readonly string[];
+  readonly sources?: readonly string[] | undefined;
   /**
    * Module the constructs are imported from.
    * @default 'armada-cdk'
    */
-  readonly importFrom?: string;
+  readonly importFrom?: string | undefined;
   /**
    * Name of the exported manifest constant; `default` makes it the module's default export.
    * Anything else must be an identifier that is not a reserved word (see {@link exportNameProblem}).
    * @default 'site'
    */
-  readonly exportName?: string;
+  readonly exportName?: string | undefined;
 }
 
 /**

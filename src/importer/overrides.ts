@@ -37,12 +37,12 @@ export interface OverridableDocument {
    * `--set` lookup fails on them.
    * @default - none
    */
-  readonly precededBy?: readonly { readonly label: string; readonly location: string }[];
+  readonly precededBy?: readonly { readonly label: string; readonly location: string }[] | undefined;
   /**
    * Nodes of `data` that several places share through YAML aliases ({@link sharedNodes}).
    * @default - none
    */
-  readonly shared?: ReadonlySet<object>;
+  readonly shared?: ReadonlySet<object> | undefined;
 }
 
 /** Where a `--set` wrote: the document, the data path, and which `--set` argument. */

@@ -26,37 +26,37 @@ export interface ResolveInputsOptions {
    * `--target-manifest`: the manifest to build.
    * @default - the only manifest of the documents
    */
-  readonly targetManifest?: string;
+  readonly targetManifest?: string | undefined;
   /**
    * `--values` files, applied in order.
    * @default - none
    */
-  readonly valuesFiles?: readonly string[];
+  readonly valuesFiles?: readonly string[] | undefined;
   /**
    * `--set` expressions, applied after the values files.
    * @default - none
    */
-  readonly sets?: readonly string[];
+  readonly sets?: readonly string[] | undefined;
   /**
    * The stream `-` reads.
    * @default process.stdin
    */
-  readonly stdin?: NodeJS.ReadableStream;
+  readonly stdin?: NodeJS.ReadableStream | undefined;
   /**
    * Skip the values.schema.json check of local charts.
    * @default false
    */
-  readonly skipChartSchemas?: boolean;
+  readonly skipChartSchemas?: boolean | undefined;
   /**
    * Told what is going on during a long run (files read so far, then each phase).
    * @default - silent
    */
-  readonly onProgress?: (message: string) => void;
+  readonly onProgress?: ((message: string) => void) | undefined;
 }
 
 /** The result: a spec when the documents could be resolved, and every diagnostic found. */
 export interface ResolvedInputs {
-  readonly spec?: ManifestSpec;
+  readonly spec?: ManifestSpec | undefined;
   readonly diagnostics: readonly Diagnostic[];
   /** Every loaded document (Armada or not), in input order. */
   readonly documents: readonly LoadedDocument[];

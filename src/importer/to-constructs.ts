@@ -15,12 +15,12 @@ export interface SpecToConstructsOptions {
    * Where to create the manifest.
    * @default - a construct tree of its own
    */
-  readonly scope?: Construct;
+  readonly scope?: Construct | undefined;
   /**
    * Construct id of the manifest.
    * @default - the manifest's name
    */
-  readonly id?: string;
+  readonly id?: string | undefined;
 }
 
 /**

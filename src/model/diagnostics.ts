@@ -17,9 +17,9 @@ export interface Diagnostic {
   /** Where: a construct path (`site/infra/mariadb`) or `file:line:column`. */
   readonly location: string;
   /** The Armada document, when the input was documents (`armada/Chart/v1 mariadb`). */
-  readonly document?: string;
+  readonly document?: string | undefined;
   /** The field inside the construct props or document (`wait.resources[0].minReady`). */
-  readonly field?: string;
+  readonly field?: string | undefined;
   /** What is wrong: the value received and what is allowed. */
   readonly message: string;
   /** Stable rule identifier (`ARM001`, `timeout`, ...), one of `DiagnosticCodes` or the loader's `LoadCodes`. */
@@ -52,14 +52,14 @@ export function elidedFieldPath(path: FieldPath): string {
  */
 export interface Origin {
   /** Location of the whole object, or of one of its fields when the origin can tell. */
-  locate(field?: FieldPath): { readonly location: string; readonly document?: string; readonly field?: string };
+  locate(field?: FieldPath): { readonly location: string; readonly document?: string | undefined; readonly field?: string | undefined };
   /**
    * The document the object was read from, known without locating anything: enough to put the
    * object's diagnostics in input order among other documents' and to group like ones, so that
    * only the diagnostics that are printed need a position.
    * @default - none: the object's diagnostics are ordered by their location
    */
-  readonly source?: OriginSource;
+  readonly source?: OriginSource | undefined;
 }
 
 /** The document an {@link Origin} was read from. */
@@ -204,9 +204,9 @@ export class Diagnostics {
   }
 }
 
-type Located = { location: string; document?: string; field?: string };
+type Located = { location: string; document?: string | undefined; field?: string | undefined };
 
-function clean(loc: { location: string; document?: string; field?: string }): Located {
+function clean(loc: { location: string; document?: string | undefined; field?: string | undefined }): Located {
   const out: Located = { location: loc.location };
   if (loc.document !== undefined) out.document = loc.document;
   if (loc.field !== undefined) out.field = loc.field;

@@ -72,7 +72,7 @@ export interface PlanJson {
       readonly namespace: string;
       readonly chart: string;
       readonly waitTimeout: number;
-      readonly dependsOn?: readonly string[];
+      readonly dependsOn?: readonly string[] | undefined;
     }[];
   }[];
 }
@@ -92,7 +92,7 @@ export class Plan {
   }
 
   /** First step of each chart, built on first use: every chart of a large site asks. */
-  private firstSteps?: Map<string, number>;
+  private firstSteps?: Map<string, number> | undefined;
 
   /** The step index of the first deployment of each chart. */
   public firstStepOf(chart: string): number | undefined {

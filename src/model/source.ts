@@ -16,7 +16,7 @@ export interface SourceOptions {
    * Path of the chart inside the directory, tarball or repository.
    * @default - Armada's default, `.` (the root); left out of the output unless written
    */
-  readonly subpath?: string;
+  readonly subpath?: string | undefined;
 }
 
 /** Options of a tarball source. */
@@ -25,7 +25,7 @@ export interface TarSourceOptions extends SourceOptions {
    * HTTP(S) proxy for the download (`source.proxy_server`).
    * @default - no proxy
    */
-  readonly proxyServer?: string;
+  readonly proxyServer?: string | undefined;
 }
 
 /** Options of a git source. */
@@ -34,17 +34,17 @@ export interface GitSourceOptions extends SourceOptions {
    * What to check out: a branch, a tag, a commit SHA or a Gerrit `refs/changes/...` ref.
    * @default - Armada's default, `master`; left out of the output unless written
    */
-  readonly reference?: string;
+  readonly reference?: string | undefined;
   /**
    * Proxy for git (`http.proxy`).
    * @default - no proxy
    */
-  readonly proxyServer?: string;
+  readonly proxyServer?: string | undefined;
   /**
    * `ssh` to clone with the SSH key configured for Armada (case-insensitive, as in Armada).
    * @default - anonymous clone
    */
-  readonly authMethod?: string;
+  readonly authMethod?: string | undefined;
 }
 
 const SOURCE = Symbol.for('armada-cdk.ChartSource');

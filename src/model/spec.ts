@@ -28,7 +28,7 @@ export interface ProtectedOptions {
    * `true`: skip the chart, record it as protected and carry on with the group; `false`: fail the chart.
    * @default false
    */
-  readonly continueProcessing?: boolean;
+  readonly continueProcessing?: boolean | undefined;
 }
 
 /** `test`: `helm test` after the chart is deployed and waited for. */
@@ -37,18 +37,18 @@ export interface TestOptions {
    * Run `helm test` for this release.
    * @default true (or the group's deprecated `testCharts`)
    */
-  readonly enabled?: boolean;
+  readonly enabled?: boolean | undefined;
   /**
    * Time limit for `helm test`.
    * @default Duration.seconds(300)
    */
-  readonly timeout?: Duration;
+  readonly timeout?: Duration | undefined;
   /**
    * Delete test pods after the run (`test.options.cleanup`). Accepted for compatibility: Armada
    * ignores it since its move to Helm 3.
    * @default - not written
    */
-  readonly cleanup?: boolean;
+  readonly cleanup?: boolean | undefined;
 }
 
 /** `wait.native`: Helm's own `--wait` on install and upgrade. */
@@ -57,7 +57,7 @@ export interface NativeWaitOptions {
    * Pass `--wait` to `helm install/upgrade`.
    * @default true for armada/Chart/v1, false for armada/Chart/v2
    */
-  readonly enabled?: boolean;
+  readonly enabled?: boolean | undefined;
 }
 
 /** `wait`: what "ready" means for this chart. */
@@ -66,22 +66,22 @@ export interface WaitOptions {
    * One budget for pre-upgrade actions, `helm install/upgrade` and the resource waits.
    * @default Duration.seconds(900) (or the deprecated chart `timeout`)
    */
-  readonly timeout?: Duration;
+  readonly timeout?: Duration | undefined;
   /**
    * Base label selector, merged into every resource's labels; also selects old test pods to delete.
    * @default - no labels (Armada then waits on every resource of each type in the namespace)
    */
-  readonly labels?: Labels;
+  readonly labels?: Labels | undefined;
   /**
    * The resources to wait on. Omit it for Armada's default list; `[]` waits on nothing.
    * @default - v1: optional jobs, then required pods; v2: every type, each optional
    */
-  readonly resources?: readonly WaitResource[];
+  readonly resources?: readonly WaitResource[] | undefined;
   /**
    * Helm's native `--wait`.
    * @default - v1: enabled; v2: disabled
    */
-  readonly native?: NativeWaitOptions;
+  readonly native?: NativeWaitOptions | undefined;
 }
 
 /** Resource kinds Armada deletes before an upgrade (`upgrade.pre.delete[].type`). */
@@ -95,12 +95,12 @@ export interface HookAction {
    * Labels selecting what to delete.
    * @default - everything of that type in the namespace
    */
-  readonly labels?: Labels;
+  readonly labels?: Labels | undefined;
   /**
    * v1 only: the resource name (used by the deprecated `pre.update`).
    * @default - not written
    */
-  readonly name?: string;
+  readonly name?: string | undefined;
 }
 
 /** `upgrade.pre`: actions before `helm upgrade`, on the upgrade path only. */
@@ -109,17 +109,17 @@ export interface PreUpgradeOptions {
    * Delete these resources before upgrading (e.g. Jobs whose specs are immutable).
    * @default - nothing is deleted
    */
-  readonly delete?: readonly HookAction[];
+  readonly delete?: readonly HookAction[] | undefined;
   /**
    * v1 only, deprecated and broken in Armada since Helm 3 (it recreated DaemonSets).
    * @default - not written
    */
-  readonly update?: readonly HookAction[];
+  readonly update?: readonly HookAction[] | undefined;
   /**
    * v1 only: accepted by the schema, never implemented by Armada.
    * @default - not written
    */
-  readonly create?: readonly HookAction[];
+  readonly create?: readonly HookAction[] | undefined;
 }
 
 /** `upgrade.post` (v1 only; Armada ignores it). */
@@ -128,7 +128,7 @@ export interface PostUpgradeOptions {
    * Ignored by Armada.
    * @default - not written
    */
-  readonly create?: readonly HookAction[];
+  readonly create?: readonly HookAction[] | undefined;
 }
 
 /** `upgrade.options`. */
@@ -137,7 +137,7 @@ export interface UpgradeFlags {
    * `helm upgrade --force`.
    * @default false
    */
-  readonly force?: boolean;
+  readonly force?: boolean | undefined;
 }
 
 /** `upgrade`: applied only when Armada upgrades an existing release. */
@@ -146,22 +146,22 @@ export interface UpgradeOptions {
    * `helm upgrade --no-hooks` (v1: `upgrade.no_hooks`, v2: `upgrade.options.no_hooks`).
    * @default false
    */
-  readonly noHooks?: boolean;
+  readonly noHooks?: boolean | undefined;
   /**
    * Actions before the upgrade.
    * @default - none
    */
-  readonly pre?: PreUpgradeOptions;
+  readonly pre?: PreUpgradeOptions | undefined;
   /**
    * v1 only; ignored by Armada.
    * @default - not written
    */
-  readonly post?: PostUpgradeOptions;
+  readonly post?: PostUpgradeOptions | undefined;
   /**
    * Helm flags for the upgrade.
    * @default - none
    */
-  readonly options?: UpgradeFlags;
+  readonly options?: UpgradeFlags | undefined;
 }
 
 /** `delete`: uninstalling a failed or stuck release before reinstalling it. */
@@ -170,7 +170,7 @@ export interface DeleteOptions {
    * Time limit for `helm uninstall`.
    * @default Duration.seconds(300)
    */
-  readonly timeout?: Duration;
+  readonly timeout?: Duration | undefined;
 }
 
 /**
@@ -185,47 +185,47 @@ export interface ChartOptions {
    * wait passes, and its v1-only fields (`chart_name`, `timeout`, `install`, ...).
    * @default - the manifest's schemaVersion
    */
-  readonly schemaVersion?: SchemaVersion;
+  readonly schemaVersion?: SchemaVersion | undefined;
   /**
    * v1 `chart_name` (Armada does not read it; kept for round trips).
    * @default - the chart name
    */
-  readonly chartName?: string;
+  readonly chartName?: string | undefined;
   /**
    * What to do when Armada finds this release failed or stuck.
    * @default - not protected: Armada uninstalls and reinstalls it
    */
-  readonly protected?: ProtectedOptions;
+  readonly protected?: ProtectedOptions | undefined;
   /**
    * `helm test` after the wait. A boolean is the deprecated v1 form.
    * @default - enabled, 300 s
    */
-  readonly test?: TestOptions | boolean;
+  readonly test?: TestOptions | boolean | undefined;
   /**
    * What "ready" means.
    * @default - 900 s; v1: optional jobs then required pods, native wait on; v2: every type optional, native wait off
    */
-  readonly wait?: WaitOptions;
+  readonly wait?: WaitOptions | undefined;
   /**
    * Options applied only when Armada upgrades an existing release.
    * @default - no pre-upgrade actions, hooks run, no --force
    */
-  readonly upgrade?: UpgradeOptions;
+  readonly upgrade?: UpgradeOptions | undefined;
   /**
    * Uninstall of a failed release before reinstalling it.
    * @default - 300 s
    */
-  readonly delete?: DeleteOptions;
+  readonly delete?: DeleteOptions | undefined;
   /**
    * v1 `install` block. Armada never reads it; accepted so that imported documents round trip.
    * @default - not written
    */
-  readonly install?: Readonly<Record<string, unknown>>;
+  readonly install?: Readonly<Record<string, unknown>> | undefined;
   /**
    * Deprecated v1 chart timeout, used only when `wait.timeout` is not set.
    * @default - not written
    */
-  readonly timeout?: Duration;
+  readonly timeout?: Duration | undefined;
 }
 
 /** One `armada/Chart` document, resolved: references are chart names. */
@@ -236,9 +236,9 @@ export interface ChartSpec extends ChartOptions {
   readonly release: string;
   readonly namespace: string;
   readonly source: ChartSource;
-  readonly values?: Readonly<Record<string, unknown>>;
+  readonly values?: Readonly<Record<string, unknown>> | undefined;
   /** Subcharts by chart name; undefined keeps the chart's own `charts/`. */
-  readonly dependencies?: readonly string[];
+  readonly dependencies?: readonly string[] | undefined;
   /** Beyond Armada: charts (by name) whose readiness this chart's deployment waits for. */
   readonly dependsOn: readonly string[];
   readonly origin: Origin;
@@ -248,13 +248,13 @@ export interface ChartSpec extends ChartOptions {
 export interface ChartGroupSpec {
   readonly name: string;
   /** The group document's own schema version; undefined means the manifest's. */
-  readonly schemaVersion?: SchemaVersion;
-  readonly description?: string;
-  readonly sequenced?: boolean;
+  readonly schemaVersion?: SchemaVersion | undefined;
+  readonly description?: string | undefined;
+  readonly sequenced?: boolean | undefined;
   /** v1 deprecated: default `test.enabled` for the group's charts. */
-  readonly testCharts?: boolean;
+  readonly testCharts?: boolean | undefined;
   /** The unused `data.name` field of the document. */
-  readonly displayName?: string;
+  readonly displayName?: string | undefined;
   /** Chart names, in deployment order. */
   readonly charts: readonly string[];
   readonly origin: Origin;
@@ -276,5 +276,5 @@ export interface ManifestSpec {
    * For names that are referenced but not defined in the manifest: where that name is defined,
    * when it is known (a construct outside the manifest), to make the message actionable.
    */
-  readonly foreignDefinitions?: Readonly<Record<string, string>>;
+  readonly foreignDefinitions?: Readonly<Record<string, string>> | undefined;
 }

@@ -28,7 +28,7 @@ export interface ValidateOptions {
    * Value leaves a backend resolves itself (Pulumi outputs); anything else that is not JSON is an error.
    * @default - none: every leaf must be JSON
    */
-  readonly opaqueValues?: OpaqueLeafTest;
+  readonly opaqueValues?: OpaqueLeafTest | undefined;
 }
 
 const PRE_DELETE_TYPES = ['job', 'cronjob', 'pod'];

@@ -48,7 +48,7 @@ export interface ValueProblem {
    * or would exhaust the stack, so checks that walk them must not run.
    * @default false
    */
-  readonly unbounded?: boolean;
+  readonly unbounded?: boolean | undefined;
 }
 
 /**
@@ -130,7 +130,7 @@ export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): Val
     }
     const proto = Object.getPrototypeOf(obj);
     if (proto !== Object.prototype && proto !== null) {
-      const name = (obj as { constructor?: { name?: string } }).constructor?.name ?? 'object';
+      const name = (obj as { constructor?: { name?: string | undefined } }).constructor?.name ?? 'object';
       problem(`received an instance of ${name}; values must be plain objects, arrays and scalars`);
       return;
     }

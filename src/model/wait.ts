@@ -27,23 +27,23 @@ export interface WaitResourceOptions {
    * Labels that select the resources, added to the chart's `wait.labels`.
    * @default - only the chart's `wait.labels`
    */
-  readonly labels?: Readonly<Record<string, string>>;
+  readonly labels?: Readonly<Record<string, string>> | undefined;
   /**
    * Controllers only: how many pods must be ready.
    * @default '100%'
    */
-  readonly minReady?: MinReady;
+  readonly minReady?: MinReady | undefined;
   /**
    * Whether finding no resource of this type is a failure (the wait times out) or is skipped.
    * @default true
    */
-  readonly required?: boolean;
+  readonly required?: boolean | undefined;
   /**
    * DaemonSets and StatefulSets only: accept an update strategy other than a plain rolling update
    * (OnDelete, or a partitioned StatefulSet rollout) instead of treating it as never ready.
    * @default false
    */
-  readonly allowAsyncUpdates?: boolean;
+  readonly allowAsyncUpdates?: boolean | undefined;
 }
 
 const WAIT = Symbol.for('armada-cdk.WaitResource');

@@ -91,7 +91,7 @@ export function chartResolver(spec: ManifestSpec, options: ChartResolverOptions 
  * timestamps or modes, so the same chart gives the same path on every machine with the same
  * `cacheDir`.
  */
-export async function publishChart(dir: string, label: string, options: { readonly cacheDir?: string } = {}): Promise<string> {
+export async function publishChart(dir: string, label: string, options: { readonly cacheDir?: string | undefined } = {}): Promise<string> {
   const src = path.resolve(dir);
   const hash = await fingerprint(src);
   const root = path.join(cacheRoot(options), 'charts');

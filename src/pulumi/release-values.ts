@@ -11,7 +11,7 @@ import { setOwn } from '../model/own-keys';
 /** The `values` and `valueYamlFiles` inputs of a Release for `values`. */
 export interface ReleaseValueInputs {
   readonly values: Record<string, unknown>;
-  readonly valueYamlFiles?: pulumi.Input<pulumi.asset.Asset>[];
+  readonly valueYamlFiles?: pulumi.Input<pulumi.asset.Asset>[] | undefined;
 }
 
 const isLeafInput = (v: unknown): boolean => pulumi.Output.isInstance(v) || v instanceof Promise;

@@ -20,7 +20,7 @@ export interface CheckLocalChartValuesOptions {
    * placeholder would reject a valid value, or pass an invalid one.
    * @default - every value is plain data, checked here
    */
-  readonly opaqueValues?: OpaqueLeafTest;
+  readonly opaqueValues?: OpaqueLeafTest | undefined;
 }
 
 /**

@@ -4,13 +4,13 @@
  */
 export class ValuesSchemaError extends Error {
   /** The schema file, when the schema was loaded from one. */
-  public readonly file?: string;
+  public readonly file?: string | undefined;
   /** 1-based position of a JSON syntax error in `file`. */
-  public readonly line?: number;
+  public readonly line?: number | undefined;
   /** 1-based position of a JSON syntax error in `file`, in UTF-16 code units. */
-  public readonly column?: number;
+  public readonly column?: number | undefined;
 
-  constructor(message: string, where: { file?: string; line?: number; column?: number } = {}) {
+  constructor(message: string, where: { file?: string | undefined; line?: number | undefined; column?: number | undefined } = {}) {
     super(message);
     this.name = 'ValuesSchemaError';
     this.file = where.file;

@@ -31,7 +31,7 @@ export interface GenerateValuesTypesOptions {
    * says `readOnly: true` are `readonly` either way.
    * @default false
    */
-  readonly readonly?: boolean;
+  readonly readonly?: boolean | undefined;
   /**
    * Give an object schema with named `properties` and no `additionalProperties` an index
    * signature `[key: string]: unknown`, as JSON Schema allows any other key there. Off by default
@@ -39,12 +39,12 @@ export interface GenerateValuesTypesOptions {
    * Objects without named properties (free-form maps such as `annotations`) always get one.
    * @default false
    */
-  readonly additionalPropertiesByDefault?: boolean;
+  readonly additionalPropertiesByDefault?: boolean | undefined;
   /**
    * Comment lines at the top of the output; an empty array leaves the header out.
    * @default ['Generated from the chart\'s values.schema.json. Do not edit by hand.']
    */
-  readonly header?: readonly string[];
+  readonly header?: readonly string[] | undefined;
 }
 
 const DEFAULT_HEADER = ["Generated from the chart's values.schema.json. Do not edit by hand."];
@@ -94,7 +94,7 @@ export function generateValuesTypes(schema: JsonSchema | undefined, options: Gen
 
 interface Declaration {
   readonly name: string;
-  text?: string;
+  text?: string | undefined;
 }
 
 /** Where a type is being rendered: inside the body of a type alias, outside any object or array. */
@@ -102,7 +102,7 @@ interface Context {
   // TypeScript rejects `type A = B | null; type B = A | string`: references that are neither in
   // an interface, an object literal nor an array element are resolved eagerly, so a cycle of them
   // is an error. `alias` is the alias whose body is being rendered at such a position.
-  readonly alias?: object;
+  readonly alias?: object | undefined;
 }
 
 const GUARDED: Context = {};

@@ -145,7 +145,7 @@ class Converter {
     return [{ path, text: `received ${showValue(e.data)}; ${text}` }];
   }
 
-  private describeError(e: ErrorObject): { received?: string; expected: string; key?: string } {
+  private describeError(e: ErrorObject): { received?: string | undefined; expected: string; key?: string | undefined } {
     const p = e.params as Record<string, unknown>;
     const data = e.data;
     const parent = isSchemaObject(e.parentSchema) ? (e.parentSchema as JsonSchemaObject) : {};

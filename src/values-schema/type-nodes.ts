@@ -7,14 +7,14 @@ import { propertyName, stringLiteral } from './identifiers';
 export type KeywordName = 'string' | 'number' | 'boolean' | 'null' | 'undefined' | 'unknown' | 'never';
 
 export type TypeNode =
-  | { readonly kind: 'keyword'; readonly name: KeywordName; readonly comment?: string }
+  | { readonly kind: 'keyword'; readonly name: KeywordName; readonly comment?: string | undefined }
   | { readonly kind: 'literal'; readonly text: string }
   | { readonly kind: 'reference'; readonly name: string }
   | { readonly kind: 'array'; readonly element: TypeNode; readonly readonly: boolean }
   | {
       readonly kind: 'tuple';
       readonly elements: readonly { readonly type: TypeNode; readonly optional: boolean }[];
-      readonly rest?: TypeNode;
+      readonly rest?: TypeNode | undefined;
       readonly readonly: boolean;
     }
   | { readonly kind: 'union'; readonly members: readonly TypeNode[] }

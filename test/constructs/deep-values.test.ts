@@ -41,7 +41,7 @@ const OUTPUTS: [string, Output][] = [
 ];
 
 /** Synthesizes into a fresh directory; returns what was written, or the error synth threw. */
-function synth(output: Output, manifest: ArmadaManifest): { files: string[]; error?: Error } {
+function synth(output: Output, manifest: ArmadaManifest): { files: string[]; error?: Error | undefined } {
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-deep-'));
   try {
     const app = new cdk8s.App({ outdir });

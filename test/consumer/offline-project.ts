@@ -14,15 +14,15 @@ export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const REGISTRY = 'https://registry.npmjs.org';
 
 interface LockEntry {
-  name?: string;
+  name?: string | undefined;
   version: string;
-  resolved?: string;
-  integrity?: string;
-  inBundle?: boolean;
-  dependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  resolved?: string | undefined;
+  integrity?: string | undefined;
+  inBundle?: boolean | undefined;
+  dependencies?: Record<string, string> | undefined;
+  optionalDependencies?: Record<string, string> | undefined;
+  peerDependencies?: Record<string, string> | undefined;
+  peerDependenciesMeta?: Record<string, { optional?: boolean | undefined }> | undefined;
   [k: string]: unknown;
 }
 

@@ -24,11 +24,21 @@ function run(dir: string, args: string[]): string {
   try {
     return execFileSync(process.execPath, args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {
-    const err = e as { stdout?: string; stderr?: string; message: string };
+    const err = e as { stdout?: string | undefined; stderr?: string | undefined; message: string };
     throw new Error(`${args.join(' ')} failed in ${path.basename(dir)}:\n${err.stdout ?? ''}${err.stderr ?? err.message}`);
   }
 }
 const tsc = (dir: string, ...args: string[]) => run(dir, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), ...args]);
+/** The `error TS` lines of a compile that may fail. */
+function tscErrors(dir: string, ...args: string[]): string[] {
+  let out: string;
+  try {
+    out = tsc(dir, ...args);
+  } catch (e) {
+    out = (e as Error).message;
+  }
+  return out.split('\n').filter((l) => /error TS/.test(l));
+}
 
 let work: string;
 let tarball: string;
@@ -111,6 +121,18 @@ test('a project from cdk8s init typescript-app, with the oldest supported constr
 
   tsc(dir, '--build'); // the template's `npm run compile`
   expect(run(dir, ['main.js'])).toBe('');
+  // A project that turns on the strictest optional-property checks (no skipLibCheck either): our
+  // declarations compile under them, and optional props take an explicit undefined.
+  fs.writeFileSync(
+    path.join(dir, 'exact-optional.ts'),
+    [
+      "import { ArmadaManifest, Chart, ChartGroup, ChartSource } from 'armada-cdk';",
+      "export const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'airship', name: process.env.SITE_NAME });",
+      "new Chart(new ChartGroup(site, 'g', { sequenced: undefined }), 'c', { namespace: 'ns', source: ChartSource.git('https://example.org/c.git', { reference: process.env.REF }) });",
+      '',
+    ].join('\n'),
+  );
+  expect(tscErrors(dir, '--noEmit', '-p', '.', '--exactOptionalPropertyTypes', '--noUncheckedIndexedAccess')).toEqual([]);
   const objects = YAML.parseAllDocuments(fs.readFileSync(path.join(dir, 'dist', 'site.k8s.yaml'), 'utf8')).map((d) => d.toJS());
   expect(objects.map((o) => `${o.apiVersion} ${o.kind} ${o.metadata.namespace}/${o.metadata.name}`)).toEqual(['armada.airshipit.org/v1 ArmadaChart openstack/airship-mariadb']);
   expect(objects[0].data.wait.timeout).toBe(600);
@@ -128,14 +150,7 @@ test('a project from cdk8s init typescript-app, with the oldest supported constr
   );
   for (const [module, resolution] of [['commonjs', 'node10'], ['node16', 'node16'], ['nodenext', 'nodenext'], ['preserve', 'bundler']]) {
     // @pulumi/* are not installed in this project: the pulumi entry point's types must not need them for a type-only import.
-    const out = (() => {
-      try {
-        return tsc(dir, '--noEmit', '--strict', '--skipLibCheck', '--module', module, '--moduleResolution', resolution, '--types', 'node', 'entry-points.ts');
-      } catch (e) {
-        return (e as Error).message;
-      }
-    })();
-    expect([module, out.split('\n').filter((l) => /error TS/.test(l))]).toEqual([module, []]);
+    expect([module, tscErrors(dir, '--noEmit', '--strict', '--skipLibCheck', '--module', module, '--moduleResolution', resolution, '--types', 'node', 'entry-points.ts')]).toEqual([module, []]);
   }
 
   // An ES module project imports the same names: Node's CommonJS interop must see every export.
@@ -254,6 +269,19 @@ test('a Pulumi program deploys the site under mocks', async () => {
   const { dir } = pulumiProject;
   await pulumiProject.installed;
   tsc(dir, '-p', '.');
+  // The README's Pulumi sample passes environment variables, which may be undefined, to optional
+  // arguments: that compiles also with exactOptionalPropertyTypes (and no skipLibCheck).
+  fs.writeFileSync(
+    path.join(dir, 'exact-optional.ts'),
+    [
+      "import { ArmadaManifest } from 'armada-cdk';",
+      "import type { ManifestDeploymentArgs } from 'armada-cdk/pulumi';",
+      "const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'airship' });",
+      'export const args: ManifestDeploymentArgs = { manifest: site, kubeconfig: process.env.KUBECONFIG, context: process.env.KUBE_CONTEXT };',
+      '',
+    ].join('\n'),
+  );
+  expect(tscErrors(dir, '--noEmit', '--strict', '--exactOptionalPropertyTypes', '--target', 'es2020', '--module', 'commonjs', '--moduleResolution', 'node', 'exact-optional.ts')).toEqual([]);
   const out = JSON.parse(run(dir, ['mocks.js']));
   expect(out.releases).toEqual({ 'airship-mariadb': 'deployed', 'airship-memcached': 'deployed' });
   expect(out.seen.filter((s: string) => s.startsWith('kubernetes:helm.sh/v3:Release'))).toEqual(['kubernetes:helm.sh/v3:Release site/infra/mariadb', 'kubernetes:helm.sh/v3:Release site/infra/memcached']);

@@ -5,7 +5,7 @@ import { Readable } from 'stream';
 import { main } from '../../src/cli/main';
 
 /** Runs the CLI in-process with captured output. */
-export async function cli(args: string[], options: { stdin?: string; cwd?: string } = {}) {
+export async function cli(args: string[], options: { stdin?: string | undefined; cwd?: string | undefined } = {}) {
   let stdout = '';
   let stderr = '';
   const code = await main(args, {

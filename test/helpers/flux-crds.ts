@@ -57,7 +57,7 @@ function crd(kind: string) {
 }
 
 /** Every problem of one object against its Flux CRD (empty when the API server would accept it as is). */
-export function fluxCrdErrors(obj: { apiVersion?: string; kind: string; [k: string]: unknown }): string[] {
+export function fluxCrdErrors(obj: { apiVersion?: string | undefined; kind: string; [k: string]: unknown }): string[] {
   const c = crd(obj.kind);
   const errors: string[] = [];
   if (obj.apiVersion !== c.apiVersion) errors.push(`/apiVersion is ${JSON.stringify(obj.apiVersion)}, the served version is ${c.apiVersion}`);

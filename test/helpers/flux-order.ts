@@ -15,7 +15,7 @@ export function levelsFromDependsOn(objects: readonly any[]): string[][] {
     const o = byKey.get(key);
     if (!o) throw new Error(`dependsOn names ${key}, which is not in the output`);
     visiting.add(key);
-    const deps: { name: string; namespace?: string }[] = o.spec.dependsOn ?? [];
+    const deps: { name: string; namespace?: string | undefined }[] = o.spec.dependsOn ?? [];
     const l = deps.length === 0 ? 0 : 1 + Math.max(...deps.map((d) => levelOf(`${d.namespace ?? o.metadata.namespace}/${d.name}`)));
     visiting.delete(key);
     level.set(key, l);

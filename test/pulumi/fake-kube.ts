@@ -13,7 +13,7 @@ export interface Recorded {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly body?: any;
-  readonly authorization?: string;
+  readonly authorization?: string | undefined;
 }
 
 export class FakeKube {

@@ -22,7 +22,7 @@ const kubeConfig = { getCurrentCluster: () => ({ server: 'http://unused' }), app
 
 const tests = (o: Partial<TestTarget> = {}): TestTarget => ({ release: 'p-db', namespace: 'ns', timeoutSeconds: 300, waitLabels: { app: 'db' }, helmCommand: 'helm', ...o });
 
-function harness(o: { deployStart?: number | Error; wait?: (opts: WaitForResourcesOptions) => Promise<any>; testFailure?: Error } = {}) {
+function harness(o: { deployStart?: number | Error | undefined; wait?: (opts: WaitForResourcesOptions) => Promise<any>; testFailure?: Error | undefined } = {}) {
   const logs: string[] = [];
   /** What ran, in order: `wait` or `test <revision>`. */
   const ran: string[] = [];
@@ -43,7 +43,7 @@ function harness(o: { deployStart?: number | Error; wait?: (opts: WaitForResourc
     },
     log: { info: (m: string) => logs.push(`info ${m}`), warn: (m: string) => logs.push(`warn ${m}`) },
     now: () => NOW,
-    runHelmTest: async (inputs: { target: TestTarget; release?: { revision?: number }; cluster?: unknown }) => {
+    runHelmTest: async (inputs: { target: TestTarget; release?: { revision?: number | undefined } | undefined; cluster?: unknown }) => {
       ran.push(`test ${inputs.release?.revision} ${JSON.stringify(inputs.target)} ${JSON.stringify(inputs.cluster)}`);
       if (o.testFailure) throw o.testFailure;
       return { target: inputs.target, passedAt: new Date(NOW).toISOString() };

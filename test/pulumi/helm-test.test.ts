@@ -15,7 +15,7 @@ const target = (o: Partial<TestTarget> = {}): TestTarget => ({
 describe('helm test', () => {
   let kube: FakeKube;
   let logs: string[];
-  let calls: { command: string; args: readonly string[]; timeoutMs: number; kubeconfig?: string }[];
+  let calls: { command: string; args: readonly string[]; timeoutMs: number; kubeconfig?: string | undefined }[];
   const deps = (result: HelmResult | Error = { code: 0, output: 'TEST SUITE: keystone-test\nPhase: Succeeded\n' }) => ({
     loadCluster: async () => kube.kubeConfig(),
     runHelm: async (command: string, args: readonly string[], timeoutMs: number) => {

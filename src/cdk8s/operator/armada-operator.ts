@@ -61,7 +61,7 @@ export class ArmadaOperator extends Construct {
     return this.namespaceChart;
   }
 
-  private namespaceChart?: cdk8s.Chart;
+  private namespaceChart?: cdk8s.Chart | undefined;
 
   private readonly props: ArmadaOperatorProps;
   private readonly profile: OperatorProfile;
@@ -71,7 +71,7 @@ export class ArmadaOperator extends Construct {
   private readonly namespaceWriter: NamespaceWriter;
   private readonly rbac: Construct;
   private readonly sa: InstanceType<Cdk8sPlus['ServiceAccount']>;
-  private readonly denyIngress?: cdk8s.ApiObject;
+  private readonly denyIngress?: cdk8s.ApiObject | undefined;
   private rendered = false;
 
   constructor(scope: Construct, id: string, props: ArmadaOperatorProps = {}) {

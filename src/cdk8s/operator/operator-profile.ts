@@ -37,17 +37,17 @@ export interface ReleaseAccess {
    * Whether the chart's kinds are the default guess, whose Roles are taken to be helm-toolkit's.
    * @default false
    */
-  readonly helmToolkitRoles?: boolean;
+  readonly helmToolkitRoles?: boolean | undefined;
   /**
    * The Roles and ClusterRoles the chart creates, read from it rendered.
    * @default - none known
    */
-  readonly roles?: readonly ChartRole[];
+  readonly roles?: readonly ChartRole[] | undefined;
   /**
    * The RoleBindings and ClusterRoleBindings the chart creates.
    * @default - none known
    */
-  readonly bindings?: readonly ChartRoleBinding[];
+  readonly bindings?: readonly ChartRoleBinding[] | undefined;
 }
 
 /** Verbs on resources of one API group, limited to some objects or not. */
@@ -59,7 +59,7 @@ export interface Grant {
    * The objects the grant is limited to.
    * @default - every object of the resources
    */
-  readonly resourceNames?: readonly string[];
+  readonly resourceNames?: readonly string[] | undefined;
 }
 
 /** What the operator itself does, in RBAC terms (what its charts create comes on top). */
@@ -89,7 +89,7 @@ export interface OperatorRbacNeeds {
    * What its GlobalNetworkPolicy download fallback uses, when asked for.
    * @default - it has none
    */
-  readonly globalNetworkPolicyFallback?: { readonly operatorNamespace: readonly Grant[]; readonly cluster: readonly Grant[] };
+  readonly globalNetworkPolicyFallback?: { readonly operatorNamespace: readonly Grant[]; readonly cluster: readonly Grant[] } | undefined;
 }
 
 /** An environment variable of the operator's container. */
@@ -99,12 +99,12 @@ export interface EnvVar {
    * A literal value.
    * @default - from `fieldPath`
    */
-  readonly value?: string;
+  readonly value?: string | undefined;
   /**
    * A field of the pod (`metadata.namespace`, `status.podIP`, ...).
    * @default - the literal `value`
    */
-  readonly fieldPath?: string;
+  readonly fieldPath?: string | undefined;
 }
 
 /** What the Deployment's container runs, and what it writes besides `/tmp`. */
@@ -120,23 +120,23 @@ export interface OperatorContainer {
    * The arguments, from the options that become flags.
    * @default - none (no `args` field)
    */
-  readonly args?: (options: { readonly probeBindAddress?: string; readonly leaderElection: boolean }) => string[];
+  readonly args?: ((options: { readonly probeBindAddress?: string | undefined; readonly leaderElection: boolean }) => string[]) | undefined;
   readonly env: readonly EnvVar[];
   /**
    * @default - none (no health endpoint)
    */
-  readonly liveness?: OperatorProbe;
+  readonly liveness?: OperatorProbe | undefined;
   /**
    * @default - none
    */
-  readonly readiness?: OperatorProbe;
+  readonly readiness?: OperatorProbe | undefined;
   /**
    * A directory the operator writes into that must start with the image's own content there: an
    * emptyDir seeded by an init container (`chartsSeedImage`); `name` names its volume, and the
    * init container `seed-<name>`.
    * @default - none
    */
-  readonly seededDirectory?: { readonly name: string; readonly path: string; readonly sizeLimit: string };
+  readonly seededDirectory?: { readonly name: string; readonly path: string; readonly sizeLimit: string } | undefined;
 }
 
 /**
@@ -168,7 +168,7 @@ export interface OperatorProfile {
    * Its namespace when none is given.
    * @default - the namespace of the manifest's objects (`watch: 'own-namespace'`)
    */
-  readonly defaultNamespace?: string;
+  readonly defaultNamespace?: string | undefined;
   /** The RBAC modes it can run with. */
   readonly rbacModes: readonly OperatorRbac[];
   readonly container: OperatorContainer;
@@ -187,18 +187,18 @@ export interface OperatorProfile {
    * Why the manifest cannot be deployed by this operator in `namespace` (empty: it can).
    * @default - it can, anywhere
    */
-  readonly misplacedSite?: (spec: ManifestSpec, plan: Plan, namespace: string, namespaceGiven: boolean) => readonly string[];
+  readonly misplacedSite?: ((spec: ManifestSpec, plan: Plan, namespace: string, namespaceGiven: boolean) => readonly string[]) | undefined;
   /** The options it refuses, each with the reason the error gives. */
   readonly refuses: {
     /** Neither `manifest` nor `namespace`, for an operator without `defaultNamespace`. */
-    readonly noNamespace?: string;
+    readonly noNamespace?: string | undefined;
     /** An `rbac` mode outside `rbacModes`. */
-    readonly rbac?: string;
+    readonly rbac?: string | undefined;
     /** `leaderElection: false`. */
-    readonly leaderElectionOff?: string;
+    readonly leaderElectionOff?: string | undefined;
     /** `globalNetworkPolicyFallback: true`. */
-    readonly globalNetworkPolicyFallback?: string;
+    readonly globalNetworkPolicyFallback?: string | undefined;
     /** `chartsSeedImage`. */
-    readonly chartsSeedImage?: string;
+    readonly chartsSeedImage?: string | undefined;
   };
 }

@@ -14,12 +14,12 @@ export interface OperatorResources {
    * What the scheduler reserves.
    * @default - none
    */
-  readonly requests?: { readonly cpu?: string; readonly memory?: string };
+  readonly requests?: { readonly cpu?: string | undefined; readonly memory?: string | undefined } | undefined;
   /**
    * The most the container may use.
    * @default - none
    */
-  readonly limits?: { readonly cpu?: string; readonly memory?: string };
+  readonly limits?: { readonly cpu?: string | undefined; readonly memory?: string | undefined } | undefined;
 }
 
 /** A Kubernetes Probe object (`httpGet`, `tcpSocket` or `exec`, with its timing fields). */
@@ -64,89 +64,89 @@ export interface ArmadaOperatorProps {
    * apiextensions.k8s.io/v1.
    * @default OperatorApi.AIRSHIP_V1
    */
-  readonly api?: OperatorApi;
+  readonly api?: OperatorApi | undefined;
   /**
    * The manifest the operator will deploy: least-privilege RBAC is derived from it (namespaces
    * and charts of its deployed releases, their waits, pre-upgrade deletes and tests).
    * @default - no manifest: `rbac` must be given (airship), or `namespace` (keleustes)
    */
-  readonly manifest?: ArmadaManifest;
+  readonly manifest?: ArmadaManifest | undefined;
   /**
    * The operator's namespace (its ServiceAccount, Deployment and leader-election lock). The
    * keleustes operator only watches its own namespace, so it must be the manifest's.
    * @default - airship: "armada-operator-system"; keleustes: the manifest's namespace
    */
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   /**
    * Whether the bundle creates the operator's Namespace (release namespaces: see
    * `releaseNamespaceOutput`). `default`, `kube-system`, `kube-public` and `kube-node-lease` are
    * never created.
    * @default true
    */
-  readonly createNamespaces?: boolean;
+  readonly createNamespaces?: boolean | undefined;
   /**
    * Name of the ServiceAccount, the Deployment and the RBAC objects (cluster-scoped ones get the
    * namespace appended, so that two bundles in two namespaces do not collide).
    * @default "armada-operator"
    */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /**
    * The operator image, without the tag.
    * @default - airship: "quay.io/airshipit/armada-operator"; keleustes: "keleustes/armada-operator-dev"
    */
-  readonly image?: string;
+  readonly image?: string | undefined;
   /**
    * The image tag, or a digest (`sha256:...`) to pin the exact image.
    * @default - airship: "3305eeda772b96142c6844b70e44c9db83f4e265-ubuntu_noble" (the commit tag its publish job pushed for the last CVE rebuild, 2026-02-03; upstream builds ubuntu_noble images only); keleustes: "v2.14.1" (its deploy/operator.yaml, the last Helm v2 build that installs charts)
    */
-  readonly tag?: string;
+  readonly tag?: string | undefined;
   /**
    * When the kubelet pulls the image.
    * @default - Always for a `latest` or `latest-*` tag, IfNotPresent otherwise
    */
-  readonly imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
+  readonly imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never' | undefined;
   /**
    * The cdk8s-plus package to build the bundle with.
    * @default - the newest installed of cdk8s-plus-33 ... cdk8s-plus-28
    */
-  readonly cdk8sPlus?: string;
+  readonly cdk8sPlus?: string | undefined;
   /**
    * Pod replicas; more than one needs leader election.
    * @default 1
    */
-  readonly replicas?: number;
+  readonly replicas?: number | undefined;
   /**
    * airship: run with `--leader-elect` (a Lease in the operator's namespace). The keleustes
    * operator always takes its ConfigMap lock, so `false` is an error for it.
    * @default true
    */
-  readonly leaderElection?: boolean;
+  readonly leaderElection?: boolean | undefined;
   /**
    * Container resources.
    * @default - requests 100m CPU and 256Mi memory, limits 1 CPU and 1Gi memory: Helm holds each chart it renders in memory (an OpenStack-Helm chart with helm-toolkit and its values is tens of MB), and the airship operator reconciles up to 20 ArmadaCharts at once
    */
-  readonly resources?: OperatorResources;
+  readonly resources?: OperatorResources | undefined;
   /**
    * Liveness probe.
    * @default - airship: GET /healthz on 8081; keleustes: none (it serves no health endpoint)
    */
-  readonly liveness?: OperatorProbe;
+  readonly liveness?: OperatorProbe | undefined;
   /**
    * Readiness probe.
    * @default - airship: GET /readyz on 8081; keleustes: none
    */
-  readonly readiness?: OperatorProbe;
+  readonly readiness?: OperatorProbe | undefined;
   /**
    * airship: where the health probes listen. The kubelet probes the pod's IP, so that address
    * is enough; on an IPv6 pod network write `[$(POD_IP)]:8081`. Metrics stay on 127.0.0.1:8080.
    * @default "$(POD_IP):8081"
    */
-  readonly probeBindAddress?: string;
+  readonly probeBindAddress?: string | undefined;
   /**
    * Size limit of the `/tmp` emptyDir (chart downloads).
    * @default 512 MiB
    */
-  readonly tmpSizeLimit?: cdk8s.Size;
+  readonly tmpSizeLimit?: cdk8s.Size | undefined;
   /**
    * keleustes: the image that seeds the writable `/opt/armada/helm-charts` (where the operator
    * clones git and unpacks tar sources, and reads the helm-toolkit it copies into charts with
@@ -156,19 +156,19 @@ export interface ArmadaOperatorProps {
    * `/opt/armada/helm-charts` itself, and `cp` (e.g. built from the operator image and busybox).
    * @default "docker.io/library/busybox:1.37.0" with an image volume
    */
-  readonly chartsSeedImage?: string;
+  readonly chartsSeedImage?: string | undefined;
   /**
    * Namespaces besides `kube-system` where the operator's Secrets, ServiceAccount and Role write
    * access is close to cluster-admin: a release there is a warning.
    * @default - kube-system only
    */
-  readonly sensitiveNamespaces?: readonly string[];
+  readonly sensitiveNamespaces?: readonly string[] | undefined;
   /**
    * Pod Security level enforced on the namespaces the bundle creates (labels
    * `pod-security.kubernetes.io/enforce`, with `warn` and `audit` at `restricted`).
    * @default - "restricted" for the operator's namespace, "baseline" for release namespaces
    */
-  readonly podSecurity?: Readonly<Record<string, PodSecurityLevel>>;
+  readonly podSecurity?: Readonly<Record<string, PodSecurityLevel>> | undefined;
   /**
    * Where release namespaces go (the operator's own is always in the bundle):
    * `separate`: a chart of their own beside the operator's (`<chart>-release-namespaces.k8s.yaml`),
@@ -177,46 +177,46 @@ export interface ArmadaOperatorProps {
    * them).
    * @default "separate"
    */
-  readonly releaseNamespaceOutput?: 'separate' | 'none';
+  readonly releaseNamespaceOutput?: 'separate' | 'none' | undefined;
   /**
    * How the operator may create the Roles and bindings its charts contain: hold their rules
    * (`hold`), or `escalate`/`bind` on them in the release namespaces (`escalate`).
    * @default "hold"
    */
-  readonly roleEscalation?: RoleEscalation;
+  readonly roleEscalation?: RoleEscalation | undefined;
   /**
    * airship: grant what the download fallback needs (read the `armada-gnp` ConfigMap in the
    * operator's namespace; get, create and delete Calico GlobalNetworkPolicies cluster-wide).
    * @default false
    */
-  readonly globalNetworkPolicyFallback?: boolean;
+  readonly globalNetworkPolicyFallback?: boolean | undefined;
   /**
    * A NetworkPolicy that admits no traffic to the operator's pod (it serves nothing anyone needs;
    * the keleustes operator's metrics listen on every address with no flag to change it).
    * @default true
    */
-  readonly denyIngress?: boolean;
+  readonly denyIngress?: boolean | undefined;
   /**
    * The user the container runs as (always non-root).
    * @default 65532 (the airship image's USER; the keleustes image, FROM scratch, declares none)
    */
-  readonly user?: number;
+  readonly user?: number | undefined;
   /**
    * The group the container runs as.
    * @default 65532
    */
-  readonly group?: number;
+  readonly group?: number | undefined;
   /**
    * Whether the root filesystem is read-only (emptyDirs are mounted where the operator writes).
    * @default true
    */
-  readonly readOnlyRootFilesystem?: boolean;
+  readonly readOnlyRootFilesystem?: boolean | undefined;
   /**
    * How permissions are granted.
    * @default - "least-privilege" when `manifest` (or `releaseNamespaces`) is given; for airship
    *   without either, an explicit choice is required; keleustes is always least-privilege
    */
-  readonly rbac?: OperatorRbac;
+  readonly rbac?: OperatorRbac | undefined;
   /**
    * What each chart creates, by chart name (the chart document's `metadata.name`), replacing
    * `defaultResourceKinds` for that chart: list the kinds by hand, or read a rendered chart with
@@ -225,21 +225,21 @@ export interface ArmadaOperatorProps {
    * itself needs (Helm storage, waits, pre-upgrade deletes, tests) is added on top.
    * @default - every chart gets `defaultResourceKinds` and helm-toolkit's dependency-check rules
    */
-  readonly resourceKinds?: Readonly<Record<string, ChartContents>>;
+  readonly resourceKinds?: Readonly<Record<string, ChartContents>> | undefined;
   /**
    * What a chart without an entry in `resourceKinds` creates (also the kinds of `cluster-wide`).
    * @default ResourceKinds.HELM_RELEASE
    */
-  readonly defaultResourceKinds?: readonly ResourceKind[];
+  readonly defaultResourceKinds?: readonly ResourceKind[] | undefined;
   /**
    * airship without a manifest: least-privilege RBAC for releases in these namespaces, with
    * `defaultResourceKinds` and every wait, delete and test the operator supports.
    * @default - derived from `manifest`
    */
-  readonly releaseNamespaces?: readonly string[];
+  readonly releaseNamespaces?: readonly string[] | undefined;
   /**
    * Where synthesis warnings go (broad RBAC, sensitive namespaces, the default kind guess).
    * @default - printed to stderr, one line each
    */
-  readonly onWarning?: WarningHandler;
+  readonly onWarning?: WarningHandler | undefined;
 }

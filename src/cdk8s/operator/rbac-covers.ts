@@ -18,22 +18,22 @@ export interface PolicyRule {
    * API groups (`""` is the core group, `*` any).
    * @default - none (a rule of non-resource URLs)
    */
-  readonly apiGroups?: readonly string[];
+  readonly apiGroups?: readonly string[] | undefined;
   /**
    * Resources, `name/subresource` for a subresource (`*` any).
    * @default - none
    */
-  readonly resources?: readonly string[];
+  readonly resources?: readonly string[] | undefined;
   /**
    * The object names the rule is limited to.
    * @default - every object
    */
-  readonly resourceNames?: readonly string[];
+  readonly resourceNames?: readonly string[] | undefined;
   /**
    * Non-resource URLs (ClusterRoles only), a trailing `*` matching any suffix.
    * @default - none
    */
-  readonly nonResourceURLs?: readonly string[];
+  readonly nonResourceURLs?: readonly string[] | undefined;
   readonly verbs: readonly string[];
 }
 

@@ -1,6 +1,7 @@
 /** The operator's permissions as Roles, ClusterRoles and their bindings to its ServiceAccount. */
 import * as cdk8s from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
+import type { ClusterRole, IClusterRole, IRole, Role } from 'cdk8s-plus-28';
 import type { Cdk8sPlus } from './cdk8s-plus';
 import type { OperatorRbac } from './props';
 import type { OperatorPermissions, RbacRule } from './rbac';
@@ -36,7 +37,7 @@ export function createRbacObjects(at: RbacObjectsScope, mode: OperatorRbac, perm
   const role = (id: string, name: string, namespace: string, rules: readonly RbacRule[]) => {
     const r = new kplus.Role(scope, `${id}-role`, { metadata: { name, namespace, labels } });
     setRules(r, rules);
-    const binding = new kplus.RoleBinding(scope, `${id}-binding`, { metadata: { name, namespace, labels }, role: r });
+    const binding = new kplus.RoleBinding(scope, `${id}-binding`, { metadata: { name, namespace, labels }, role: asRole(r) });
     binding.addSubjects(subject);
     created.push(r, binding);
   };
@@ -45,7 +46,7 @@ export function createRbacObjects(at: RbacObjectsScope, mode: OperatorRbac, perm
   if (perms.cluster.length > 0) {
     const cr = new kplus.ClusterRole(scope, 'cluster-role', { metadata: { name: clusterName, labels } });
     setRules(cr, perms.cluster);
-    const binding = new kplus.ClusterRoleBinding(scope, 'cluster-role-binding', { metadata: { name: clusterName, labels }, role: cr });
+    const binding = new kplus.ClusterRoleBinding(scope, 'cluster-role-binding', { metadata: { name: clusterName, labels }, role: asRole(cr) });
     binding.addSubjects(subject);
     created.push(cr, binding);
   }
@@ -68,4 +69,12 @@ function setRules(role: IConstruct, rules: readonly RbacRule[]): void {
 /** The API objects a construct writes. */
 export function apiObjects(c: IConstruct): cdk8s.ApiObject[] {
   return c.node.findAll().filter((x): x is cdk8s.ApiObject => x instanceof cdk8s.ApiObject);
+}
+
+/**
+ * A Role as the bindings take it. cdk8s-plus's roles declare `resourceName` as `string | undefined`
+ * where its `IRole` has an optional `string`, which `exactOptionalPropertyTypes` tells apart.
+ */
+function asRole<T extends Role | ClusterRole>(role: T): T extends ClusterRole ? IClusterRole : IRole {
+  return role as never;
 }

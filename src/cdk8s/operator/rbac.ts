@@ -19,12 +19,12 @@ export interface RbacRule {
    * The objects the rule is limited to.
    * @default - every object of the resources
    */
-  readonly resourceNames?: readonly string[];
+  readonly resourceNames?: readonly string[] | undefined;
   /**
    * Non-resource URLs (ClusterRoles only): held because a chart's ClusterRole grants them.
    * @default - none
    */
-  readonly nonResourceURLs?: readonly string[];
+  readonly nonResourceURLs?: readonly string[] | undefined;
   readonly verbs: readonly string[];
 }
 
@@ -47,13 +47,13 @@ export interface LeastPrivilegeOptions {
    * How the charts' RBAC objects are allowed.
    * @default 'hold'
    */
-  readonly roleEscalation?: RoleEscalation;
+  readonly roleEscalation?: RoleEscalation | undefined;
   /**
    * Grant what the operator's GlobalNetworkPolicy download fallback uses, if its profile has
    * one (airship: the `armada-gnp` ConfigMap, Calico GlobalNetworkPolicies).
    * @default false
    */
-  readonly globalNetworkPolicyFallback?: boolean;
+  readonly globalNetworkPolicyFallback?: boolean | undefined;
 }
 
 /** The operator's permissions, by where they apply. */

@@ -40,10 +40,10 @@ export function releasesAnywhere(profile: OperatorProfile, namespaces: readonly 
 
 /** What a bundle's releases come from. */
 export interface ReleaseSource {
-  readonly manifest?: ArmadaManifest;
+  readonly manifest?: ArmadaManifest | undefined;
   /** The namespaces given without a manifest (`cluster` watchers only). */
-  readonly releaseNamespaces?: readonly string[];
-  readonly resourceKinds?: Readonly<Record<string, ChartContents>>;
+  readonly releaseNamespaces?: readonly string[] | undefined;
+  readonly resourceKinds?: Readonly<Record<string, ChartContents>> | undefined;
   readonly defaultKinds: readonly ResourceKind[];
   readonly operatorNamespace: string;
   /** Whether the operator's namespace was given (and so not taken from the manifest). */

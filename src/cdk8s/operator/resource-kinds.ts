@@ -18,7 +18,7 @@ export interface ResourceKind {
    * Role in the release's namespace).
    * @default false
    */
-  readonly clusterScoped?: boolean;
+  readonly clusterScoped?: boolean | undefined;
 }
 
 /** A Role or ClusterRole a chart creates, with its rules (the operator must hold them to create it). */
@@ -29,7 +29,7 @@ export interface ChartRole {
    * The namespace written in the object.
    * @default - the release's namespace (Roles), none (ClusterRoles)
    */
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   readonly rules: readonly PolicyRule[];
 }
 
@@ -41,7 +41,7 @@ export interface ChartRoleBinding {
    * The namespace written in the object.
    * @default - the release's namespace (RoleBindings), none (ClusterRoleBindings)
    */
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   readonly roleRef: { readonly kind: 'Role' | 'ClusterRole'; readonly name: string };
 }
 
@@ -62,14 +62,14 @@ export interface RenderedChartOptions {
    * `--include-crds`.
    * @default - the rendered output only
    */
-  readonly chartDirectory?: string;
+  readonly chartDirectory?: string | undefined;
 }
 
 const core = (resource: string): ResourceKind => ({ apiGroup: '', resource });
 const inGroup = (apiGroup: string, resource: string): ResourceKind => ({ apiGroup, resource });
 
 /** Plural and scope of well-known kinds (the group comes from the object's apiVersion). */
-const KNOWN_KINDS: Readonly<Record<string, { readonly plural: string; readonly clusterScoped?: boolean }>> = {
+const KNOWN_KINDS: Readonly<Record<string, { readonly plural: string; readonly clusterScoped?: boolean | undefined }>> = {
   APIService: { plural: 'apiservices', clusterScoped: true },
   CSIDriver: { plural: 'csidrivers', clusterScoped: true },
   ClusterRole: { plural: 'clusterroles', clusterScoped: true },

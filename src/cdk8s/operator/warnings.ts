@@ -9,9 +9,9 @@ import { ResourceKind, ResourceKinds } from './resource-kinds';
 export interface WarningOptions {
   readonly location: string;
   readonly mode: OperatorRbac;
-  readonly sensitiveNamespaces?: readonly string[];
-  readonly defaultResourceKinds?: readonly ResourceKind[];
-  readonly roleEscalation?: RoleEscalation;
+  readonly sensitiveNamespaces?: readonly string[] | undefined;
+  readonly defaultResourceKinds?: readonly ResourceKind[] | undefined;
+  readonly roleEscalation?: RoleEscalation | undefined;
 }
 
 export function bundleWarnings(o: WarningOptions, releases: readonly ReleaseAccess[]): Diagnostic[] {

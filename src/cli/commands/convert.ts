@@ -129,7 +129,7 @@ async function convert(
   to: (typeof TARGETS)[number],
   flux: ReturnType<typeof fluxOptions> | undefined,
   report: ReturnType<typeof reportOptions>,
-): Promise<{ objects?: unknown[]; name: string }> {
+): Promise<{ objects?: unknown[] | undefined; name: string }> {
   const r = await readManifest(args, io, 'convert');
   if (await inputFailed(io, r, report)) return { name: '' };
   const spec = r.spec!;

@@ -29,7 +29,7 @@ export interface AliasProblem {
   readonly offset: number;
   readonly alias: string;
   /** For `budget`: the nodes the aliases add, counted up to and including this alias. */
-  readonly expanded?: number;
+  readonly expanded?: number | undefined;
 }
 
 /** Cheap test: can the text have an alias at all? */

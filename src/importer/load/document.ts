@@ -19,9 +19,9 @@ export interface LoadedDocument {
   /** 1-based line where the document starts (its `---`, or its first line of content). */
   readonly startLine: number;
   /** `schema`, when it is a string. */
-  readonly schema?: string;
+  readonly schema?: string | undefined;
   /** `metadata.name`, when it is a string. */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** `data`, or `undefined` when the document is not a mapping or has no `data`. */
   readonly data: unknown;
   /** The whole document: `{ schema, metadata, data }` for a well-formed one, anything for others. */
@@ -50,7 +50,7 @@ export interface LoadedDocument {
    * lacks (a timestamp, a whole-number or infinite float, an integer past 2^53, binary).
    * @default false - not known (a document built or changed after loading)
    */
-  readonly plainJson?: boolean;
+  readonly plainJson?: boolean | undefined;
 }
 
 /** A value PyYAML gives a type JSON does not have, found at a wire path of a loaded document. */
@@ -124,8 +124,8 @@ export class ChunkSource {
 }
 
 export class YamlDocument implements LoadedDocument {
-  public readonly schema?: string;
-  public readonly name?: string;
+  public readonly schema?: string | undefined;
+  public readonly name?: string | undefined;
   public readonly data: unknown;
 
   constructor(

@@ -51,7 +51,7 @@ export interface LoadOptions extends ReadOptions {
    * at a time.
    * @default - a count of this call's own
    */
-  readonly budget?: LoadBudget;
+  readonly budget?: LoadBudget | undefined;
 }
 
 /**

@@ -15,7 +15,7 @@ interface Container {
   readonly path: (string | number)[];
   count: number;
   lastPath: (string | number)[];
-  readonly keys?: Map<string, number>;
+  readonly keys?: Map<string, number> | undefined;
 }
 
 /** Called for each key and item; return `false` to stop the walk. */

@@ -256,7 +256,7 @@ function providedKeys(map: YAMLMap, doc: Document.Parsed, depth: number): Set<st
 }
 
 function startOf(node: unknown): number | undefined {
-  const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
+  const range = (node as { range?: [number, number, number] | undefined } | null | undefined)?.range;
   return range ? range[0] : undefined;
 }
 

@@ -11,12 +11,12 @@ export interface PyReprOptions {
    * and `600` are the same JavaScript number.
    * @default - only non-integral numbers are floats
    */
-  readonly isFloat?: (path: readonly (string | number)[]) => boolean;
+  readonly isFloat?: ((path: readonly (string | number)[]) => boolean) | undefined;
   /**
    * Longer results are cut and end with `...` (a whole `values` tree helps nobody in a message).
    * @default 160
    */
-  readonly maxLength?: number;
+  readonly maxLength?: number | undefined;
 }
 
 // What Python's str.isprintable() refuses: other, separator (but the space), unassigned. Built

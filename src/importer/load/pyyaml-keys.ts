@@ -118,7 +118,7 @@ function checkKeys(
   path: (string | number)[],
   out: Diagnostic[],
   at: (offset: number) => string,
-  base: { severity: 'error'; document?: string },
+  base: { severity: 'error'; document?: string | undefined },
 ): void {
   const groups = new Map<string, { text: string; offset: number }[]>();
   for (const pair of pairs) {

@@ -21,12 +21,12 @@ export interface ReadOptions {
    * holds for stdin and for files that grow or whose size the file system does not know.
    * @default 64 MiB
    */
-  readonly maxBytes?: number;
+  readonly maxBytes?: number | undefined;
   /**
    * How stdin (`-`) is named in diagnostics.
    * @default '<stdin>'
    */
-  readonly stdinName?: string;
+  readonly stdinName?: string | undefined;
 }
 
 /** The inputs that could be read, in the order given, and what went wrong with the others. */

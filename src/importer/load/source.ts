@@ -29,7 +29,7 @@ export interface Chunk {
    * The chunk follows a `...` and does not open with `---`, which PyYAML refuses ("expected
    * '<document start>'"): the offset of its first content, if it has any.
    */
-  readonly missingStartAt?: number;
+  readonly missingStartAt?: number | undefined;
 }
 
 const MARKER_RE = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm;
@@ -75,7 +75,7 @@ export function splitDocuments(text: string, limit = Infinity): Chunk[] {
     const line = lines.lineOf(start);
     const docLine = opensWithMarker ? lines.lineOf(at) : first !== undefined ? lines.lineOf(first) : line;
     const chunk: Chunk = { start, end, line, explicitStart: opensWithMarker, docLine };
-    if (!opensWithMarker && first !== undefined && i > 0) (chunk as { missingStartAt?: number }).missingStartAt = first;
+    if (!opensWithMarker && first !== undefined && i > 0) (chunk as { missingStartAt?: number | undefined }).missingStartAt = first;
     chunks.push(chunk);
   }
   if (pendingStart !== undefined && chunks.length <= limit) {

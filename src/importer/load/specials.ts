@@ -19,7 +19,7 @@ const MAX_NOTES = 100_000;
 export function collectSpecials(root: unknown): { value: unknown; specials: Map<string, SpecialValue>; failures: FoundFailure[] } {
   const specials = new Map<string, SpecialValue>();
   const failures: FoundFailure[] = [];
-  type Note = { path: (string | number)[]; special?: SpecialValue; failure?: ConstructFailure };
+  type Note = { path: (string | number)[]; special?: SpecialValue | undefined; failure?: ConstructFailure | undefined };
   const memo = new Map<object, Note[]>();
   const onStack = new Set<object>();
   let budget = MAX_NOTES;

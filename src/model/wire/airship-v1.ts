@@ -37,14 +37,14 @@ export interface AirshipOptions {
    * applies the ArmadaCharts in Armada's order (a wave waits for the previous one to be healthy).
    * @default false
    */
-  readonly syncWaves?: boolean;
+  readonly syncWaves?: boolean | undefined;
 }
 
 /** A Kubernetes object as written to YAML. */
 export interface KubeObject {
   readonly apiVersion: string;
   readonly kind: string;
-  readonly metadata: { readonly name: string; readonly namespace?: string; readonly labels?: Record<string, string>; readonly annotations?: Record<string, string> };
+  readonly metadata: { readonly name: string; readonly namespace?: string | undefined; readonly labels?: Record<string, string> | undefined; readonly annotations?: Record<string, string> | undefined };
   readonly [key: string]: unknown;
 }
 

@@ -34,7 +34,7 @@ export interface DocumentsOptions {
    * The document schema version to write, for every document.
    * @default - each document's own: the manifest's schemaVersion, or a chart's or group's own
    */
-  readonly version?: SchemaVersion;
+  readonly version?: SchemaVersion | undefined;
 }
 
 /** Writes every chart, group and the manifest, in that order (Armada's lookups are by name). */

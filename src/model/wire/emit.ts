@@ -59,5 +59,5 @@ export interface WriterForm {
    * that writer writes exactly as their sorted copy, instead of the copy.
    * @default false
    */
-  readonly valuesForYamlWriter?: boolean;
+  readonly valuesForYamlWriter?: boolean | undefined;
 }

@@ -79,7 +79,7 @@ function readableName(key: FluxSourceKey): string {
 /** Collects the sources of a site, in first-use order, and names them. */
 export class FluxSources {
   private readonly keys = new Map<string, FluxSourceKey>();
-  private names?: Map<string, string>;
+  private names?: Map<string, string> | undefined;
 
   /** Adds a source (once per identity); returns its identity, to look its name up later. */
   public add(key: FluxSourceKey): string {

@@ -56,12 +56,12 @@ export interface FluxOptions {
    * it drifted from its spec, at this period, besides reacting to changes of the spec or chart.
    * @default FLUX_DEFAULT_INTERVAL (10 minutes)
    */
-  readonly interval?: Duration;
+  readonly interval?: Duration | undefined;
   /**
    * How often Flux checks each GitRepository and HelmRepository for a new revision.
    * @default - the `interval`
    */
-  readonly sourceInterval?: Duration;
+  readonly sourceInterval?: Duration | undefined;
   /**
    * Where the HelmReleases live: all in `namespace` (their `dependsOn` then never crosses
    * namespaces), or each in its chart's namespace (a site spanning namespaces then depends across
@@ -69,26 +69,26 @@ export interface FluxOptions {
    * policy forbidding cross-namespace references refuses; a warning says so).
    * @default HelmReleasePlacement.SINGLE_NAMESPACE
    */
-  readonly placement?: HelmReleasePlacement;
+  readonly placement?: HelmReleasePlacement | undefined;
   /**
    * The namespace of every HelmRelease with `HelmReleasePlacement.SINGLE_NAMESPACE`.
    * @default FLUX_DEFAULT_NAMESPACE ('flux-system')
    */
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   /**
    * The namespace of the GitRepository and HelmRepository objects. A HelmRelease whose source is
    * in another namespace is refused by a helm-controller run with `--no-cross-namespace-refs`.
    * @default - the namespace of the HelmReleases that use them (with CHART_NAMESPACE placement,
    *   a source is written once per namespace that uses it)
    */
-  readonly sourceNamespace?: string;
+  readonly sourceNamespace?: string | undefined;
   /**
    * Write every HelmRelease with `spec.suspend: true`: Flux then neither installs, upgrades nor
    * uninstalls anything until each is resumed (`flux resume helmrelease`), a safe first apply
    * when a site moves over from Armada.
    * @default false
    */
-  readonly suspend?: boolean;
+  readonly suspend?: boolean | undefined;
   /**
    * Where Flux finds the directories of local sources: the directory, as written in
    * `source.location`, to a git source that holds the same tree (`ChartSource.git(url, {
@@ -96,7 +96,7 @@ export interface FluxOptions {
    * chart's own subpath is read inside it.
    * @default - none: a local chart refers to a GitRepository for you to create (a warning)
    */
-  readonly localSources?: Readonly<Record<string, ChartSource>>;
+  readonly localSources?: Readonly<Record<string, ChartSource>> | undefined;
 }
 
 /** A Go duration as Flux's `interval` and `timeout` fields want it: `15m`, `1h30m`, `45s`. */
@@ -218,7 +218,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
 
 const LOST = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2)';
 
-function checkOptions(spec: ManifestSpec, o: { namespace: string; sourceNamespace?: string; interval: Duration; sourceInterval: Duration }, d: Diagnostics): void {
+function checkOptions(spec: ManifestSpec, o: { namespace: string; sourceNamespace?: string | undefined; interval: Duration; sourceInterval: Duration }, d: Diagnostics): void {
   for (const [name, value] of [['namespace', o.namespace], ['sourceNamespace', o.sourceNamespace]] as const) {
     const p = value === undefined ? undefined : dns1123LabelProblem(value);
     if (p) d.error(spec.origin, undefined, 'flux-option', `Flux option ${name}: received ${show(value)}; a namespace ${p}`);

@@ -37,7 +37,7 @@ export interface DocumentsToSpecOptions {
    * The manifest to build, as `armada apply --target-manifest`.
    * @default - the only manifest in the documents (more than one is an error)
    */
-  readonly targetManifest?: string;
+  readonly targetManifest?: string | undefined;
 }
 
 const SCHEMA = /^armada\/(Chart|ChartGroup|Manifest)\/v(1|2)$/;
@@ -52,7 +52,7 @@ export function armadaSchema(schema: string): { kind: 'Chart' | 'ChartGroup' | '
  * Selects the manifest as Armada does and converts every chart and group document of the stream.
  * Non-Armada documents are ignored.
  */
-export function documentsToSpec(docs: readonly InputDocument[], options: DocumentsToSpecOptions = {}): { spec?: ManifestSpec; diagnostics: Diagnostics } {
+export function documentsToSpec(docs: readonly InputDocument[], options: DocumentsToSpecOptions = {}): { spec?: ManifestSpec | undefined; diagnostics: Diagnostics } {
   const d = new Diagnostics();
   const armada = docs.map((doc) => ({ doc, info: armadaSchema(doc.schema) })).filter((x) => x.info !== undefined);
   let manifests = armada.filter((x) => x.info!.kind === 'Manifest');

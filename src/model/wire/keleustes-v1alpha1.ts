@@ -45,14 +45,14 @@ export interface KeleustesOptions {
    * How `spec.release` (the Helm release name for this operator) is written.
    * @default KeleustesReleaseNaming.PREFIXED
    */
-  readonly releaseNaming?: KeleustesReleaseNaming;
+  readonly releaseNaming?: KeleustesReleaseNaming | undefined;
   /**
    * Which ArmadaChart CRD the cluster has: `'upstream'` (keleustes's own, whose closed values
    * schema prunes or rejects chart values it does not list) or `'generated'` (the one armada-cdk
    * generates, `ArmadaOperator`, with free-form values: no values check).
    * @default 'upstream'
    */
-  readonly crd?: 'upstream' | 'generated';
+  readonly crd?: 'upstream' | 'generated' | undefined;
 }
 
 let valuesSchema: StructuralSchema | undefined;
@@ -215,7 +215,7 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
   ]) as unknown as KeleustesChartTest;
 
   const u = c.upgrade;
-  const hooks = (list: readonly { type: string; labels?: Record<string, string> | Readonly<Record<string, string>>; name?: string }[] | undefined) =>
+  const hooks = (list: readonly { type: string; labels?: Record<string, string> | Readonly<Record<string, string>> | undefined; name?: string | undefined }[] | undefined) =>
     list?.map((h) => ordered([['name', h.name], ['type', h.type], ['labels', labelsOut(h.labels)]]) as unknown as KeleustesHookAction);
   const upgrade: KeleustesChartUpgrade | undefined = u === undefined ? undefined : ordered([
     // The CRD requires no_hooks whenever upgrade is present.

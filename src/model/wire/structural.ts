@@ -6,13 +6,13 @@
 
 /** The subset of an OpenAPI v3 structural schema that pruning and type checks depend on. */
 export interface StructuralSchema {
-  readonly type?: string;
-  readonly properties?: Readonly<Record<string, StructuralSchema>>;
-  readonly additionalProperties?: StructuralSchema | boolean;
-  readonly items?: StructuralSchema;
-  readonly nullable?: boolean;
-  readonly 'x-kubernetes-preserve-unknown-fields'?: boolean;
-  readonly 'x-kubernetes-int-or-string'?: boolean;
+  readonly type?: string | undefined;
+  readonly properties?: Readonly<Record<string, StructuralSchema>> | undefined;
+  readonly additionalProperties?: StructuralSchema | boolean | undefined;
+  readonly items?: StructuralSchema | undefined;
+  readonly nullable?: boolean | undefined;
+  readonly 'x-kubernetes-preserve-unknown-fields'?: boolean | undefined;
+  readonly 'x-kubernetes-int-or-string'?: boolean | undefined;
 }
 
 /** One finding: where (inside the value) and what the API server would do. */
@@ -22,7 +22,7 @@ export interface StructuralFinding {
   /** The object the finding is in (one array shared by every finding of that object). */
   readonly parent: readonly (string | number)[];
   /** The key of the finding in `parent`, for a pruned field. */
-  readonly key?: string;
+  readonly key?: string | undefined;
   readonly kind: 'pruned' | 'rejected';
   readonly message: string;
 }

@@ -9,9 +9,9 @@ import { COLLECTIONS, describeFailure, kubeRequest } from './kube-rest';
 
 /** The fields of a Helm release record the gate reads. */
 export interface HelmReleaseRecord {
-  readonly name?: string;
-  readonly version?: number;
-  readonly info?: { readonly last_deployed?: string; readonly first_deployed?: string; readonly status?: string };
+  readonly name?: string | undefined;
+  readonly version?: number | undefined;
+  readonly info?: { readonly last_deployed?: string | undefined; readonly first_deployed?: string | undefined; readonly status?: string | undefined } | undefined;
 }
 
 /** Name of the Secret (or ConfigMap) holding one revision of a release. */

@@ -29,14 +29,14 @@ export interface TestTarget {
 export interface TestInputs {
   readonly target: TestTarget;
   /** The Release's `status` output. */
-  readonly release?: ReleaseState;
-  readonly cluster?: ClusterInputs;
+  readonly release?: ReleaseState | undefined;
+  readonly cluster?: ClusterInputs | undefined;
 }
 
 /** How a test run ended, when it passed. */
 export interface TestState {
   readonly target: TestTarget;
-  readonly release?: ReleaseState;
+  readonly release?: ReleaseState | undefined;
   /** When the tests passed (ISO 8601). */
   readonly passedAt: string;
 }
@@ -103,7 +103,7 @@ export async function deleteOldTestPods(target: TestTarget, kubeConfig: KubeConf
   const selector = labelSelector(target.waitLabels);
   const res = await deps.request(kubeConfig, { method: 'GET', path: COLLECTIONS.pod(target.namespace), query: { labelSelector: selector } });
   if (res.status !== 200) throw new Error(`cannot list pods in namespace ${target.namespace} (labels: ${selector}): ${describeFailure(res)}`);
-  const pods = ((res.body?.items ?? []) as { metadata?: { name?: string; annotations?: Record<string, string> } }[]).filter((p) => isHelmTestPod(p as never));
+  const pods = ((res.body?.items ?? []) as { metadata?: { name?: string | undefined; annotations?: Record<string, string> | undefined } }[]).filter((p) => isHelmTestPod(p as never));
   const deadline = deps.now() + TEST_POD_DELETE_SECONDS * 1000;
   const names: string[] = [];
   for (const pod of pods) {

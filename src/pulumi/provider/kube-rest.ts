@@ -17,18 +17,18 @@ export interface KubeResponse {
 export interface KubeRequest {
   readonly method: 'GET' | 'DELETE';
   readonly path: string;
-  readonly query?: Readonly<Record<string, string | undefined>>;
+  readonly query?: Readonly<Record<string, string | undefined>> | undefined;
   readonly body?: unknown;
   /**
    * Abandon the request after this long.
    * @default 30000
    */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /**
    * Largest answer read, in bytes; a larger one (a misbehaving proxy, a huge list) fails the request.
    * @default 67108864 (64 MiB)
    */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
 }
 
 /** Sends one request; only a broken connection, a timeout or an oversized answer throws, any HTTP status is returned. */

@@ -11,7 +11,7 @@ import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog } from 
 /** One `upgrade.pre.delete` item. */
 export interface DeleteAction {
   readonly type: string;
-  readonly labels?: Readonly<Record<string, string>>;
+  readonly labels?: Readonly<Record<string, string>> | undefined;
 }
 
 /** What is deleted before an upgrade of one release: fixed at program time. */
@@ -33,7 +33,7 @@ export interface PreDeleteInputs {
    * the Release is upgraded, which is when Armada runs its pre-upgrade actions.
    */
   readonly fingerprint: string;
-  readonly cluster?: ClusterInputs;
+  readonly cluster?: ClusterInputs | undefined;
 }
 
 /** The resource's state. */
@@ -72,7 +72,7 @@ export async function updatePreDelete(olds: Partial<PreDeleteState>, news: PreDe
  * The resource's `diff`. A new release name or namespace is a new Release, installed rather than
  * upgraded: replace (the replacement's create deletes nothing).
  */
-export function diffPreDelete(olds: Readonly<Record<string, any>>, news: Readonly<Record<string, any>>): { changes: boolean; replaces?: string[] } {
+export function diffPreDelete(olds: Readonly<Record<string, any>>, news: Readonly<Record<string, any>>): { changes: boolean; replaces?: string[] | undefined } {
   const changed = changedKeys(olds, news, ['target', 'fingerprint']);
   if (changed.length === 0) return { changes: false };
   const moved = olds.target?.release !== news.target?.release || olds.target?.namespace !== news.target?.namespace;
@@ -120,7 +120,7 @@ export async function listNames(kubeConfig: KubeConfigLike, kind: string, namesp
   const path = COLLECTIONS[kind as keyof typeof COLLECTIONS](namespace);
   const res = await deps.request(kubeConfig, { method: 'GET', path, query: { labelSelector: selector || undefined } });
   if (res.status !== 200) throw new Error(`cannot list ${kind}s in namespace ${namespace} (labels: ${selector || 'none'}): ${describeFailure(res)}`);
-  return ((res.body?.items ?? []) as { metadata?: { name?: string } }[]).map((i) => i.metadata?.name).filter((n): n is string => typeof n === 'string');
+  return ((res.body?.items ?? []) as { metadata?: { name?: string | undefined } }[]).map((i) => i.metadata?.name).filter((n): n is string => typeof n === 'string');
 }
 
 /** DELETE with foreground propagation, then wait until the object is gone (Armada's `_delete_item_action`). */

@@ -10,8 +10,8 @@ import { KubeConfigLike, resolveKubeConfig } from './readiness';
  * `ManifestDeployment` (they must match the Kubernetes provider's). Passed as a secret.
  */
 export interface ClusterInputs {
-  readonly kubeconfig?: string;
-  readonly context?: string;
+  readonly kubeconfig?: string | undefined;
+  readonly context?: string | undefined;
 }
 
 /**
@@ -19,8 +19,8 @@ export interface ClusterInputs {
  * its fields one by one: each lifted field would be one more output per chart.
  */
 export interface ReleaseState {
-  readonly revision?: number;
-  readonly status?: string;
+  readonly revision?: number | undefined;
+  readonly status?: string | undefined;
 }
 
 /**

@@ -34,12 +34,12 @@ export interface GateTarget {
 export interface GateInputs {
   readonly target: GateTarget;
   /** The Release's `status` output: a new revision (or status) means the release changed. */
-  readonly release?: ReleaseState;
-  readonly cluster?: ClusterInputs;
+  readonly release?: ReleaseState | undefined;
+  readonly cluster?: ClusterInputs | undefined;
   /** Set to a new value on every run when readiness is re-checked on every `pulumi up`. */
-  readonly runToken?: string;
+  readonly runToken?: string | undefined;
   /** `helm test` once the release is ready (`test.enabled`, on the step that installs the release). */
-  readonly test?: TestTarget;
+  readonly test?: TestTarget | undefined;
 }
 
 /** How one resource wait ended. */
@@ -53,18 +53,18 @@ export interface WaitSummary {
 /** The gate's outputs (its state). The cluster inputs are left out: they are secret and not compared. */
 export interface GateState {
   readonly target: GateTarget;
-  readonly release?: ReleaseState;
-  readonly runToken?: string;
+  readonly release?: ReleaseState | undefined;
+  readonly runToken?: string | undefined;
   /** When the resources were last found ready (ISO 8601). */
   readonly checkedAt: string;
   readonly waited: readonly WaitSummary[];
-  readonly test?: TestTarget;
+  readonly test?: TestTarget | undefined;
   /**
    * The revision the tests passed on, with `test` as it stands. Absent until they pass: after a
    * failed test the gate is kept ready but untested, and the next `pulumi up` tests again
    * without waiting again.
    */
-  readonly tested?: TestRecord;
+  readonly tested?: TestRecord | undefined;
 }
 
 /** Tests that passed. */
@@ -86,11 +86,11 @@ export interface GateDependencies {
   /** Runs the release's tests (see `runHelmTest`). */
   readonly runHelmTest: typeof runHelmTest;
   /** What the default `runHelmTest` needs, for tests. */
-  readonly test?: Partial<TestDependencies>;
+  readonly test?: Partial<TestDependencies> | undefined;
 }
 
 /** The deadline of the wait, in epoch ms: see {@link waitDeadline} for when a re-check gets a fresh budget. */
-export function gateDeadline(options: { readonly now: number; readonly timeoutSeconds: number; readonly sharesDeadline: boolean; readonly deployStart?: number }): number {
+export function gateDeadline(options: { readonly now: number; readonly timeoutSeconds: number; readonly sharesDeadline: boolean; readonly deployStart?: number | undefined }): number {
   return waitDeadline(options);
 }
 

@@ -18,14 +18,14 @@ export interface ChartDeploymentArgs {
   readonly unit: ChartUnit;
   readonly schemaVersion: SchemaVersion;
   /** The chart directory (installing units only). */
-  readonly chartPath?: Promise<string>;
+  readonly chartPath?: Promise<string> | undefined;
   /** What must be ready before this chart deploys: gates of the previous step and of explicit targets. */
   readonly waitFor: readonly pulumi.Resource[];
   /** For a repeat: the deployment that installs the release. */
-  readonly installer?: ChartDeployment;
-  readonly cluster?: pulumi.Output<ClusterInputs>;
+  readonly installer?: ChartDeployment | undefined;
+  readonly cluster?: pulumi.Output<ClusterInputs> | undefined;
   readonly helmCommand: string;
-  readonly runToken?: string;
+  readonly runToken?: string | undefined;
   readonly retainOnDelete: boolean;
 }
 
@@ -41,7 +41,7 @@ export interface ChartDeploymentArgs {
 export class ChartDeployment extends pulumi.ComponentResource {
   public readonly release: k8s.helm.v3.Release;
   public readonly gate: ReadinessGate;
-  public readonly preUpgradeDelete?: PreUpgradeDelete;
+  public readonly preUpgradeDelete?: PreUpgradeDelete | undefined;
 
   constructor(name: string, args: ChartDeploymentArgs, opts: pulumi.ComponentResourceOptions) {
     super('armada:index:Chart', name, {}, opts);

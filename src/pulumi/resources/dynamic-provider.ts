@@ -24,7 +24,7 @@ export interface ProviderModule {
    * but failed afterwards; the provider reports it as Pulumi's "created but failed to initialise".
    * @default - every error fails the operation and records nothing
    */
-  readonly partialFailure?: string;
+  readonly partialFailure?: string | undefined;
 }
 
 /** The inputs every provider has: the release it works on, which names the resource's id. */

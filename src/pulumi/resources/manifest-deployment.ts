@@ -27,43 +27,43 @@ export interface ManifestDeploymentArgs {
    * provider the same value. Kept secret.
    * @default - the default kubeconfig of the machine running `pulumi up` (`KUBECONFIG`, `~/.kube/config`, in-cluster)
    */
-  readonly kubeconfig?: pulumi.Input<string>;
+  readonly kubeconfig?: pulumi.Input<string> | undefined;
   /**
    * Kubeconfig context, as given to the provider.
    * @default - the kubeconfig's current context
    */
-  readonly context?: pulumi.Input<string>;
+  readonly context?: pulumi.Input<string> | undefined;
   /**
    * Turns a chart into the directory its Release installs (the chart's source fetched and its
    * `dependencies` assembled). Replace it to resolve charts yourself, or in tests.
    * @default - `chartResolver(spec, sources)`: local, tar and git sources through an on-disk cache
    */
-  readonly resolveChart?: ResolveChart;
+  readonly resolveChart?: ResolveChart | undefined;
   /**
    * Options of the default chart resolution (cache directory, proxy and TLS settings, git).
    * Keep `cacheDir` the same on every machine that runs `pulumi up`: chart paths are Release inputs.
    * @default - the defaults of `resolveChartSource`
    */
-  readonly sources?: ChartResolverOptions;
+  readonly sources?: ChartResolverOptions | undefined;
   /**
    * The helm executable that runs `helm test` (Helm 3).
    * @default 'helm'
    */
-  readonly helmCommand?: string;
+  readonly helmCommand?: string | undefined;
   /**
    * `'always'` waits for every release's readiness on every `pulumi up`, as `armada apply` does
    * even when nothing changed (each run then shows every gate as updated); `'on-change'` only when
    * the release or its wait settings changed.
    * @default 'on-change'
    */
-  readonly recheckReadiness?: 'on-change' | 'always';
+  readonly recheckReadiness?: 'on-change' | 'always' | undefined;
   /**
    * Uninstall a release when its chart leaves the manifest or the stack is destroyed, like
    * Armada's `--enable-chart-cleanup`. Without it the Releases are created with `retainOnDelete`,
    * so Pulumi forgets them but Helm keeps them, as `armada apply` does.
    * @default false
    */
-  readonly chartCleanup?: boolean;
+  readonly chartCleanup?: boolean | undefined;
   /**
    * Renamed constructs: new construct path (inside the manifest) -> old one, for example
    * `{ 'databases': 'infra' }` after renaming the group `infra`, or
@@ -71,7 +71,7 @@ export interface ManifestDeploymentArgs {
    * The resources keep their URNs (Pulumi aliases), so nothing is replaced.
    * @default - no renames
    */
-  readonly aliases?: Readonly<Record<string, string>>;
+  readonly aliases?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -144,11 +144,11 @@ export class ManifestDeployment extends pulumi.ComponentResource {
 interface BuildOptions {
   readonly schemaVersion: SchemaVersion;
   readonly chartPath: (chart: string) => Promise<string>;
-  readonly cluster?: pulumi.Output<ClusterInputs>;
+  readonly cluster?: pulumi.Output<ClusterInputs> | undefined;
   readonly helmCommand: string;
-  readonly runToken?: string;
+  readonly runToken?: string | undefined;
   readonly retainOnDelete: boolean;
-  readonly aliases?: Readonly<Record<string, string>>;
+  readonly aliases?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Creates the group and chart components of a layout under `parent`. */

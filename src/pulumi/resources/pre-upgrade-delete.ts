@@ -23,7 +23,7 @@ export interface PreUpgradeDeleteArgs {
    * The cluster, as a secret.
    * @default - the default kubeconfig of the machine running `pulumi up`
    */
-  readonly cluster?: pulumi.Input<ClusterInputs>;
+  readonly cluster?: pulumi.Input<ClusterInputs> | undefined;
 }
 
 /** Deletes the chart's `upgrade.pre.delete` resources before each upgrade of its release. */

@@ -21,23 +21,23 @@ export interface ReadinessGateArgs {
   /** What to wait on. */
   readonly target: GateTarget;
   /** The Release's `status` output; a new revision makes the gate wait (and test) again. */
-  readonly release?: pulumi.Input<ReleaseState>;
+  readonly release?: pulumi.Input<ReleaseState> | undefined;
   /**
    * The cluster (the Kubernetes provider's kubeconfig and context), as a secret.
    * @default - the default kubeconfig of the machine running `pulumi up`
    */
-  readonly cluster?: pulumi.Input<ClusterInputs>;
+  readonly cluster?: pulumi.Input<ClusterInputs> | undefined;
   /**
    * A value that differs on every run, to wait again on every `pulumi up`.
    * @default - wait only when the release or the wait settings change
    */
-  readonly runToken?: string;
+  readonly runToken?: string | undefined;
   /**
    * `helm test` once the release is ready, again after every new revision and on the next run
    * while they fail.
    * @default - no tests
    */
-  readonly test?: TestTarget;
+  readonly test?: TestTarget | undefined;
 }
 
 /**

@@ -126,17 +126,17 @@ export interface TreeDigestOptions {
    * Count each file's executable bit.
    * @default true
    */
-  readonly executableBits?: boolean;
+  readonly executableBits?: boolean | undefined;
   /**
    * Count entries that are neither files, directories nor links (FIFOs, sockets, devices).
    * @default true
    */
-  readonly otherEntries?: boolean;
+  readonly otherEntries?: boolean | undefined;
   /**
    * Absolute paths left out, with everything under them.
    * @default - none
    */
-  readonly skip?: ReadonlySet<string>;
+  readonly skip?: ReadonlySet<string> | undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { ChartSourceError } from './errors';
 /** What `Chart.yaml` says about a chart, as far as this module needs it. */
 export interface ChartMetadata {
   readonly name: string;
-  readonly version?: string;
+  readonly version?: string | undefined;
   /** Names of the subcharts listed under `dependencies:` (Helm 3 `apiVersion: v2`). */
   readonly dependencies: readonly string[];
 }

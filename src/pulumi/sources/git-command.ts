@@ -30,7 +30,7 @@ export class GitLimitError extends Error {
 /** How to run git. */
 export interface GitRunOptions {
   readonly git: string;
-  readonly cwd?: string;
+  readonly cwd?: string | undefined;
   readonly env: NodeJS.ProcessEnv;
   readonly timeoutMs: number;
   /**
@@ -39,12 +39,12 @@ export interface GitRunOptions {
    * within the time limit.
    * @default - not watched
    */
-  readonly watch?: { readonly dir: string; readonly maxBytes: number };
+  readonly watch?: { readonly dir: string; readonly maxBytes: number } | undefined;
   /**
    * The most bytes of standard output kept; the command is stopped past it.
    * @default - no limit
    */
-  readonly maxOutputBytes?: number;
+  readonly maxOutputBytes?: number | undefined;
 }
 
 /** git's last words are the ones that explain a failure: this much of its stderr is kept. */

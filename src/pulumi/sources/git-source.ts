@@ -12,8 +12,8 @@ export interface GitRequest {
   readonly location: string;
   /** Branch, tag, commit SHA or any ref such as Gerrit's `refs/changes/…` (Armada's default is `master`). */
   readonly reference: string;
-  readonly proxyServer?: string;
-  readonly authMethod?: string;
+  readonly proxyServer?: string | undefined;
+  readonly authMethod?: string | undefined;
 }
 
 /** A clone in the cache, checked out at the commit the reference named when it was fetched. */
@@ -194,7 +194,7 @@ const CREDENTIAL_HELPER = '!f() { test "$1" = get || exit 0; printf \'username=%
 const ALLOWED_PROTOCOLS = 'file:git:http:https:ssh';
 
 /** The URL without its `user:password@`, and those, decoded as git decodes them. */
-export function splitCredentials(location: string): { url: string; username?: string; password?: string } {
+export function splitCredentials(location: string): { url: string; username?: string | undefined; password?: string | undefined } {
   if (!/^https?:\/\//i.test(location)) return { url: location };
   let u: URL;
   try {

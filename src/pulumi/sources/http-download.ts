@@ -11,9 +11,9 @@ import { ChartSourceError, redact, trimDetail } from './errors';
 /** How to reach the server. */
 export interface DownloadOptions {
   /** `http://[user:pass@]host:port` (a bare `host:port` is read as http). */
-  readonly proxyServer?: string;
+  readonly proxyServer?: string | undefined;
   /** PEM text of extra trusted authorities. */
-  readonly ca?: string;
+  readonly ca?: string | undefined;
   readonly insecure: boolean;
   /** Inactivity limit in milliseconds, per connection phase. */
   readonly timeoutMs: number;
@@ -21,7 +21,7 @@ export interface DownloadOptions {
   readonly totalTimeoutMs: number;
   /** Largest body accepted, in bytes. */
   readonly maxBytes: number;
-  readonly maxRedirects?: number;
+  readonly maxRedirects?: number | undefined;
 }
 
 /** What was downloaded. */

@@ -12,12 +12,12 @@ export interface CacheOptions {
    * @default - `defaultCacheDir()`: `$XDG_CACHE_HOME/armada-cdk`, else `~/Library/Caches/armada-cdk`
    * on macOS, `%LOCALAPPDATA%\armada-cdk\cache` on Windows, `~/.cache/armada-cdk` elsewhere
    */
-  readonly cacheDir?: string;
+  readonly cacheDir?: string | undefined;
   /**
    * Receives one line per notable step (download, clone, reuse of a cached entry, warnings).
    * @default - no logging
    */
-  readonly log?: (message: string) => void;
+  readonly log?: ((message: string) => void) | undefined;
 }
 
 /** Options of `resolveChartSource`. */
@@ -27,60 +27,60 @@ export interface ResolveChartSourceOptions extends CacheOptions {
    * exist when such a source is resolved.
    * @default - ssh picks its own keys (`~/.ssh/id_*`, the agent); Armada defaults to `/home/user/.ssh/`
    */
-  readonly sshKeyPath?: string;
+  readonly sshKeyPath?: string | undefined;
   /**
    * PEM file of extra certificate authorities trusted for tarball downloads (Armada's `certs`),
    * added to Node's built-in list.
    * @default - Node's built-in certificate authorities only
    */
-  readonly caFile?: string;
+  readonly caFile?: string | undefined;
   /**
    * Skip TLS certificate verification for tarball downloads. Armada itself does not verify
    * unless its `certs` option is configured; this library verifies unless you opt out here.
    * @default false
    */
-  readonly insecure?: boolean;
+  readonly insecure?: boolean | undefined;
   /**
    * How long a tarball download may stay silent (connecting, TLS, waiting for bytes) before it
    * is abandoned. Armada uses 5 seconds.
    * @default Duration.seconds(30)
    */
-  readonly httpTimeout?: Duration;
+  readonly httpTimeout?: Duration | undefined;
   /**
    * Limit on a whole tarball download, redirects included. `httpTimeout` only measures silence,
    * so a server that trickles bytes would otherwise hold the program forever.
    * @default Duration.minutes(10)
    */
-  readonly downloadTimeout?: Duration;
+  readonly downloadTimeout?: Duration | undefined;
   /**
    * Largest download accepted, in bytes: a tarball's body, or what a git clone or fetch receives
    * (the repository's objects, as they land in the clone); a download is abandoned as soon as it
    * is found past the limit.
    * @default 268435456 (256 MiB)
    */
-  readonly maxDownloadBytes?: number;
+  readonly maxDownloadBytes?: number | undefined;
   /**
    * Largest total size of the files of a tarball or a git checkout, in bytes, checked before
    * anything is written: a few megabytes of gzip can expand to gigabytes.
    * @default 1073741824 (1 GiB)
    */
-  readonly maxExtractedBytes?: number;
+  readonly maxExtractedBytes?: number | undefined;
   /**
    * Most entries a tarball (files, directories, links) or a git checkout (files) may hold,
    * checked before anything is written.
    * @default 20000
    */
-  readonly maxArchiveEntries?: number;
+  readonly maxArchiveEntries?: number | undefined;
   /**
    * Time limit for each git command (clone, fetch, checkout).
    * @default Duration.minutes(10)
    */
-  readonly gitTimeout?: Duration;
+  readonly gitTimeout?: Duration | undefined;
   /**
    * The git executable, spawned directly (no shell).
    * @default 'git' (looked up on PATH)
    */
-  readonly gitCommand?: string;
+  readonly gitCommand?: string | undefined;
   /**
    * Fetch again even when the cache has an entry: a branch moves, and so can a tarball URL.
    * Without it the first commit or tarball seen for a (location, reference) is used until the
@@ -88,7 +88,7 @@ export interface ResolveChartSourceOptions extends CacheOptions {
    * older entries stay on disk, so other processes reading them are not disturbed.
    * @default false
    */
-  readonly refresh?: boolean;
+  readonly refresh?: boolean | undefined;
 }
 
 /** The per-user cache directory used when `cacheDir` is not given; see `CacheOptions.cacheDir`. */

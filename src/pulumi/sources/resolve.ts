@@ -15,9 +15,9 @@ export interface ResolvedChartSource {
   /** The source type that was resolved. */
   readonly type: SourceType;
   /** Full commit SHA the reference resolved to (git sources). */
-  readonly commit?: string;
+  readonly commit?: string | undefined;
   /** Hex SHA-256 of the downloaded tarball (tar sources). */
-  readonly sha256?: string;
+  readonly sha256?: string | undefined;
   /** True when nothing was downloaded or cloned (local sources, and cache hits). */
   readonly cached: boolean;
 }

@@ -13,7 +13,7 @@ function oneChart(props: Partial<ConstructorParameters<typeof Chart>[2]>, schema
   new Chart(new ChartGroup(site, 'g'), 'c', { namespace: 'openstack', source: TAR, ...props });
   return site;
 }
-const differs = (warnings: { code?: string; location?: string; field?: string; message: string }[]): [string | undefined, string | undefined, string][] =>
+const differs = (warnings: { code?: string | undefined; location?: string | undefined; field?: string | undefined; message: string }[]): [string | undefined, string | undefined, string][] =>
   warnings.filter((w) => w.code === 'operator-differs').map((w) => [w.location, w.field, w.message]);
 
 describe('airship operator: where it departs from Armada', () => {

@@ -18,7 +18,7 @@ interface Outcome {
   readonly taken: boolean;
   readonly jsThrew: boolean;
   /** What went wrong, with the text, or undefined. */
-  readonly failure?: string;
+  readonly failure?: string | undefined;
 }
 
 const snapshot = () => ({ specials: constructStats.specials, merges: constructStats.merges });

@@ -37,8 +37,8 @@ function load(text: string, fast: boolean): unknown {
  * the text scan alone could not: `a: x *y` looks like an alias to the scan, and is none.
  */
 function expectSameLoad(text: string, what: string): void {
-  const slow = load(text, false) as { documents: { plainJson?: boolean }[] };
-  const fast = load(text, true) as { documents: { plainJson?: boolean }[] };
+  const slow = load(text, false) as { documents: { plainJson?: boolean | undefined }[] };
+  const fast = load(text, true) as { documents: { plainJson?: boolean | undefined }[] };
   const vouched = fast.documents.map((d, i) => d.plainJson === true || slow.documents[i]?.plainJson !== true);
   const same = (r: typeof slow) => ({ ...r, documents: r.documents.map(({ plainJson: _vouched, ...d }) => d) });
   const diff = strictDiff(same(fast), same(slow));

@@ -10,7 +10,7 @@ import type { KubeConfigLike, KubeObject } from '../../../src/pulumi/provider/re
 /** A LIST answer: a collection, or an error status. */
 export type ListReply =
   | { readonly items: readonly KubeObject[]; readonly resourceVersion: string }
-  | { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> };
+  | { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> | undefined };
 
 /** One step of a watch stream. */
 export type WatchStep =
@@ -23,7 +23,7 @@ export type WatchStep =
  * client goes away.
  */
 export type WatchReply =
-  | { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> }
+  | { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> | undefined }
   | { readonly steps: readonly WatchStep[]; readonly end: 'close' | 'drop' | 'hang' };
 
 export interface RecordedRequest {
@@ -61,7 +61,7 @@ export class FakeApiServer {
    * Scripts a collection: each LIST or watch request takes the next reply of its queue, and the
    * last reply repeats. Unscripted: an empty list, and watches that hang.
    */
-  public script(path: string, script: { lists?: ListReply[]; watches?: WatchReply[] }): void {
+  public script(path: string, script: { lists?: ListReply[] | undefined; watches?: WatchReply[] | undefined }): void {
     this.scripts.set(path, { lists: [...(script.lists ?? [])], watches: [...(script.watches ?? [])] });
   }
 

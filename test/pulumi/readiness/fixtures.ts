@@ -7,11 +7,11 @@ import type { DaemonSet, Deployment, Job, OwnerReference, Pod, StatefulSet } fro
 export const NS = 'openstack';
 
 interface Meta {
-  rv?: string;
-  generation?: number;
-  owners?: OwnerReference[];
-  annotations?: Record<string, string>;
-  labels?: Record<string, string>;
+  rv?: string | undefined;
+  generation?: number | undefined;
+  owners?: OwnerReference[] | undefined;
+  annotations?: Record<string, string> | undefined;
+  labels?: Record<string, string> | undefined;
 }
 
 function metadata(name: string, m: Meta, generation?: number) {
@@ -31,7 +31,7 @@ export function owner(kind: string, name = 'owner'): OwnerReference {
   return { kind, name, uid: `uid-${name}`, controller: true };
 }
 
-export function pod(name: string, o: Meta & { phase?: string; ready?: boolean; reason?: string } = {}): Pod {
+export function pod(name: string, o: Meta & { phase?: string | undefined; ready?: boolean | undefined; reason?: string | undefined } = {}): Pod {
   const phase = o.phase ?? 'Running';
   const conditions =
     phase === 'Pending'
@@ -51,7 +51,7 @@ export function pod(name: string, o: Meta & { phase?: string; ready?: boolean; r
   };
 }
 
-export function job(name: string, o: Meta & { completions?: number | null; succeeded?: number; active?: number } = {}): Job {
+export function job(name: string, o: Meta & { completions?: number | null | undefined; succeeded?: number | undefined; active?: number | undefined } = {}): Job {
   const completions = o.completions === undefined ? 1 : o.completions;
   return {
     apiVersion: 'batch/v1',
@@ -65,11 +65,11 @@ export function job(name: string, o: Meta & { completions?: number | null; succe
 export function deployment(
   name: string,
   o: Meta & {
-    replicas?: number;
-    observedGeneration?: number;
-    updated?: number;
-    available?: number;
-    progressDeadlineExceeded?: boolean;
+    replicas?: number | undefined;
+    observedGeneration?: number | undefined;
+    updated?: number | undefined;
+    available?: number | undefined;
+    progressDeadlineExceeded?: boolean | undefined;
   } = {},
 ): Deployment {
   const replicas = o.replicas ?? 1;
@@ -96,7 +96,7 @@ export function deployment(
 
 export function daemonSet(
   name: string,
-  o: Meta & { strategy?: string; observedGeneration?: number; desired?: number; updated?: number; available?: number } = {},
+  o: Meta & { strategy?: string | undefined; observedGeneration?: number | undefined; desired?: number | undefined; updated?: number | undefined; available?: number | undefined } = {},
 ): DaemonSet {
   const generation = o.generation ?? 1;
   const desired = o.desired ?? 3;
@@ -122,13 +122,13 @@ export function daemonSet(
 export function statefulSet(
   name: string,
   o: Meta & {
-    replicas?: number;
-    strategy?: string;
-    partition?: number;
-    observedGeneration?: number;
-    ready?: number;
-    currentRevision?: string;
-    updateRevision?: string;
+    replicas?: number | undefined;
+    strategy?: string | undefined;
+    partition?: number | undefined;
+    observedGeneration?: number | undefined;
+    ready?: number | undefined;
+    currentRevision?: string | undefined;
+    updateRevision?: string | undefined;
   } = {},
 ): StatefulSet {
   const generation = o.generation ?? 1;

@@ -48,7 +48,7 @@ export async function isolateEnvironment(): Promise<string> {
 export async function writeChart(
   dir: string,
   name: string,
-  opts: { version?: string; files?: Record<string, string>; dependencies?: string[] } = {},
+  opts: { version?: string | undefined; files?: Record<string, string> | undefined; dependencies?: string[] | undefined } = {},
 ): Promise<string> {
   await fs.mkdir(path.join(dir, 'templates'), { recursive: true });
   const deps = opts.dependencies?.length ? `dependencies:\n${opts.dependencies.map((d) => `  - name: ${d}\n    version: "0.1.0"\n`).join('')}` : '';

@@ -8,7 +8,7 @@ import { ChartSource } from '../../../src/model/source';
 import { resolveChartSource } from '../../../src/pulumi/sources';
 
 async function main(): Promise<void> {
-  const a = JSON.parse(process.argv[2]) as { type: 'tar' | 'git'; location: string; subpath?: string; reference?: string; cacheDir: string; refresh?: boolean };
+  const a = JSON.parse(process.argv[2]) as { type: 'tar' | 'git'; location: string; subpath?: string | undefined; reference?: string | undefined; cacheDir: string; refresh?: boolean | undefined };
   const source = a.type === 'tar' ? ChartSource.tar(a.location, { subpath: a.subpath }) : ChartSource.git(a.location, { subpath: a.subpath, reference: a.reference });
   const log: string[] = [];
   const r = await resolveChartSource(source, { cacheDir: a.cacheDir, refresh: a.refresh, log: (m) => log.push(m) });

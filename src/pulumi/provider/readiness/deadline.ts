@@ -21,12 +21,12 @@ export interface WaitDeadlineInput {
   /** False for a step that deploys the chart again without installing it: a fresh budget. */
   readonly sharesDeadline: boolean;
   /** Epoch ms at which the release's install or upgrade started (Helm's `info.last_deployed`). */
-  readonly deployStart?: number;
+  readonly deployStart?: number | undefined;
   /**
    * Epoch ms at which this process started: a release deployed since then was deployed by this run.
    * @default - the process start (`performance.timeOrigin`)
    */
-  readonly runStart?: number;
+  readonly runStart?: number | undefined;
 }
 
 /**

@@ -10,7 +10,7 @@ export interface NotReadyResource {
   readonly name: string;
   readonly message: string;
   /** Set when Armada's rule judged it unlikely to become ready (e.g. an OnDelete update without `allowAsyncUpdates`). */
-  readonly unlikely?: string;
+  readonly unlikely?: string | undefined;
 }
 
 /** A wait that never ran because an earlier one used up the deadline. */
@@ -32,9 +32,9 @@ export interface ReadinessTimeoutDetails {
   /** The waits after this one, which never started. */
   readonly notStarted: readonly PendingWait[];
   /** True when no LIST of this wait succeeded before the deadline (the API server was unreachable or failing). */
-  readonly neverListed?: boolean;
+  readonly neverListed?: boolean | undefined;
   /** The last retried error talking to the API server, if the wait was retrying one. */
-  readonly lastError?: string;
+  readonly lastError?: string | undefined;
 }
 
 /**

@@ -13,13 +13,13 @@ import { setLongTimeout } from './timers';
 /** A LIST answer: the items and the collection's resourceVersion to watch from. */
 export interface ListResult {
   readonly items: readonly KubeObject[];
-  readonly resourceVersion?: string;
+  readonly resourceVersion?: string | undefined;
 }
 
 /** One watch event: `ADDED`, `MODIFIED`, `DELETED`, `BOOKMARK` or `ERROR` (whose object is a Status). */
 export interface WatchEvent {
   readonly type: string;
-  readonly object: KubeObject & { readonly code?: number; readonly reason?: string; readonly message?: string };
+  readonly object: KubeObject & { readonly code?: number | undefined; readonly reason?: string | undefined; readonly message?: string | undefined };
 }
 
 /** How a watch returned: the caller asked it to stop, or the server ended the stream cleanly. */
@@ -64,7 +64,7 @@ export class KubeApiClient {
         `The LIST answer of ${path} is larger than ${this.limits.maxListBytes} bytes (maxListBytes); narrow the wait's labels or raise the limit`,
       );
     }
-    let parsed: { items?: KubeObject[] | null; metadata?: { resourceVersion?: string } };
+    let parsed: { items?: KubeObject[] | null | undefined; metadata?: { resourceVersion?: string | undefined } };
     try {
       parsed = JSON.parse(body);
     } catch (e) {
@@ -235,7 +235,7 @@ async function apiError(res: http.IncomingMessage, path: string, signal: AbortSi
   let message = body.trim().slice(0, 2000) || res.statusMessage || '';
   let reason: string | undefined;
   try {
-    const s = JSON.parse(body) as { message?: string; reason?: string };
+    const s = JSON.parse(body) as { message?: string | undefined; reason?: string | undefined };
     message = s.message ?? message;
     reason = s.reason;
   } catch {

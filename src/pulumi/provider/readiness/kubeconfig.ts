@@ -53,7 +53,7 @@ export async function resolveKubeConfig(config: ClusterConfig | undefined, conte
 
 /** What went wrong, without any text of the kubeconfig: the YAML error's kind and position, or a field that is missing. */
 function safeReason(e: unknown): string {
-  const err = e as { name?: string; reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown; code?: unknown };
+  const err = e as { name?: string | undefined; reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown; code?: unknown };
   if (err?.name === 'YAMLException' && typeof err.reason === 'string') {
     const at = typeof err.mark?.line === 'number' && typeof err.mark.column === 'number' ? ` at line ${err.mark.line + 1}, column ${err.mark.column + 1}` : '';
     return `invalid YAML (${err.reason})${at}`;

@@ -268,7 +268,7 @@ export class ResourceWait {
     this.ctx.progress.status(tracker.found ? `${this.describe}: ${ready}/${total} ready` : `${this.describe}: none found yet`);
   }
 
-  private timeout(tracker: ReadinessTracker, opts: { expiredBeforeStart?: boolean } = {}): ReadinessTimeoutError {
+  private timeout(tracker: ReadinessTracker, opts: { expiredBeforeStart?: boolean | undefined } = {}): ReadinessTimeoutError {
     return new ReadinessTimeoutError({
       resourceType: this.resource.type,
       namespace: this.ctx.namespace,

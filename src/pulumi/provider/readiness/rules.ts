@@ -18,7 +18,7 @@ export interface Readiness {
    * Set when Armada's rule raises `WaitException` ("unlikely to become ready"): the object counts as
    * not ready, and the wait goes on until the deadline, as in Armada.
    */
-  readonly unlikely?: string;
+  readonly unlikely?: string | undefined;
 }
 
 /** How a controller is judged. */
@@ -27,13 +27,13 @@ export interface ControllerRuleOptions {
    * How many pods must be ready: a count, or `'N%'` of the controller's pods, rounded up.
    * @default '100%'
    */
-  readonly minReady?: MinReady;
+  readonly minReady?: MinReady | undefined;
   /**
    * DaemonSets and StatefulSets: accept an update that the controller does not roll out by itself
    * (an OnDelete strategy, or a partitioned StatefulSet rollout).
    * @default false
    */
-  readonly allowAsyncUpdates?: boolean;
+  readonly allowAsyncUpdates?: boolean | undefined;
 }
 
 const ROLLING_UPDATE = 'RollingUpdate';
@@ -260,8 +260,8 @@ export function resourceReadiness(type: string, obj: KubeObject, options: Contro
  */
 export function checkWaitResource(resource: {
   readonly type: string;
-  readonly minReady?: MinReady;
-  readonly allowAsyncUpdates?: boolean;
+  readonly minReady?: MinReady | undefined;
+  readonly allowAsyncUpdates?: boolean | undefined;
 }): void {
   const types: readonly string[] = Object.values(WaitResourceType);
   if (!types.includes(resource.type)) {

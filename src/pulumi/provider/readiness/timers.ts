@@ -16,7 +16,7 @@ export function clampDelay(ms: number): number {
  * Calls `fn` once `ms` have passed, however long that is; returns the function that cancels it.
  * The timer does not keep the process alive when `unref` is set.
  */
-export function setLongTimeout(fn: () => void, ms: number, options: { readonly unref?: boolean } = {}): () => void {
+export function setLongTimeout(fn: () => void, ms: number, options: { readonly unref?: boolean | undefined } = {}): () => void {
   const due = Date.now() + Math.max(0, ms);
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {

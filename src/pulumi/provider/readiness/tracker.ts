@@ -10,7 +10,7 @@ import { ControllerRuleOptions, excludeReason, Readiness, resourceReadiness } fr
 
 interface Tracked {
   readonly readiness: Readiness;
-  readonly resourceVersion?: string;
+  readonly resourceVersion?: string | undefined;
 }
 
 /** Readiness of the objects one pass tracks, by name (Armada keys its `ready` dict by name too). */

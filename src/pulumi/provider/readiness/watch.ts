@@ -30,29 +30,29 @@ export interface WaitForResourcesOptions {
    * the Pulumi Kubernetes provider's `kubeconfig` takes).
    * @default - the default kubeconfig: `KUBECONFIG`, `~/.kube/config`, or in-cluster
    */
-  readonly kubeconfig?: ClusterConfig;
+  readonly kubeconfig?: ClusterConfig | undefined;
   /**
    * The kubeconfig context, for a kubeconfig given as a string or the default one.
    * @default - the kubeconfig's current context
    */
-  readonly context?: string;
+  readonly context?: string | undefined;
   /**
    * v1 charts: how many consecutive passes without MODIFIED events end a wait (Armada's
    * `k8s_wait_attempts`; values below 1 count as 1). v2 charts always make one pass.
    * @default 1
    */
-  readonly waitAttempts?: number;
+  readonly waitAttempts?: number | undefined;
   /**
    * v1 charts: pause between passes, in milliseconds (Armada's `k8s_wait_attempt_sleep`, 1 s).
    * @default 1000
    */
-  readonly waitAttemptSleepMs?: number;
+  readonly waitAttemptSleepMs?: number | undefined;
   /**
    * Pause before retrying a broken connection or a 5xx, 429 or 401 answer, in milliseconds (Armada
    * retries its wait after 1 s); longer when the server's `Retry-After` asks for more.
    * @default 1000
    */
-  readonly retryDelayMs?: number;
+  readonly retryDelayMs?: number | undefined;
   /**
    * How long a request may receive nothing before it is abandoned and retried; a watch that goes
    * silent for this long is replaced by a fresh LIST. A proxy that stops forwarding keeps the
@@ -60,38 +60,38 @@ export interface WaitForResourcesOptions {
    * about once a minute, so a healthy but quiet watch is rarely replaced.
    * @default 90000
    */
-  readonly idleTimeoutMs?: number;
+  readonly idleTimeoutMs?: number | undefined;
   /**
    * Longest life of one watch stream, in milliseconds; the next one resumes from the same
    * resourceVersion. The API server is asked to end it then too (`timeoutSeconds`).
    * @default 300000
    */
-  readonly maxWatchMs?: number;
+  readonly maxWatchMs?: number | undefined;
   /**
    * Largest LIST answer accepted, in bytes; a larger one fails the wait (narrow `wait.labels`).
    * @default 268435456 (256 MiB)
    */
-  readonly maxListBytes?: number;
+  readonly maxListBytes?: number | undefined;
   /**
    * Largest single watch event accepted, in bytes (etcd stores objects of at most about 1.5 MiB).
    * @default 16777216 (16 MiB)
    */
-  readonly maxWatchEventBytes?: number;
+  readonly maxWatchEventBytes?: number | undefined;
   /**
    * Receives progress messages: what is waited for, how many are ready, what was skipped.
    * @default - no progress is reported
    */
-  readonly onProgress?: (message: string) => void;
+  readonly onProgress?: ((message: string) => void) | undefined;
   /**
    * Least time between two status messages of a wait; start, end and skip messages are never held back.
    * @default 10000
    */
-  readonly progressIntervalMs?: number;
+  readonly progressIntervalMs?: number | undefined;
   /**
    * Cancels the wait; it then rejects with the signal's reason.
    * @default - the wait cannot be cancelled
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
