@@ -207,4 +207,17 @@ describe('convert options', () => {
     expect(generated.stdout).toContain('      mode: cluster\n');
     expect(generated.stderr).not.toContain('keleustes ArmadaChart CRD');
   });
+
+  test('keleustes: values rejected only past the first 1,000 findings of a chart get the note as well', async () => {
+    const keys = Array.from({ length: 1_000 }, (_, i) => `    k${i}: ${i}\n`).join('');
+    const site = readShared('corpus', 'armada__examples__simple.yaml').replace('  values: {}\n', `  values:\n${keys}    conf:\n      sysctl:\n        a: 1\n`);
+    const file = write(tmpdir('armada-cdk-rules-'), 'late-rejects.yaml', site);
+    const r = await cli(['convert', file, '--to', 'keleustes-v1alpha1']);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines.filter((l) => l.includes(': error: '))).toEqual([
+      expect.stringMatching(/: error: armada\/Chart\/v1 blog-1: data\.values: the keleustes ArmadaChart CRD rejects 1 more value of this chart \(of the wrong type for its closed values schema\), besides those reported \(past the first 1,000 of a chart, they are counted, not listed one by one\)$/),
+    ]);
+    expect(lines[lines.length - 2]).toMatch(/^note: these values were checked against the upstream keleustes ArmadaChart CRD/);
+  });
 });

@@ -75,7 +75,9 @@ const CLOSED_VALUES_NOTE =
   'note: these values were checked against the upstream keleustes ArmadaChart CRD (--crd upstream, the default), whose closed values schema accepts only the values it lists. ' +
   'If the cluster has the CRD armada-cdk generates (ArmadaOperator; its values are free-form), convert with --crd generated.';
 
-const rejectedByClosedValues = (d: Diagnostic) => isError(d) && d.code === DiagnosticCodes.NOT_EXPRESSIBLE && d.message.startsWith('the keleustes ArmadaChart CRD rejects values');
+// A rejected value, or the count of those past the ones listed (a chart's findings are bounded).
+const rejectedByClosedValues = (d: Diagnostic) =>
+  isError(d) && (d.code === DiagnosticCodes.NOT_EXPRESSIBLE || d.code === DiagnosticCodes.FINDING_LIMIT) && d.message.startsWith('the keleustes ArmadaChart CRD rejects ');
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parse('convert', argv, {
