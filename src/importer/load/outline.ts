@@ -3,8 +3,10 @@
  * for documents too big for the `yaml` package's AST (its parse of a 50 MB document takes over
  * twenty seconds and more than a gigabyte). It understands block mappings and sequences (compact
  * `- key: v` items included) and skips block scalars, multi-line flow collections and quoted
- * scalars; it does not follow aliases or merge keys, where a path then stops at the deepest part
- * it found. Manifests are written in block style, so this is exact where it matters.
+ * scalars; it does not follow aliases or merge keys, or look inside flow collections, where a
+ * path then stops at the deepest part it found. Of a key written twice in one mapping, it looks
+ * into the first (the AST into the last, which PyYAML keeps; the loader warns about the repeat).
+ * Manifests are written in block style, so this is exact where it matters.
  */
 import { pathKey, SourcePosition, WirePath } from './wire-path';
 import { plainKeyString } from './pyyaml-schema';
@@ -54,18 +56,14 @@ export class BlockOutline {
 
   /** The position of each path, or of its deepest part that was found (`undefined`: none). */
   public locateMany(paths: readonly WirePath[]): (SourcePosition | undefined)[] {
-    if (this.index === undefined && ++this.calls <= WALKS_BEFORE_INDEX) return this.walkFor(paths);
+    if (this.index === undefined && ++this.calls <= WALKS_BEFORE_INDEX) {
+      if (paths.length !== 1) return this.walkFor(paths);
+      const found = new Map<string, SourcePosition>();
+      return [follow(new OutlineWalk(this.text, this.firstLine), paths[0], found, false)];
+    }
     const index = (this.index ??= new Map<string, SourcePosition>());
     const walk = (this.resumed ??= new OutlineWalk(this.text, this.firstLine));
-    const record: Visitor = (path, line, column) => {
-      const k = pathKey(path);
-      if (!index.has(k)) index.set(k, { line, column });
-    };
-    return paths.map((p) => {
-      const k = pathKey(p);
-      while (!index.has(k) && walk.line(record));
-      return deepest(index, p);
-    });
+    return paths.map((p) => follow(walk, p, index, true));
   }
 
   /** Keys written twice in one block mapping (merge keys aside): the first `limit` of them. */
@@ -98,8 +96,49 @@ export class BlockOutline {
   }
 }
 
+/**
+ * Walks on until `p`, or until the walk has left the deepest part of `p` it passed: as in the
+ * AST, where the first of a repeated key is the one looked into, nothing of `p` lies further on.
+ * A path inside a flow mapping (`source: {type: tar}`), which this outline does not read, is thus
+ * answered at the line after its mapping, not at the end of the document.
+ * @param found - positions passed so far (all of them with `keepAll`, else the parts of `p`)
+ */
+function follow(walk: OutlineWalk, p: WirePath, found: Map<string, SourcePosition>, keepAll: boolean): SourcePosition | undefined {
+  const full = pathKey(p);
+  if (!found.has(full)) {
+    // How much of p the walk has passed, and whether it is still inside that part.
+    let n = 0;
+    while (n < p.length && found.has(pathKey(p.slice(0, n + 1)))) n++;
+    let done = n > 0 && walk.last !== undefined && !startsWith(walk.last, p, n);
+    const visit: Visitor = (path, line, column) => {
+      if (keepAll) {
+        const k = pathKey(path);
+        if (!found.has(k)) found.set(k, { line, column });
+      }
+      if (done) return;
+      if (n > 0 && !startsWith(path, p, n)) done = true;
+      else if (path.length === n + 1 && startsWith(path, p, n + 1)) {
+        if (!keepAll) found.set(pathKey(path), { line, column });
+        done = ++n === p.length;
+      }
+    };
+    // A line is read to its end, so that a walk can go on from the next one.
+    while (!done && walk.line(visit));
+  }
+  return deepest(found, p);
+}
+
+/** Whether the first `n` segments of `path` are those of `p` (an index and its digits alike). */
+function startsWith(path: readonly (string | number)[], p: WirePath, n: number): boolean {
+  if (path.length < n) return false;
+  for (let i = 0; i < n; i++) if (path[i] !== p[i] && String(path[i]) !== String(p[i])) return false;
+  return true;
+}
+
 /** A walk through the text's lines, which can stop after any line and go on later. */
 class OutlineWalk {
+  /** The path of the last key or item read. */
+  public last: (string | number)[] | undefined;
   private readonly stack: Container[] = [];
   private pos = 0;
   private lineNo: number;
@@ -158,6 +197,7 @@ class OutlineWalk {
         let next = c + 1;
         while (lineStart + next < end && isBlank(text.charCodeAt(lineStart + next))) next++;
         const inline = lineStart + next < end && text.charCodeAt(lineStart + next) !== 35;
+        this.last = path;
         // like the AST: an item is where its content starts
         if (visit && visit(path, lineNo, (inline ? next : c) + 1) === false) return false;
         if (!inline) break;
@@ -176,6 +216,7 @@ class OutlineWalk {
         if (prev !== undefined) onDuplicate?.(key.name, path, prev, lineNo, c + 1);
         else map.keys!.set(key.name, lineNo);
       }
+      this.last = path;
       if (visit && visit(path, lineNo, c + 1) === false) return false;
       let v = key.end;
       while (v < end && isBlank(text.charCodeAt(v))) v++;

@@ -159,20 +159,24 @@ function viewNode(x: unknown, leaf: ((v: object) => unknown) | undefined): unkno
  */
 function viewEntry(k: string, v: unknown, indent: string, lead: string, leaf: ((v: object) => unknown) | undefined): string {
   if (!Array.isArray(v) && !isPlainObject(v)) return entry(k, v, indent, lead);
-  if (Array.isArray(v) ? v.length > 0 : hasOwnKey(v)) return `${lead}${key(k)}:\n${viewBlock(v, indent + '  ', leaf)}`;
+  // A mapping's keys are listed once: whether it has any is read from them (asking first would
+  // list every key of a large mapping twice).
+  const keys = Array.isArray(v) ? undefined : sortedKeys(v);
+  if (keys === undefined ? (v as unknown[]).length > 0 : keys.length > 0) return `${lead}${key(k)}:\n${viewBlock(v as object, indent + '  ', leaf, keys)}`;
   return `${lead}${key(k)}: ${inline(v, indent)}\n`;
 }
 
-/** {@link block} for a non-empty plain object or array inside a view. */
-function viewBlock(v: object, indent: string, leaf: ((v: object) => unknown) | undefined): string {
+/** {@link block} for a non-empty plain object (its `keys` sorted) or array inside a view. */
+function viewBlock(v: object, indent: string, leaf: ((v: object) => unknown) | undefined, keys?: readonly string[]): string {
   let out = '';
   if (Array.isArray(v)) {
     const inner = indent + '  ';
     for (let i = 0; i < v.length; i++) {
       const item = viewNode(v[i], leaf);
-      if (isPlainObject(item) && hasOwnKey(item)) {
-        const keys = sortedKeys(item);
-        for (let j = 0; j < keys.length; j++) out += viewEntry(keys[j], viewNode(item[keys[j]], leaf), inner, j === 0 ? `${indent}- ` : inner, leaf);
+      const itemKeys = isPlainObject(item) ? sortedKeys(item) : undefined;
+      if (itemKeys !== undefined && itemKeys.length > 0) {
+        const o = item as Record<string, unknown>;
+        for (let j = 0; j < itemKeys.length; j++) out += viewEntry(itemKeys[j], viewNode(o[itemKeys[j]], leaf), inner, j === 0 ? `${indent}- ` : inner, leaf);
       } else if (Array.isArray(item) && item.length > 0) {
         out += `${indent}-\n${viewBlock(item, inner, leaf)}`;
       } else {
@@ -183,8 +187,8 @@ function viewBlock(v: object, indent: string, leaf: ((v: object) => unknown) | u
     return out;
   }
   const o = v as Record<string, unknown>;
-  const keys = sortedKeys(o);
-  for (let j = 0; j < keys.length; j++) out += viewEntry(keys[j], viewNode(o[keys[j]], leaf), indent, indent, leaf);
+  const sorted = keys ?? sortedKeys(o);
+  for (let j = 0; j < sorted.length; j++) out += viewEntry(sorted[j], viewNode(o[sorted[j]], leaf), indent, indent, leaf);
   return out;
 }
 

@@ -93,3 +93,17 @@ test('on every corpus document, one path at a time gives what all paths at once 
   }
   expect(compared).toBeGreaterThan(10_000);
 });
+
+test('a path inside a flow mapping near the start of a huge document is answered where the mapping is, without reading on to the end', () => {
+  const keys = 100_000;
+  const text = ['schema: armada/Chart/v1', 'data:', "  source: {type: tar, location: 'https://e.org/c-1.0.0.tgz'}", '  wait: {labels: {a: b}}', '  values:', ...Array.from({ length: keys }, (_, i) => `    k${i}: ${i}`), ''].join('\n');
+  const paths = [['data', 'source', 'location'], ['data', 'wait', 'labels', 'a']];
+  const outline = new BlockOutline(text, 1);
+  // The single walks, then the shared one: every answer is the flow mapping's key.
+  const answers = Array.from({ length: 6 }, (_, i) => outline.locateMany([paths[i % 2]])[0]);
+  expect(answers).toEqual([{ line: 3, column: 3 }, { line: 4, column: 3 }, { line: 3, column: 3 }, { line: 4, column: 3 }, { line: 3, column: 3 }, { line: 4, column: 3 }]);
+  // The shared walk stopped at the first key after each mapping: it has read four lines.
+  expect((outline as unknown as { index: Map<string, unknown> }).index.size).toBe(5);
+  // One walk for all paths at once reads to the end, and answers the same.
+  expect(new BlockOutline(text, 1).locateMany(paths)).toEqual([{ line: 3, column: 3 }, { line: 4, column: 3 }]);
+});
