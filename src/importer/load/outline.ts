@@ -97,8 +97,8 @@ export class BlockOutline {
 }
 
 /**
- * Walks on until `p`, or until the walk has left the deepest part of `p` it passed: as in the
- * AST, where the first of a repeated key is the one looked into, nothing of `p` lies further on.
+ * Walks on until `p`, or until the walk has left the deepest part of `p` it passed: nothing of `p`
+ * lies further on (of a repeated key, the first is the one looked into; see the module comment).
  * A path inside a flow mapping (`source: {type: tar}`), which this outline does not read, is thus
  * answered at the line after its mapping, not at the end of the document.
  * @param found - positions passed so far (all of them with `keepAll`, else the parts of `p`)
