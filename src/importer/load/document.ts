@@ -89,6 +89,8 @@ export class ChunkSource {
     public readonly chunk: Chunk,
     /** The load's kept block indexes, shared by its chunks. @default - a list of this chunk's own */
     private readonly kept: KeptIndexes = new KeptIndexes(),
+    /** The loader found a key written twice in one mapping of this chunk. @default false */
+    private readonly repeatsKeys = false,
   ) {}
 
   /** Too big for an AST: positions come from the line outline, merges are not cross-checked. */
@@ -104,7 +106,7 @@ export class ChunkSource {
   public outline(): BlockOutline {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { BlockOutline } = require('./outline') as typeof import('./outline'); // large documents only
-    if (!this.outlineCache) this.outlineCache = new BlockOutline(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line);
+    if (!this.outlineCache) this.outlineCache = new BlockOutline(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line, this.repeatsKeys);
     return this.outlineCache;
   }
 

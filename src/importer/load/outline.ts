@@ -5,8 +5,8 @@
  * `- key: v` items included) and skips block scalars, multi-line flow collections and quoted
  * scalars; it does not follow aliases or merge keys, or look inside flow collections, where a
  * path then stops at the deepest part it found. Of a key written twice in one mapping, it looks
- * into the first (the AST into the last, which PyYAML keeps; the loader warns about the repeat).
- * Manifests are written in block style, so this is exact where it matters.
+ * into the last, which PyYAML keeps, as the AST does. Manifests are written in block style, so
+ * this is exact where it matters.
  */
 import { pathKey, SourcePosition, WirePath } from './wire-path';
 import { plainKeyString } from './pyyaml-schema';
@@ -31,13 +31,25 @@ type DuplicateVisitor = (key: string, path: (string | number)[], firstLine: numb
  */
 const WALKS_BEFORE_INDEX = 4;
 
+/**
+ * How many leading parts of `path` are in `found`, each written after the one before: a part
+ * written before its parent's (last) copy lies under an earlier copy of a repeated key, which
+ * PyYAML drops, so the path ends there.
+ */
+function partsFound(found: ReadonlyMap<string, SourcePosition>, path: WirePath): number {
+  let n = 0;
+  for (let parent: SourcePosition | undefined; n < path.length; n++) {
+    const at = found.get(pathKey(path.slice(0, n + 1)));
+    if (at === undefined || (parent !== undefined && (at.line < parent.line || (at.line === parent.line && at.column < parent.column)))) break;
+    parent = at;
+  }
+  return n;
+}
+
 /** The position of `path`, or of its deepest part in `found`. */
 function deepest(found: ReadonlyMap<string, SourcePosition>, path: WirePath): SourcePosition | undefined {
-  for (let i = path.length; i > 0; i--) {
-    const at = found.get(pathKey(path.slice(0, i)));
-    if (at) return at;
-  }
-  return undefined;
+  const n = partsFound(found, path);
+  return n === 0 ? undefined : found.get(pathKey(path.slice(0, n)));
 }
 
 export class BlockOutline {
@@ -45,6 +57,8 @@ export class BlockOutline {
     private readonly text: string,
     /** 1-based line of the text's first character in its file. */
     private readonly firstLine: number,
+    /** The loader found a key written twice in one mapping of the text. @default false */
+    private readonly repeatsKeys = false,
   ) {}
 
   // A report locates its findings one at a time, and one walk each would make thousands of
@@ -53,9 +67,19 @@ export class BlockOutline {
   private calls = 0;
   private index: Map<string, SourcePosition> | undefined;
   private resumed: OutlineWalk | undefined;
+  /** The line of the last copy of each repeated key, by path (with `repeatsKeys`). */
+  private lastCopies: Map<string, number> | undefined;
 
   /** The position of each path, or of its deepest part that was found (`undefined`: none). */
   public locateMany(paths: readonly WirePath[]): (SourcePosition | undefined)[] {
+    if (this.repeatsKeys) {
+      // Where each repeated key's last copy is shows only at the end of the text: every lookup
+      // shares one walk, which goes past the last copy of each part of its path.
+      if (this.lastCopies === undefined) this.duplicateKeys(0);
+      const index = (this.index ??= new Map<string, SourcePosition>());
+      const walk = (this.resumed ??= new OutlineWalk(this.text, this.firstLine));
+      return paths.map((p) => follow(walk, p, index, true, this.lastCopies));
+    }
     if (this.index === undefined && ++this.calls <= WALKS_BEFORE_INDEX) {
       if (paths.length !== 1) return this.walkFor(paths);
       const found = new Map<string, SourcePosition>();
@@ -69,9 +93,13 @@ export class BlockOutline {
   /** Keys written twice in one block mapping (merge keys aside): the first `limit` of them. */
   public duplicateKeys(limit = Infinity): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
     const out: { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] = [];
+    const lastCopies = new Map<string, number>();
     new OutlineWalk(this.text, this.firstLine).run(undefined, (key, path, firstLine, line, column) => {
+      lastCopies.set(pathKey(path), line);
       if (out.length < limit) out.push({ key, path, first: { line: firstLine, column: 1 }, again: { line, column } });
     });
+    // The loader asks for these (to warn) before any position, which can then use them.
+    this.lastCopies = lastCopies;
     return out;
   }
 
@@ -98,22 +126,28 @@ export class BlockOutline {
 
 /**
  * Walks on until `p`, or until the walk has left the deepest part of `p` it passed: nothing of `p`
- * lies further on (of a repeated key, the first is the one looked into; see the module comment).
- * A path inside a flow mapping (`source: {type: tar}`), which this outline does not read, is thus
- * answered at the line after its mapping, not at the end of the document.
+ * lies further on. A path inside a flow mapping (`source: {type: tar}`), which this outline does
+ * not read, is thus answered at the line after its mapping, not at the end of the document.
  * @param found - positions passed so far (all of them with `keepAll`, else the parts of `p`)
+ * @param lastCopies - the lines of repeated keys' last copies (needs `keepAll`), which the walk
+ *   passes first: only there is the part of `p` that PyYAML keeps. Without it, the text has none.
  */
-function follow(walk: OutlineWalk, p: WirePath, found: Map<string, SourcePosition>, keepAll: boolean): SourcePosition | undefined {
-  const full = pathKey(p);
-  if (!found.has(full)) {
-    // How much of p the walk has passed, and whether it is still inside that part.
-    let n = 0;
-    while (n < p.length && found.has(pathKey(p.slice(0, n + 1)))) n++;
+function follow(walk: OutlineWalk, p: WirePath, found: Map<string, SourcePosition>, keepAll: boolean, lastCopies?: ReadonlyMap<string, number>): SourcePosition | undefined {
+  if (lastCopies !== undefined && lastCopies.size > 0) {
+    let reach = 0;
+    for (let i = 1; i <= p.length; i++) reach = Math.max(reach, lastCopies.get(pathKey(p.slice(0, i))) ?? 0);
+    const record: Visitor = (path, line, column) => void found.set(pathKey(path), { line, column });
+    while (walk.lineRead < reach && walk.line(record));
+  }
+  // How much of p the walk has passed, and whether it is still inside that part.
+  let n = partsFound(found, p);
+  if (n < p.length) {
     let done = n > 0 && walk.last !== undefined && !startsWith(walk.last, p, n);
     const visit: Visitor = (path, line, column) => {
       if (keepAll) {
+        // A repeated key's later copy replaces what an earlier one placed.
         const k = pathKey(path);
-        if (!found.has(k)) found.set(k, { line, column });
+        if (lastCopies !== undefined || !found.has(k)) found.set(k, { line, column });
       }
       if (done) return;
       if (n > 0 && !startsWith(path, p, n)) done = true;
@@ -139,6 +173,10 @@ function startsWith(path: readonly (string | number)[], p: WirePath, n: number):
 class OutlineWalk {
   /** The path of the last key or item read. */
   public last: (string | number)[] | undefined;
+  /** The line last read, in the file's numbering. */
+  public get lineRead(): number {
+    return this.lineNo;
+  }
   private readonly stack: Container[] = [];
   private pos = 0;
   private lineNo: number;

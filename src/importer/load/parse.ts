@@ -129,7 +129,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const simple = fast !== undefined;
   const maybeCollectionKeys = !simple && mayHaveCollectionKeys(chunkText);
   const maybeKeyProblems = !simple && mayHaveKeyProblems(chunkText);
-  const source = new ChunkSource(text, chunk, kept);
+  const source = new ChunkSource(text, chunk, kept, duplicates);
   const checkAliases = !simple && mayHaveAliases(chunkText);
   // The fast path gives up long before PyYAML's depth.
   const mayBeTooDeep = !simple && mayNestDeeperThan(chunkText);

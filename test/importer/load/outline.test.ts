@@ -5,6 +5,9 @@
  */
 import * as yaml from 'js-yaml';
 import { BlockOutline } from '../../../src/importer/load/outline';
+import { parseInputs } from '../../../src/importer/load';
+import { ChunkAst } from '../../../src/importer/load/positions';
+import { SourcePosition } from '../../../src/importer/load/wire-path';
 import { corpusFiles, readShared } from '../../helpers/shared';
 
 const TEXT = [
@@ -106,4 +109,98 @@ test('a path inside a flow mapping near the start of a huge document is answered
   expect((outline as unknown as { index: Map<string, unknown> }).index.size).toBe(5);
   // One walk for all paths at once reads to the end, and answers the same.
   expect(new BlockOutline(text, 1).locateMany(paths)).toEqual([{ line: 3, column: 3 }, { line: 4, column: 3 }]);
+});
+
+describe('a text with repeated keys', () => {
+  // `values` twice (the second without `k1`), `k0` three times within the last copy, an item's
+  // key twice, and a mapping repeated below a repeated key.
+  const text = [
+    'schema: armada/Chart/v1',
+    'data:',
+    '  values:',
+    '    k0: first',
+    '    k1:',
+    '      deep: 1',
+    '  wait:',
+    '    timeout: 10',
+    '  values:',
+    '    k0: second',
+    '    nested:',
+    '      a: 1',
+    '      b: 2',
+    '    nested:',
+    '      a: 3',
+    '    k0: third',
+    '    list:',
+    '      - name: x',
+    '        name: y',
+    '        extra: z',
+    '  wait:',
+    '    labels:',
+    '      app: a',
+    '',
+  ].join('\n');
+  const paths = [
+    ...pathsOf({ data: { values: { k0: 1, k1: { deep: 1 }, nested: { a: 1, b: 1 }, list: [{ name: 1, extra: 1 }] }, wait: { timeout: 1, labels: { app: 1 } } } }),
+    ['schema'],
+  ];
+
+  test('looks into the last copy, as the AST does (which PyYAML keeps), one at a time and all at once', () => {
+    const ast = new ChunkAst(text, 1);
+    const expected = paths.map((p) => ast.locate(0, p));
+    // Where nothing of a path is found, the document (as its loader answers for the outline).
+    const orStart = (at: SourcePosition | undefined) => at ?? { line: 1, column: 1 };
+    expect(new BlockOutline(text, 1, true).locateMany(paths).map(orStart)).toEqual(expected);
+    const single = new BlockOutline(text, 1, true);
+    expect(paths.map((p) => orStart(single.locateMany([p])[0]))).toEqual(expected);
+    // Spot checks: the last k0; k1 and nested.b only under earlier copies: their last parent.
+    const at = (p: (string | number)[]) => expected[paths.findIndex((q) => JSON.stringify(q) === JSON.stringify(p))];
+    expect(at(['data', 'values', 'k0'])).toEqual({ line: 16, column: 5 });
+    expect(at(['data', 'values', 'k1', 'deep'])).toEqual({ line: 9, column: 3 });
+    expect(at(['data', 'values', 'nested', 'b'])).toEqual({ line: 14, column: 5 });
+    expect(at(['data', 'values', 'list', 0, 'name'])).toEqual({ line: 19, column: 9 });
+    expect(at(['data', 'wait', 'timeout'])).toEqual({ line: 21, column: 3 });
+  });
+
+  test('only a path under a repeated key reads on to its last copy', () => {
+    const keys = 100_000;
+    const big = ['data:', '  values:', ...Array.from({ length: keys }, (_, i) => `    k${i}: ${i}`), '    k5: again', ''].join('\n');
+    const outline = new BlockOutline(big, 1, true);
+    const positions = Array.from({ length: 1_000 }, (_, i) => outline.locateMany([['data', 'values', `k${i}`]])[0]);
+    expect(positions[0]).toEqual({ line: 3, column: 5 });
+    expect(positions[5]).toEqual({ line: keys + 3, column: 5 });
+    expect(positions[999]).toEqual({ line: 1_002, column: 5 });
+  });
+
+  test('without being told of the repeats, the outline looks into the first copy', () => {
+    expect(new BlockOutline(text, 1).locateMany([['data', 'values', 'k1', 'deep']])).toEqual([{ line: 6, column: 7 }]);
+  });
+});
+
+test('a document over 1 MB with a repeated key is located as the same document under 1 MB is', () => {
+  const doc = (padding: number) =>
+    [
+      'schema: armada/Chart/v1',
+      'metadata:',
+      '  schema: metadata/Document/v1',
+      '  name: big',
+      'data:',
+      '  values:',
+      '    old:',
+      '      deep: 1',
+      '  values:',
+      '    new: 1',
+      ...Array.from({ length: padding }, (_, i) => `    pad${i}: ${'x'.repeat(40)}`),
+      '',
+    ].join('\n');
+  const locate = (text: string) => {
+    const r = parseInputs([{ file: 'site.yaml', text }]);
+    expect(r.diagnostics.map((d) => `${d.location} ${d.code}`)).toEqual(['site.yaml:9:3 duplicate-key']);
+    return [['data', 'values', 'old', 'deep'], ['data', 'values', 'new'], ['data', 'values', 'pad5']].map((p) => r.documents[0].locate(p));
+  };
+  const large = doc(30_000);
+  expect(large.length).toBeGreaterThan(1024 * 1024);
+  const expected = [{ line: 9, column: 3 }, { line: 10, column: 5 }, { line: 16, column: 5 }];
+  expect(locate(doc(10))).toEqual(expected);
+  expect(locate(large)).toEqual(expected);
 });
