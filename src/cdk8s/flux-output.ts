@@ -6,6 +6,7 @@ import { dns1123LabelProblem } from '../model/names';
 import { firstByName } from '../model/first-by-name';
 import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, FluxOptions, HelmReleasePlacement, toFluxObjects } from '../model/wire/flux-v2';
 import { ManifestOutput, OutputProps, Rendered } from './outputs';
+import { yamlHazards } from './yaml-hazards';
 
 /**
  * Props of {@link FluxOutput}: the manifest and its output, and the Flux options of the wire
@@ -61,14 +62,8 @@ export class FluxOutput extends ManifestOutput {
     const charts = new Map(plan.releases.map((x) => [x.name, byName.get(x.chart)!]));
     for (const o of r.objects) {
       const values = (o.spec as { values?: unknown } | undefined)?.values;
-      for (const where of mergeKeyScalars(values, 'values')) {
-        diagnostics.push({
-          severity: 'error',
-          ...(charts.get(o.metadata.name)?.origin ?? spec.origin).locate(),
-          field: where,
-          code: DiagnosticCodes.YAML_1_1,
-          message: 'the string "<<" is written unquoted by cdk8s\'s YAML writer, and go-yaml (kubectl, the Kubernetes API) reads it as a YAML 1.1 merge key; write these objects with `armada-cdk convert --to flux-v2` instead',
-        });
+      for (const h of yamlHazards(values, 'values', 'go-yaml', 'armada-cdk convert --to flux-v2')) {
+        diagnostics.push({ severity: 'error', ...(charts.get(o.metadata.name)?.origin ?? spec.origin).locate(), field: h.field, code: DiagnosticCodes.YAML_1_1, message: h.message });
       }
     }
     return {
@@ -79,14 +74,4 @@ export class FluxOutput extends ManifestOutput {
       diagnostics,
     };
   }
-}
-
-/** Paths of keys or string values `<<`, which cdk8s leaves unquoted. */
-function mergeKeyScalars(v: unknown, path: string): string[] {
-  if (typeof v === 'string') return v === '<<' ? [path] : [];
-  if (Array.isArray(v)) return v.flatMap((x, i) => mergeKeyScalars(x, `${path}[${i}]`));
-  if (v !== null && typeof v === 'object') {
-    return Object.entries(v).flatMap(([k, x]) => [...(k === '<<' ? [`${path}.${k}`] : []), ...mergeKeyScalars(x, `${path}.${k}`)]);
-  }
-  return [];
 }

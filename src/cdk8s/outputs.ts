@@ -7,7 +7,9 @@ import { SchemaVersion } from '../model/spec';
 import { toAirshipCharts } from '../model/wire/airship-v1';
 import { toArmadaDocuments } from '../model/wire/documents';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../model/wire/keleustes-v1alpha1';
+import { firstByName } from '../model/first-by-name';
 import { OperatorApi } from './operator-api';
+import { yamlHazards } from './yaml-hazards';
 import { RenderedIdentity, RenderedObject } from './rendered-object';
 import { printWarning, WarningHandler } from './warning-handler';
 
@@ -149,12 +151,26 @@ export class ArmadaChartOutput extends ManifestOutput {
     const r = this.api === OperatorApi.KELEUSTES_V1ALPHA1
       ? toKeleustesObjects(spec, plan, { releaseNaming: this.props.releaseNaming })
       : toAirshipCharts(spec, plan, { syncWaves: this.props.syncWaves });
+    const diagnostics = [...r.diagnostics.all];
+    const charts = firstByName(spec.charts);
+    // An airship ArmadaChart is named after its release, a keleustes one after its chart.
+    const byRelease = new Map(plan.releases.map((x) => [x.name, charts.get(x.chart)]));
+    const target = this.api === OperatorApi.KELEUSTES_V1ALPHA1 ? 'keleustes-v1alpha1' : 'airship-v1';
+    for (const o of r.objects) {
+      // Values are the free-form part of these objects; names and labels are validated.
+      if (o.kind !== 'ArmadaChart') continue;
+      const body = (o.spec ?? o.data) as { values?: unknown };
+      const chart = this.api === OperatorApi.KELEUSTES_V1ALPHA1 ? charts.get(o.metadata.name) : byRelease.get(o.metadata.name);
+      for (const h of yamlHazards(body.values, 'values', 'go-yaml', `armada-cdk convert --to ${target}`)) {
+        diagnostics.push({ severity: 'error', ...(chart?.origin ?? spec.origin).locate(), field: h.field, code: DiagnosticCodes.YAML_1_1, message: h.message });
+      }
+    }
     return {
       objects: r.objects.map((o) => ({
         identity: { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name, namespace: o.metadata.namespace },
         body: o as Record<string, unknown>,
       })),
-      diagnostics: r.diagnostics.all,
+      diagnostics,
     };
   }
 }
@@ -171,17 +187,14 @@ export class ArmadaDocuments extends ManifestOutput {
   protected render(): Rendered {
     const r = toArmadaDocuments(this.manifest.resolve().spec, { version: this.version });
     const diagnostics = [...r.diagnostics.all];
-    const charts = new Map(this.manifest.resolve().spec.charts.map((c) => [c.name, c]));
+    const { spec } = this.manifest.resolve();
+    const charts = firstByName(spec.charts);
+    const groups = firstByName(spec.groups);
     for (const doc of r.documents) {
-      for (const where of pyyamlUnsafeScalars(doc.data)) {
-        const origin = charts.get(doc.metadata.name)?.origin ?? this.manifest.resolve().spec.origin;
-        diagnostics.push({
-          severity: 'error',
-          ...origin.locate(),
-          field: where,
-          code: DiagnosticCodes.YAML_1_1,
-          message: 'the string "=" or "<<" is written unquoted by cdk8s\'s YAML writer, and PyYAML (armada apply) cannot read it back (it is a YAML 1.1 value/merge tag); write these documents with `armada-cdk convert` instead',
-        });
+      const kind = doc.schema.split('/')[1];
+      const origin = (kind === 'Chart' ? charts.get(doc.metadata.name)?.origin : kind === 'ChartGroup' ? groups.get(doc.metadata.name)?.origin : undefined) ?? spec.origin;
+      for (const h of yamlHazards(doc.data, 'data', 'pyyaml', 'armada-cdk convert')) {
+        diagnostics.push({ severity: 'error', ...origin.locate(), field: h.field, code: DiagnosticCodes.YAML_1_1, message: h.message });
       }
     }
     return {
@@ -209,15 +222,3 @@ export class AutomaticOutput extends ArmadaChartOutput {
   }
 }
 
-/** Paths of keys or string values `=` / `<<`, which cdk8s leaves unquoted and PyYAML rejects. */
-function pyyamlUnsafeScalars(v: unknown, path = 'data'): string[] {
-  if (typeof v === 'string') return v === '=' || v === '<<' ? [path] : [];
-  if (Array.isArray(v)) return v.flatMap((x, i) => pyyamlUnsafeScalars(x, `${path}[${i}]`));
-  if (v && typeof v === 'object') {
-    return Object.entries(v).flatMap(([k, x]) => [
-      ...(k === '=' || k === '<<' ? [`${path}.${k}`] : []),
-      ...pyyamlUnsafeScalars(x, `${path}.${k}`),
-    ]);
-  }
-  return [];
-}

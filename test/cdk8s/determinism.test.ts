@@ -69,5 +69,6 @@ describe('determinism and YAML safety', () => {
 test('documents with "=" or "<<" scalars (unreadable by PyYAML when unquoted) are refused with the path', () => {
   const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
   new Chart(new ChartGroup(site, 'g'), 'c', { namespace: 'n', source: ChartSource.tar('https://x/c.tgz'), wait: { labels: { a: 'b' } }, values: { op: '=', nested: { '<<': 1 } } });
-  expect(() => synthDocuments(site)).toThrow(/site\/g\/c: data\.values\.op: the string "=" or "<<" is written unquoted/);
+  expect(() => synthDocuments(site)).toThrow(/site\/g\/c: data\.values\.op: the string "=" is written unquoted by cdk8s's YAML writer, and PyYAML \(armada apply\) cannot read it back/);
+  expect(() => synthDocuments(site)).toThrow(/site\/g\/c: data\.values\.nested\.<<: the key "<<" is written unquoted by cdk8s's YAML writer, and PyYAML \(armada apply\) reads it as a YAML 1.1 merge key; write these documents with `armada-cdk convert` instead/);
 });

@@ -79,7 +79,7 @@ describe('FluxOutput', () => {
     const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
     new Chart(new ChartGroup(site, 'g'), 'a', { namespace: 'ns', source: TAR, values: { conf: { '<<': 'x', list: ['<<'] } } });
     expect(() => synthFlux(site)).toThrow(
-      'site/g/a: values.conf.<<: the string "<<" is written unquoted by cdk8s\'s YAML writer, and go-yaml (kubectl, the Kubernetes API) reads it as a YAML 1.1 merge key; write these objects with `armada-cdk convert --to flux-v2` instead',
+      'site/g/a: values.conf.<<: the key "<<" is written unquoted by cdk8s\'s YAML writer, and go-yaml (kubectl, the Kubernetes API) reads it as a YAML 1.1 merge key; write these objects with `armada-cdk convert --to flux-v2` instead, which quotes and escapes it, or leave it out',
     );
     expect(() => synthFlux(site)).toThrow(/site\/g\/a: values\.conf\.list\[0\]: the string "<<"/);
   });

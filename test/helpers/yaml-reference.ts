@@ -31,7 +31,12 @@ function needsQuotes(s: string): boolean {
 }
 
 /** Control characters a literal block cannot carry (tab and newline can). */
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u2028\u2029\ufeff]/;
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/u;
+
+/** JSON's double quotes, with what JSON leaves as it is and YAML 1.1 does not take escaped too. */
+function doubleQuoted(s: string): string {
+  return JSON.stringify(s).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /**
  * A scalar as written after `key: ` or `- `. `keyIndent` is the indentation of the key (or dash)
@@ -50,7 +55,7 @@ function inline(v: unknown, keyIndent: string): string {
   if (typeof v === 'object') return '{}';
   const s = String(v);
   if (s.includes('\n') && s.replace(/\n/g, '') !== '' && !UNPRINTABLE.test(s) && !/[ \t]\n|[ \t]$/.test(s.replace(/\n+$/, ''))) return literal(s, keyIndent + '  ');
-  if (s === '' || needsQuotes(s)) return JSON.stringify(s);
+  if (s === '' || needsQuotes(s)) return doubleQuoted(s);
   return s;
 }
 
@@ -75,7 +80,7 @@ function nonEmpty(v: unknown): boolean {
 }
 
 function key(k: string): string {
-  return k === '' || needsQuotes(k) ? JSON.stringify(k) : k;
+  return k === '' || needsQuotes(k) ? doubleQuoted(k) : k;
 }
 
 /** `key: value` at `indent`; `first` replaces the indentation of the first line (after `- `). */

@@ -11,7 +11,7 @@ import { toYamlStream as referenceStream } from '../helpers/yaml-reference';
 import { corpusFiles, readShared, sharedPath } from '../helpers/shared';
 import { lcg as rng } from '../helpers/random';
 
-const PIECES = ['yes', 'no', 'on', 'off', 'y', 'n', 'Y', 'N', 'o', 't', 'f', '~', 'null', 'Null', 'NULL', 'nil', 'true', 'tRue', 'TRUE', 'False', '0755', '0x1f', '0o7', '0b1', '1:20', '1_000', '1e3', '1.0e+3', '.5', '-1', '+1', '.inf', '-.Inf', '.NaN', '2001-12-14', '2001-12-14 21:59:43.10 -5', '=', '<<', '', ' ', 'a: b', 'a:', 'a #b', '#c', '- x', '[x]', '{x}', '*a', '&a', '!t', '|', '>', '%d', '@x', '`x`', "'q'", '"q"', 'é', '😀', '\t', '\n', '\n\n', ' lead', 'trail ', 'x\r\ny', '\u0001', '\u2028', 'http://x:80/y', 'k=v', 'a/b.c', '_x', '/p', 'Zebra', 'off-by-one', 'namespace'];
+const PIECES = ['yes', 'no', 'on', 'off', 'y', 'n', 'Y', 'N', 'o', 't', 'f', '~', 'null', 'Null', 'NULL', 'nil', 'true', 'tRue', 'TRUE', 'False', '0755', '0x1f', '0o7', '0b1', '1:20', '1_000', '1e3', '1.0e+3', '.5', '-1', '+1', '.inf', '-.Inf', '.NaN', '2001-12-14', '2001-12-14 21:59:43.10 -5', '=', '<<', '', ' ', 'a: b', 'a:', 'a #b', '#c', '- x', '[x]', '{x}', '*a', '&a', '!t', '|', '>', '%d', '@x', '`x`', "'q'", '"q"', 'é', '😀', '\t', '\n', '\n\n', ' lead', 'trail ', 'x\r\ny', '\u0001', '\u2028', '\u0085', '\u009b', '\u007f', '\ufffe', 'http://x:80/y', 'k=v', 'a/b.c', '_x', '/p', 'Zebra', 'off-by-one', 'namespace'];
 
 function randomValue(r: () => number, depth = 0): unknown {
   const x = r();

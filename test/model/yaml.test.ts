@@ -7,7 +7,7 @@ import { corpusFiles, readShared } from '../helpers/shared';
 import { lcg as rng } from '../helpers/random';
 
 /** A deterministic pseudo-random generator, so that failures reproduce. */
-const PIECES = ['yes', 'no', 'on', 'off', 'y', 'n', '~', 'null', '0755', '0x1f', '1:20', '1_000', '1e3', '.5', '-1', '+1', '.inf', '.NaN', '2001-12-14', '=', '<<', '', ' ', 'a: b', 'a #b', '#c', '- x', '[x]', '{x}', '*a', '&a', '!t', '|', '>', '%d', '@x', '`x`', "'q'", '"q"', 'é', '😀', '\t', '\n', '\n\n', ' lead', 'trail ', 'x\r\ny', '\u0001', 'http://x:80/y', 'k=v', 'a/b.c', 'TRUE', 'False'];
+const PIECES = ['yes', 'no', 'on', 'off', 'y', 'n', '~', 'null', '0755', '0x1f', '1:20', '1_000', '1e3', '.5', '-1', '+1', '.inf', '.NaN', '2001-12-14', '=', '<<', '', ' ', 'a: b', 'a #b', '#c', '- x', '[x]', '{x}', '*a', '&a', '!t', '|', '>', '%d', '@x', '`x`', "'q'", '"q"', 'é', '😀', '\t', '\n', '\n\n', ' lead', 'trail ', 'x\r\ny', '\u0001', '\u007f', '\u009b', '\u0085', '\u2028', '\u2029', '\ufeff', '\ufffe', 'http://x:80/y', 'k=v', 'a/b.c', 'TRUE', 'False'];
 
 function randomValue(r: () => number, depth = 0): unknown {
   const x = r();
@@ -38,6 +38,23 @@ describe('the CLI YAML writer', () => {
     expect(toYamlDocument({ url: 'https://opendev.org/openstack/openstack-helm', p: '/opt/charts', r: 'refs/changes/61/924261/3' })).toBe(
       'url: https://opendev.org/openstack/openstack-helm\np: /opt/charts\nr: refs/changes/61/924261/3\n',
     );
+  });
+
+  test('escapes what PyYAML refuses or reads as a line break, in values, keys and multi-line text', () => {
+    // DEL, a C1 control, NEL, the YAML 1.1 line and paragraph separators, U+FFFE/U+FFFF.
+    for (const c of ['\u007f', '\u009b', '\u0085', '\u2028', '\u2029', '\ufffe', '\uffff']) {
+      const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+      expect(toYamlDocument({ v: `a${c}b` })).toBe(`v: "a\\u${hex}b"\n`);
+      expect(toYamlDocument({ [`k${c}`]: 1 })).toBe(`"k\\u${hex}": 1\n`);
+      expect(toYamlDocument({ v: `a\n${c}b\n` })).toBe(`v: "a\\n\\u${hex}b\\n"\n`);
+    }
+    // A lone surrogate is JSON-escaped; a pair is a character like any other.
+    expect(toYamlDocument({ v: 'a\n\ud800b' })).toBe('v: "a\\n\\ud800b"\n');
+    expect(toYamlDocument({ v: 'a\n😀' })).toBe('v: |-\n  a\n  😀\n');
+    if (!havePythonModule('yaml', 1, 'PyYAML reading escaped characters')) return;
+    const values = ['\u007f', '\u009b', '\u0080', '\u0085', '\u2028', '\u2029', '\ufeff', '\ufffe', '\uffff'].flatMap((c) => [{ [`k${c}`]: `a${c}b` }, { v: `a\n${c}b\n` }]);
+    const py = execFileSync('python3', ['-c', 'import json,sys,yaml; print(json.dumps(list(yaml.safe_load_all(sys.stdin.read()))))'], { input: toYamlStream(values), encoding: 'utf8' });
+    expect(JSON.parse(py)).toEqual(values);
   });
 
   test('block layout: nested maps, lists of maps, empty collections, literal blocks', () => {

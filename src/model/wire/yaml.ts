@@ -43,8 +43,27 @@ function needsQuotes(s: string): boolean {
   return IMPLICIT.some((re) => re.test(s));
 }
 
-/** Control characters a literal block cannot carry (tab and newline can). */
-const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u2028\u2029\ufeff]/;
+/**
+ * Characters a literal block cannot carry (tab and newline can): those PyYAML's reader refuses
+ * anywhere (C0 and C1 controls, DEL, U+FFFE/U+FFFF, lone surrogates), the line breaks YAML 1.1
+ * adds (NEL, U+2028, U+2029), and a byte order mark.
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]/u;
+
+/** What JSON leaves as it is but a YAML 1.1 reader cannot take inside double quotes as it is. */
+const NEEDS_ESCAPE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
+const EVERY_NEEDS_ESCAPE = new RegExp(NEEDS_ESCAPE.source, 'g');
+
+/**
+ * A double-quoted scalar. JSON's escapes are YAML's, but JSON writes DEL, the C1 controls and
+ * U+FFFE/U+FFFF as they are (PyYAML refuses them), and NEL, U+2028 and U+2029 too, which a YAML
+ * 1.1 reader folds into a space like any line break: those are escaped as well.
+ */
+function doubleQuoted(s: string): string {
+  const json = JSON.stringify(s);
+  if (!NEEDS_ESCAPE.test(s)) return json;
+  return json.replace(EVERY_NEEDS_ESCAPE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
 
 /**
  * A scalar as written after `key: ` or `- `. `keyIndent` is the indentation of the key (or dash)
@@ -66,7 +85,7 @@ function inline(v: unknown, keyIndent: string): string {
   if (typeof v === 'object') return '{}';
   const s = String(v);
   if (s.includes('\n') && s.replace(/\n/g, '') !== '' && !UNPRINTABLE.test(s) && !/[ \t]\n|[ \t]$/.test(s.replace(/\n+$/, ''))) return literal(s, keyIndent + '  ');
-  if (s === '' || needsQuotes(s)) return JSON.stringify(s);
+  if (s === '' || needsQuotes(s)) return doubleQuoted(s);
   return s;
 }
 
@@ -99,7 +118,7 @@ const keyCache = new Map<string, string>();
 function key(k: string): string {
   let out = keyCache.get(k);
   if (out === undefined) {
-    out = k === '' || needsQuotes(k) ? JSON.stringify(k) : k;
+    out = k === '' || needsQuotes(k) ? doubleQuoted(k) : k;
     if (keyCache.size < 10_000) keyCache.set(detached(k), out === k ? detached(k) : out);
   }
   return out;
