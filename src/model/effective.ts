@@ -3,7 +3,7 @@
  * (the plan, Pulumi, the readiness gate) reads these; the document writers do not, so that what
  * the user left out stays out of the output.
  */
-import { ChartGroupSpec, ChartSpec, SchemaVersion } from './spec';
+import { ChartGroupSpec, ChartSpec, HookAction, SchemaVersion } from './spec';
 import {
   DEFAULT_MIN_READY,
   EffectiveWaitResource,
@@ -92,4 +92,26 @@ export function effectiveProtection(chart: ChartSpec): { protected: boolean; con
   const p = chart.protected;
   const isProtected = p !== undefined && Object.keys(p).some((k) => (p as Record<string, unknown>)[k] !== undefined);
   return { protected: isProtected, continueProcessing: isProtected && p?.continueProcessing === true };
+}
+
+/**
+ * The `type: job` items of a pre-upgrade delete list whose CronJobs no `cronjob` item deletes.
+ * Armada v1 deletes a job item's CronJobs too (`PreUpdateActions.delete_resources`), v2 only its
+ * Jobs: these are the items whose meaning changes between the versions. A `cronjob` item with a
+ * subset of a job item's labels selects all of its CronJobs, and so covers it.
+ */
+export function jobDeletesWithoutCronJobs(list: readonly HookAction[]): number[] {
+  const cronLabels = list.filter((h) => h.type === 'cronjob').map((h) => h.labels ?? {});
+  const out: number[] = [];
+  list.forEach((h, i) => {
+    if (h.type !== 'job') return;
+    const labels = h.labels ?? {};
+    const covered = cronLabels.some((c) => Object.entries(c).every(([k, v]) => labels[k] === v));
+    if (!covered) {
+      out.push(i);
+      // The next job item with these labels is covered by the item this one implies.
+      cronLabels.push(labels);
+    }
+  });
+  return out;
 }

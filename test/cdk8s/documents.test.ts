@@ -1,3 +1,5 @@
+import { ArmadaManifest, Chart, ChartGroup, ChartSource } from '../../src';
+import { jobDeletesWithoutCronJobs } from '../../src/model/effective';
 import { buildPlan } from '../../src/model/plan';
 import { SchemaVersion } from '../../src/model/spec';
 import { validateManifest } from '../../src/model/validate';
@@ -64,3 +66,43 @@ function normalize(data: Record<string, unknown>): unknown {
   }
   return d;
 }
+
+describe('a pre-upgrade delete of `type: job` across schema versions', () => {
+  // Armada v1 deletes a job item's CronJobs too, v2 only its Jobs (armada-format.md 4.1).
+  const site = (version: SchemaVersion, del: { type: string; labels?: Record<string, string> }[]) => {
+    const s = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p', schemaVersion: version });
+    new Chart(new ChartGroup(s, 'g'), 'c', { namespace: 'n', source: ChartSource.tar('https://e.org/c.tgz'), upgrade: { pre: { delete: del } } });
+    return s.resolve().spec;
+  };
+  const deletes = (r: ReturnType<typeof toArmadaDocuments>) => (r.documents.find((d) => d.schema.startsWith('armada/Chart/'))!.data as any).upgrade.pre.delete;
+
+  test('v1 to v2: each job item gets a cronjob item after it, unless a cronjob item already selects its CronJobs', () => {
+    const r = toArmadaDocuments(site(SchemaVersion.V1, [{ type: 'job', labels: { a: 'b' } }, { type: 'pod' }, { type: 'job' }, { type: 'job', labels: { a: 'b' } }]), { version: SchemaVersion.V2 });
+    expect(deletes(r)).toEqual([{ type: 'job', labels: { a: 'b' } }, { type: 'cronjob', labels: { a: 'b' } }, { type: 'pod' }, { type: 'job' }, { type: 'cronjob' }, { type: 'job', labels: { a: 'b' } }]);
+    expect(r.diagnostics.all.filter((d) => d.field?.startsWith('upgrade'))).toEqual([]);
+    const covered = toArmadaDocuments(site(SchemaVersion.V1, [{ type: 'job', labels: { a: 'b', c: 'd' } }, { type: 'cronjob', labels: { c: 'd' } }]), { version: SchemaVersion.V2 });
+    expect(deletes(covered)).toEqual([{ type: 'job', labels: { a: 'b', c: 'd' } }, { type: 'cronjob', labels: { c: 'd' } }]);
+  });
+
+  test('v2 to v1: a job item no cronjob item covers is a warning on its type (v1 cannot delete Jobs alone)', () => {
+    const r = toArmadaDocuments(site(SchemaVersion.V2, [{ type: 'pod' }, { type: 'job', labels: { a: 'b' } }, { type: 'job', labels: { x: 'y' } }, { type: 'cronjob', labels: { x: 'y' } }]), { version: SchemaVersion.V1 });
+    expect(deletes(r)).toEqual([{ type: 'pod' }, { type: 'job', labels: { a: 'b' } }, { type: 'job', labels: { x: 'y' } }, { type: 'cronjob', labels: { x: 'y' } }]);
+    expect(r.diagnostics.all.filter((d) => d.field?.startsWith('upgrade')).map((d) => `${d.field}: ${d.message}`)).toEqual([
+      'upgrade.pre.delete[1].type: cannot be expressed in armada/Chart/v1 documents: the v2 `type: job` delete removes Jobs only; as armada/Chart/v1 it also removes the CronJobs with the same labels, and v1 has no way to remove Jobs alone',
+    ]);
+  });
+
+  test('the same version is written as it is', () => {
+    for (const v of [SchemaVersion.V1, SchemaVersion.V2]) {
+      const r = toArmadaDocuments(site(v, [{ type: 'job' }]), { version: v });
+      expect(deletes(r)).toEqual([{ type: 'job' }]);
+      expect(r.diagnostics.all.filter((d) => d.field?.startsWith('upgrade'))).toEqual([]);
+    }
+  });
+
+  test('jobDeletesWithoutCronJobs: a cronjob item with a subset of the labels covers a job item', () => {
+    expect(jobDeletesWithoutCronJobs([{ type: 'job', labels: { a: '1' } }, { type: 'cronjob' }])).toEqual([]);
+    expect(jobDeletesWithoutCronJobs([{ type: 'job' }, { type: 'cronjob', labels: { a: '1' } }])).toEqual([0]);
+    expect(jobDeletesWithoutCronJobs([{ type: 'job', labels: { a: '1' } }, { type: 'job', labels: { a: '1' } }, { type: 'job', labels: { a: '2' } }])).toEqual([0, 2]);
+  });
+});

@@ -11,7 +11,7 @@
  */
 import { setOwn } from '../own-keys';
 import { Diagnostics, FieldPath, show } from '../diagnostics';
-import { chartVersion, effectiveNativeWait, effectiveTest, effectiveWaitTimeout, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
+import { chartVersion, effectiveNativeWait, effectiveTest, effectiveWaitTimeout, jobDeletesWithoutCronJobs, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
 import { Plan } from '../plan';
 import { firstByName } from '../first-by-name';
 import { SourceType } from '../source';
@@ -209,17 +209,14 @@ class ChartWriter {
     const del = u?.pre?.delete;
     if (del === undefined) return undefined;
     const item = (type: string, labels: HookLabels) => ordered([['type', type], ['labels', labelsOut(labels)]]) as unknown as AirshipChartDeleteResource;
-    const key = (type: string, labels: HookLabels) => JSON.stringify([type, Object.entries(labels ?? {}).sort()]);
-    const written = new Set(del.map((h) => key(h.type, h.labels)));
+    // Armada v1 deletes the CronJobs of `type: job` too; the operator deletes Jobs only.
+    const v1 = chartVersion(this.chart, this.spec.schemaVersion) === SchemaVersion.V1;
+    const withCronJobs = new Set(v1 ? jobDeletesWithoutCronJobs(del) : []);
     const out: AirshipChartDeleteResource[] = [];
-    for (const h of del) {
+    del.forEach((h, i) => {
       out.push(item(h.type, h.labels));
-      // Armada v1 deletes the CronJobs of `type: job` too; the operator deletes Jobs only.
-      if (this.spec.schemaVersion === SchemaVersion.V1 && h.type === 'job' && !written.has(key('cronjob', h.labels))) {
-        written.add(key('cronjob', h.labels));
-        out.push(item('cronjob', h.labels));
-      }
-    }
+      if (withCronJobs.has(i)) out.push(item('cronjob', h.labels));
+    });
     return { pre: { delete: out } };
   }
 

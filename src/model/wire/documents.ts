@@ -6,7 +6,7 @@
  * definition's effective value is written explicitly, so that the documents mean the same thing.
  */
 import { Diagnostics, FieldPath, show } from '../diagnostics';
-import { chartVersion, effectiveTest, effectiveWaitResources } from '../effective';
+import { chartVersion, effectiveTest, effectiveWaitResources, jobDeletesWithoutCronJobs } from '../effective';
 import { firstByName } from '../first-by-name';
 import {
   ChartGroupSpec,
@@ -221,14 +221,25 @@ class DocumentWriter {
   private upgrade(c: ChartSpec, u: UpgradeOptions | undefined): Record<string, unknown> | undefined {
     if (u === undefined) return undefined;
     const v1 = this.version === SchemaVersion.V1;
+    const own = chartVersion(c, this.spec.schemaVersion);
+    // A v1 `type: job` delete removes CronJobs too, a v2 one Jobs only (see jobDeletesWithoutCronJobs).
+    const changed = u.pre?.delete !== undefined && own !== this.version ? new Set(jobDeletesWithoutCronJobs(u.pre.delete)) : new Set<number>();
+    if (own === SchemaVersion.V2) {
+      for (const i of changed) {
+        this.lost(c, ['upgrade', 'pre', 'delete', i, 'type'], `the v2 \`type: job\` delete removes Jobs only; as armada/Chart/v1 it also removes the CronJobs with ${u.pre!.delete![i].labels === undefined ? 'no labels given (every CronJob of the namespace)' : 'the same labels'}, and v1 has no way to remove Jobs alone`);
+      }
+    }
     const hooks = (list: readonly HookAction[] | undefined, keepName: boolean) =>
       list?.map((h) => ordered([['name', keepName ? h.name : undefined], ['type', h.type], ['labels', labelsOut(h.labels)]]));
+    // v1 to v2: the CronJobs a v1 job item removed get an item of their own, after it.
+    const deletes = (list: readonly HookAction[] | undefined, keepName: boolean) =>
+      hooks(list, keepName)?.flatMap((item, i) => (own === SchemaVersion.V1 && changed.has(i) ? [item, ordered([['type', 'cronjob'], ['labels', labelsOut(list![i].labels)]])] : [item]));
     if (v1) {
       return ordered([
         // v1 requires no_hooks whenever upgrade is present; false is Armada's default.
         ['no_hooks', u.noHooks ?? false],
         ['pre', u.pre === undefined ? undefined : ordered([
-          ['delete', hooks(u.pre.delete, true)],
+          ['delete', deletes(u.pre.delete, true)],
           ['update', hooks(u.pre.update, true)],
           ['create', hooks(u.pre.create, true)],
         ])],
@@ -245,7 +256,7 @@ class DocumentWriter {
       ? ordered([['force', u.options?.force], ['no_hooks', u.noHooks]])
       : undefined;
     return ordered([
-      ['pre', u.pre?.delete === undefined ? undefined : { delete: hooks(u.pre.delete, false) }],
+      ['pre', u.pre?.delete === undefined ? undefined : { delete: deletes(u.pre.delete, false) }],
       ['options', options],
     ]);
   }
