@@ -95,6 +95,15 @@ describe('bad input: diagnostics and exit 1, never a crash, never partial output
     expect(chartOnly.stderr).toContain('(no Manifest, no ChartGroup here): these look like fragments of an unrendered site');
   });
 
+  test('stdin given twice (two -, or - and -f -) is read once, with a warning, by every command', async () => {
+    const twice = '<stdin>: warning: <stdin> is given more than once; it is read only the first time';
+    for (const args of [['validate', '-', '-'], ['validate', '-', '-f', '-'], ['plan', '-', '-'], ['convert', '-', '-', '--to', 'documents-v1'], ['import', '-', '-']]) {
+      const r = await cli(args, { stdin: SIMPLE });
+      expect([args.join(' '), r.code, r.stderr.split('\n').filter((l) => l.startsWith('<stdin>: '))]).toEqual([args.join(' '), 0, [twice]]);
+      if (args[0] !== 'validate') expect(r.stdout.length).toBeGreaterThan(100);
+    }
+  });
+
   test('a 50 MB file gives diagnostics, not a crash', async () => {
     const big = path.join(dir, 'big.yaml');
     const fd = fs.openSync(big, 'w');

@@ -37,6 +37,10 @@ export interface ReadResult {
 
 const MiB = 1024 * 1024;
 
+// Standard input can be read once per process, and a run reads its inputs in several calls (one
+// per file, then the override files): which streams are used up is known across them.
+const streamsRead = new WeakSet<object>();
+
 /**
  * Reads each path as UTF-8 text; `-` reads `stdin` (once: a second `-` gets a warning). Never
  * throws for a user mistake: a missing or unreadable path, a directory, a FIFO, device or socket
@@ -52,20 +56,20 @@ export async function readInputs(paths: readonly string[], stdin?: NodeJS.Readab
   const stdinName = options.stdinName ?? STDIN_NAME;
   const inputs: SourceText[] = [];
   const diagnostics: Diagnostic[] = [];
-  let stdinRead = false;
   for (const p of paths) {
     const file = p === '-' ? stdinName : p;
     const fail = (code: string, message: string, location = file, severity: Diagnostic['severity'] = 'error') =>
       diagnostics.push({ severity, location, code, message });
     let bytes: Buffer;
     if (p === '-') {
-      if (stdinRead) {
+      const stream = stdin ?? process.stdin;
+      if (streamsRead.has(stream)) {
         fail(LoadCodes.READ_ERROR, `${stdinName} is given more than once; it is read only the first time`, file, 'warning');
         continue;
       }
-      stdinRead = true;
+      streamsRead.add(stream);
       try {
-        bytes = await readStream(stdin ?? process.stdin, maxBytes);
+        bytes = await readStream(stream, maxBytes);
       } catch (e) {
         fail(LoadCodes.READ_ERROR, e instanceof TooLarge ? `${stdinName} is larger than ${formatSize(maxBytes)}; reading stopped there` : `cannot read ${stdinName}: ${errorText(e)}`);
         continue;
