@@ -24,8 +24,8 @@ export const REPORT_HELP = `Report options (diagnostics go to stderr, with a sum
   -q, --quiet              print errors only (the summary still counts warnings)
   --max-warnings N         fail (exit 1, nothing written) with more than N warnings
   --all-warnings           print every warning on its own line
-  A rule that warns more than 3 times is printed once, with the count and the first few
-  documents (unless --all-warnings).`;
+  A rule that warns about one field (values count as one) more than 3 times is printed once,
+  with the count and the first few documents (unless --all-warnings).`;
 
 export const INPUT_HELP = `Input options (as armada apply):
   --target-manifest NAME   build this armada/Manifest (required when the files have several)

@@ -1,5 +1,5 @@
 import { inInputOrder, InputOrder, parseLocation } from '../model/diagnostic-order';
-import { Diagnostic, errorsOf, formatDiagnostic, hasErrors, plural, summary, warningsOf } from '../model/diagnostics';
+import { DeferredDiagnostic, Diagnostic, errorsOf, formatDiagnostic, hasErrors, plural, ruleField, summary, warningsOf } from '../model/diagnostics';
 import { inPieces } from '../model/text-pieces';
 import { CliIo, writePieces } from './io';
 
@@ -60,25 +60,37 @@ export const GROUP_AFTER = 3;
 const NAMED = 3;
 
 /**
+ * What makes warnings alike: their code and the field they are about ({@link ruleField}), so that
+ * one code's different findings (a wait's labels, a chart's source) each get a line. A deferred
+ * diagnostic names its field without being located.
+ */
+function ruleOf(d: Diagnostic): string {
+  return `${d.code}\u0000${d instanceof DeferredDiagnostic ? d.rule : d.field === undefined ? '' : ruleField(d.field)}`;
+}
+
+/**
  * The lines of a report, in input order: every error, and every warning, except that a rule
- * (diagnostic code) warning more than {@link GROUP_AFTER} times is one line: its first
- * occurrence, how many there are in all, and the first few other documents (unless
+ * (a diagnostic code about one field) warning more than {@link GROUP_AFTER} times is one line:
+ * its first occurrence, how many there are in all, and the first few other documents (unless
  * `allWarnings`). Only the diagnostics printed are located (see `diagnostic-order`).
  */
 export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
   const order = new InputOrder(ds, options.files);
   const byRule = new Map<string, number[]>();
-  ds.forEach((d, i) => {
-    if (d.severity !== 'warning' || d.code === undefined) return;
-    const same = byRule.get(d.code);
+  const rules: (string | undefined)[] = ds.map((d) => (d.severity !== 'warning' || d.code === undefined ? undefined : ruleOf(d)));
+  ds.forEach((_, i) => {
+    const rule = rules[i];
+    if (rule === undefined) return;
+    const same = byRule.get(rule);
     if (same) same.push(i);
-    else byRule.set(d.code, [i]);
+    else byRule.set(rule, [i]);
   });
   const shown: number[] = [];
   const grouped = new Map<number, number[]>();
   ds.forEach((d, i) => {
     if (d.severity === 'warning' && options.quiet) return;
-    const same = d.severity === 'warning' && d.code !== undefined ? byRule.get(d.code)! : undefined;
+    const rule = rules[i];
+    const same = rule !== undefined ? byRule.get(rule)! : undefined;
     if (same === undefined || same.length <= GROUP_AFTER || options.allWarnings) shown.push(i);
     else if (same[0] === i) {
       const first = order.earliest(same);

@@ -83,6 +83,9 @@ export class ConstructOrigin implements Origin {
   }
 }
 
+const NO_PATH: FieldPath = [];
+const rules = new WeakMap<FieldPath, string>();
+
 /**
  * A diagnostic of an {@link Origin} that asks for its position (and its wire field) only when
  * `location`, `document` or `field` is first read: a run that prints one line for thousands of
@@ -125,6 +128,14 @@ export class DeferredDiagnostic implements Diagnostic {
   public get field(): string | undefined {
     return this.located().field;
   }
+  /** The field as {@link ruleField} names it, without locating the diagnostic. */
+  public get rule(): string {
+    // Children of one object share its path (see DeferredChildDiagnostic): named once.
+    const path = this.path ?? NO_PATH;
+    let rule = rules.get(path);
+    if (rule === undefined) rules.set(path, (rule = ruleField(path)));
+    return rule;
+  }
   /** Whether the position has been looked up. */
   public get placed(): boolean {
     return this.where !== undefined;
@@ -146,6 +157,23 @@ class DeferredChildDiagnostic extends DeferredDiagnostic {
   protected override fieldPath(): FieldPath {
     return [...super.fieldPath()!, this.key];
   }
+}
+
+/**
+ * The field a rule is about, for grouping like findings: indices written `[]`, and chart values
+ * as `values` (a rule about values finds each key of them). `['wait', 'resources', 0, 'minReady']`
+ * is `wait.resources[].minReady`; `data.values.a.b` is `data.values`.
+ */
+export function ruleField(field: FieldPath | string): string {
+  if (typeof field === 'string') return field.replace(/\[\d+\]/g, '[]').replace(/^((?:data\.)?values)[.[].*$/s, '$1');
+  let out = '';
+  for (let i = 0; i < field.length; i++) {
+    const seg = field[i];
+    if (typeof seg === 'number') out += '[]';
+    else out += (out === '' ? '' : '.') + seg;
+    if (seg === 'values' && i <= 1) break;
+  }
+  return out;
 }
 
 /**
@@ -252,12 +280,24 @@ export function formatDiagnostic(d: Diagnostic, layout: DiagnosticLayout = 'seve
   const within = [d.document, d.field].filter(present);
   switch (layout) {
     case 'compiler':
-      return [d.location, d.severity, ...within, d.message].filter(present).join(': ');
+      return printable([d.location, d.severity, ...within, d.message].filter(present).join(': '));
     case 'bare':
-      return [d.location, ...within].filter(present).join(': ') + ': ' + d.message;
+      return printable([d.location, ...within].filter(present).join(': ') + ': ' + d.message);
     case 'severity-first':
-      return `${d.severity}: ${[d.location, ...within].join(': ')}: ${d.message}`;
+      return printable(`${d.severity}: ${[d.location, ...within].join(': ')}: ${d.message}`);
   }
+}
+
+// Control characters, line breaks and bidirectional overrides: from a file's names and keys, they
+// would let it write lines of its own into a report, move the terminal's cursor or reorder text.
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `line` with what {@link UNPRINTABLE} matches written as an escape (`\n`, `\x1b`, `\u2028`). */
+export function printable(line: string): string {
+  UNPRINTABLE.lastIndex = 0;
+  if (!UNPRINTABLE.test(line)) return line;
+  return line.replace(UNPRINTABLE, (c) => ESCAPES[c] ?? (c.charCodeAt(0) < 0x100 ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : `\\u${c.charCodeAt(0).toString(16)}`));
 }
 
 function present(part: string | undefined): part is string {

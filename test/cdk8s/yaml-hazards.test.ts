@@ -34,7 +34,7 @@ describe('Armada documents (read by PyYAML)', () => {
       // in the order the keys are written (sorted)
       'data.values.csi: the string holds U+009B',
       'data.values.del: the string holds U+007F',
-      'data.values.k\tey: the key holds a tab',
+      'data.values.k\\tey: the key holds a tab',
       'data.values.ls: the string holds a line separator (U+2028)',
       'data.values.nel: the string holds NEL (next line) (U+0085)',
       'data.values.nonchar: the string holds U+FFFF',

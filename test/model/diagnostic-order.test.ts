@@ -104,6 +104,27 @@ describe('input order with deferred positions', () => {
     expect(reportLines(like, { files: ['b.yaml', 'a.yaml'] })).toEqual(['b.yaml:2:1: warning: B: x: b [same: 4 warnings like this one, also in A]']);
   });
 
+  test('alike means the same code about the same field: each field of one code gets its line; indices and values keys group', () => {
+    const a = doc('a.yaml', 1, 'A', { x: [2, 1], y: [3, 1], values: [4, 1], wait: [5, 1] });
+    const b = doc('b.yaml', 1, 'B', { x: [2, 1], y: [3, 1], values: [4, 1], wait: [5, 1] });
+    const at = (o: Origin, path: FieldPath, message: string) => new DeferredDiagnostic('warning', o, path, message, 'lost');
+    const ds = [
+      ...[a, b, a, b].map((o, i) => at(o, ['x'], `x${i}`)),
+      ...[a, b, a, b].map((o, i) => at(o, ['y'], `y${i}`)),
+      ...[a, b].flatMap((o) => [at(o, ['values', 'k0'], 'v'), at(o, ['values', 'deep', 'k1'], 'v')]),
+      ...[a, b].flatMap((o) => [at(o, ['wait', 'resources', 0, 'minReady'], 'm'), at(o, ['wait', 'resources', 3, 'minReady'], 'm')]),
+    ];
+    expect(reportLines(ds, { files: ['a.yaml', 'b.yaml'] })).toEqual([
+      'a.yaml:2:1: warning: A: x: x0 [lost: 4 warnings like this one, also in B]',
+      'a.yaml:3:1: warning: A: y: y0 [lost: 4 warnings like this one, also in B]',
+      'a.yaml:4:1: warning: A: values: v [lost: 4 warnings like this one, also in B]',
+      'a.yaml:5:1: warning: A: wait: m [lost: 4 warnings like this one, also in B]',
+    ]);
+    // Fields given as text group the same way.
+    const texts = ['data.values.a', 'data.values["b"]', 'data.values.c.d', 'data.values'].map((field, i): Diagnostic => ({ severity: 'warning', location: `a.yaml:${i + 1}:1`, field, message: field, code: 'lost' }));
+    expect(reportLines(texts)).toEqual(['a.yaml:1:1: warning: data.values.a: data.values.a [lost: 4 warnings like this one, also in a.yaml:2:1, a.yaml:3:1, a.yaml:4:1]']);
+  });
+
   test('earliest and documentsInOrder: the first diagnostic, then every other document once', () => {
     const docs = [5, 1, 9, 3].map((start, i) => doc('f.yaml', start * 10, `D${i}`, { x: [start * 10 + 2, 1], y: [start * 10 + 1, 4] }));
     const ds = docs.flatMap((o) => [warn(o, 'x'), warn(o, 'y')]);

@@ -39,6 +39,14 @@ describe('formatDiagnostic', () => {
     expect(formatDiagnostic(unplaced, 'compiler')).toBe('error: name: empty');
   });
 
+  test('control characters, line breaks and bidirectional overrides from names and keys are escaped, in every layout', () => {
+    const forged: Diagnostic = { severity: 'warning', location: 'a.yaml:1:1', document: 'armada/Chart/v1 a\u001b[2J\rb\nfake.yaml:1:1: error: forged', field: 'data.values.k\u2028\u202e\t\u009b', code: 'c', message: 'm\u0000' };
+    expect(formatDiagnostic(forged, 'compiler')).toBe('a.yaml:1:1: warning: armada/Chart/v1 a\\x1b[2J\\rb\\nfake.yaml:1:1: error: forged: data.values.k\\u2028\\u202e\\t\\x9b: m\\x00');
+    for (const layout of ['compiler', 'bare', 'severity-first'] as const) expect(formatDiagnostic(forged, layout)).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u202e]/);
+    // Text that needs no escape is the same string.
+    expect(formatDiagnostic(inFile, 'compiler')).toBe('site.yaml:3:5: error: armada/Chart/v1 db: data.wait.timeout: received "x"; must be seconds');
+  });
+
   test('bare: no severity, for the messages cdk8s labels itself', () => {
     expect(formatDiagnostic(inFile, 'bare')).toBe('site.yaml:3:5: armada/Chart/v1 db: data.wait.timeout: received "x"; must be seconds');
     expect(formatDiagnostic(inConstruct, 'bare')).toBe('site/infra/db: waits on every pod');
