@@ -37,12 +37,13 @@ export interface ArmadaChartOutputProps extends OutputProps {
   readonly api?: OperatorApi | undefined;
   /**
    * AIRSHIP_V1 only: add `argocd.argoproj.io/sync-wave` annotations from the plan step, so that
-   * Argo CD applies the charts in Armada's order.
+   * Argo CD applies the charts in Armada's order. `true` with KELEUSTES_V1ALPHA1 throws.
    * @default false
    */
   readonly syncWaves?: boolean | undefined;
   /**
    * KELEUSTES_V1ALPHA1 only: how `spec.release` (that operator's Helm release name) is written.
+   * `AS_WRITTEN` with AIRSHIP_V1 throws (that operator's release names are always prefixed).
    * @default KeleustesReleaseNaming.PREFIXED
    */
   readonly releaseNaming?: KeleustesReleaseNaming | undefined;
@@ -112,19 +113,44 @@ export abstract class ManifestOutput extends Construct {
     reported.add(resolved);
     for (const w of [...modelWarnings, ...out.diagnostics]) if (w.severity === 'warning') this.onWarning(w);
     const ids = new Set<string>();
+    const created = new Map<string, RenderedObject>();
     for (const { identity, body } of out.objects) {
       const base = [identity.kind, identity.namespace, identity.name].filter(Boolean).join('-');
       let id = base;
       for (let i = 2; ids.has(id); i++) id = `${base}-${i}`;
       ids.add(id);
-      new RenderedObject(this, id, identity, body);
+      const o = new RenderedObject(this, id, identity, body);
+      created.set(objectKey(o), o);
     }
-    return [];
+    return this.clashes(created);
+  }
+
+  /**
+   * Objects of this output that another construct also writes into the same file (two outputs of
+   * one manifest, two manifests with the same names, an object of the user's own): applied, the
+   * last would silently replace the first.
+   */
+  private clashes(created: ReadonlyMap<string, RenderedObject>): string[] {
+    const chart = findChart(this)!;
+    const errors: string[] = [];
+    for (const other of chart.node.findAll()) {
+      if (!cdk8s.ApiObject.isApiObject(other) || other.node.scope === this) continue;
+      const clash = created.get(objectKey(other));
+      if (clash === undefined) continue;
+      const what = `${clash.kind} ${clash.metadata.namespace === undefined ? '' : `${clash.metadata.namespace}/`}${clash.name}`;
+      errors.push(`${this.node.path}: ${what} is written into ${chart.node.path}'s file by ${other.node.path} as well; applied, one would replace the other: render each manifest into its own cdk8s.Chart, or once`);
+    }
+    return errors;
   }
 }
 
 // cdk8s prefixes each validation message with the error label itself.
 const line = (d: Diagnostic): string => formatDiagnostic(d, 'bare');
+
+/** What makes two objects the same object to Kubernetes (or two Armada documents the same document). */
+function objectKey(o: cdk8s.ApiObject): string {
+  return `${o.apiVersion}\u0000${o.kind}\u0000${o.metadata.namespace ?? ''}\u0000${o.name}`;
+}
 
 function findChart(c: IConstruct): IConstruct | undefined {
   for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (cdk8s.Chart.isChart(s)) return s;
@@ -144,6 +170,15 @@ export class ArmadaChartOutput extends ManifestOutput {
     super(scope, id, props);
     this.props = props;
     this.api = props.api ?? OperatorApi.AIRSHIP_V1;
+    // An option of the other operator would be left out of the objects without a word (what
+    // either operator does anyway, sync waves off and prefixed names, is no mistake).
+    const keleustes = this.api === OperatorApi.KELEUSTES_V1ALPHA1;
+    if (keleustes && props.syncWaves === true) {
+      throw new Error(`${this.node.path}: syncWaves: received ${JSON.stringify(props.syncWaves)} with api ${this.api}; it applies to OperatorApi.AIRSHIP_V1 only (the keleustes operator orders the charts itself)`);
+    }
+    if (!keleustes && props.releaseNaming !== undefined && props.releaseNaming !== KeleustesReleaseNaming.PREFIXED) {
+      throw new Error(`${this.node.path}: releaseNaming: received ${JSON.stringify(props.releaseNaming)} with api ${this.api}; it applies to OperatorApi.KELEUSTES_V1ALPHA1 only (the airship operator names each release as Armada does)`);
+    }
   }
 
   protected render(): Rendered {

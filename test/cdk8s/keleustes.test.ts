@@ -168,4 +168,16 @@ describe('keleustes v1alpha1 output', () => {
     new ChartGroup(site, 'h', { charts: [c] });
     expect(() => synthCrs(site, { api: OperatorApi.KELEUSTES_V1ALPHA1 })).toThrow(/the chart is in groups "g" and "h", but each ArmadaChartGroup takes controller ownership/);
   });
+
+  test("an option of the other operator throws at once with the construct path, where ignoring it would change what was asked", () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    new Chart(new ChartGroup(site, 'g'), 'c', base('c'));
+    expect(() => synthCrs(site, { api: OperatorApi.KELEUSTES_V1ALPHA1, syncWaves: true })).toThrow(
+      'out/crs: syncWaves: received true with api armada.airshipit.org/v1alpha1; it applies to OperatorApi.AIRSHIP_V1 only (the keleustes operator orders the charts itself)',
+    );
+    expect(() => synthCrs(site, { releaseNaming: KeleustesReleaseNaming.AS_WRITTEN })).toThrow(/^out\/crs: releaseNaming: received "as-written" with api armada.airshipit.org\/v1; it applies to OperatorApi.KELEUSTES_V1ALPHA1 only/);
+    // What the operator does anyway is no mistake.
+    expect(() => synthCrs(site, { api: OperatorApi.KELEUSTES_V1ALPHA1, syncWaves: false })).not.toThrow();
+    expect(() => synthCrs(site, { releaseNaming: KeleustesReleaseNaming.PREFIXED })).not.toThrow();
+  });
 });
