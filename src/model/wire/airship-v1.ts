@@ -11,7 +11,7 @@
  */
 import { setOwn } from '../own-keys';
 import { Diagnostics, FieldPath, show } from '../diagnostics';
-import { chartVersion, effectiveNativeWait, effectiveTest, effectiveWaitTimeout, jobDeletesWithoutCronJobs, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
+import { chartVersion, effectiveNativeWait, effectiveTest, effectiveWaitResources, effectiveWaitTimeout, jobDeletesWithoutCronJobs, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
 import { Plan } from '../plan';
 import { firstByName } from '../first-by-name';
 import { SourceType } from '../source';
@@ -168,6 +168,14 @@ class ChartWriter {
   private wait(): AirshipChartWait {
     const c = this.chart;
     const w = c.wait;
+    // Required by default (a listed wait, v1's default pod wait): one line per chart, since the
+    // operator has no required waits at all. An explicit required=true is reported on its item.
+    const implicit = effectiveWaitResources(c, this.spec.schemaVersion).filter((r, i) => r.required && (w?.resources === undefined || w.resources[i].options.required === undefined));
+    if (implicit.length > 0) {
+      const types = [...new Set(implicit.map((r) => r.type))];
+      const list = types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`;
+      this.differs(['wait'], `Armada fails the chart when a required wait finds no ${list} by its timeout (${w?.resources === undefined ? "armada/Chart/v1's default pod wait is required" : 'a listed wait is required unless it says required: false'}); the operator skips a wait that finds nothing`);
+    }
     let resources: AirshipChartWaitResource[] | undefined;
     // Armada merges an item's labels over wait.labels; the operator merges wait.labels over the
     // item's. Where they conflict, each item gets Armada's merge and wait.labels is left out.

@@ -64,6 +64,11 @@ describe('airship operator: where it departs from Armada', () => {
     expect(differs(warnings)).toEqual([
       [
         'site/g/c',
+        'wait',
+        'the airship operator departs from Armada here: Armada fails the chart when a required wait finds no deployment, daemonset, statefulset or pod by its timeout (a listed wait is required unless it says required: false); the operator skips a wait that finds nothing',
+      ],
+      [
+        'site/g/c',
         'wait.resources[0].minReady',
         'the airship operator departs from Armada here: minReady "50%": the operator computes (50 / 100) * pods with integer division, which is 0: nothing is held back; write a count of pods instead',
       ],
@@ -85,6 +90,28 @@ describe('airship operator: where it departs from Armada', () => {
     expect(differs(warnings).map(([, f]) => f)).toEqual(['wait.resources', 'wait.resources', 'wait.resources']);
     const types = differs(warnings).map(([, , m]) => /^the airship operator departs from Armada here: a (\w+) wait without minReady means 100% available in Armada; /.exec(m)?.[1]);
     expect(types.sort()).toEqual(['daemonset', 'deployment', 'statefulset']);
+  });
+});
+
+describe('airship operator: required waits', () => {
+  const required = (w: ReturnType<typeof synthCrs>['warnings']) => differs(w).filter(([, f]) => f === 'wait').map(([, , m]) => m);
+
+  test("v1's default pod wait and listed waits are required in Armada, and none is for the operator: one warning per chart", () => {
+    expect(required(synthCrs(oneChart({})).warnings)).toEqual([
+      "the airship operator departs from Armada here: Armada fails the chart when a required wait finds no pod by its timeout (armada/Chart/v1's default pod wait is required); the operator skips a wait that finds nothing",
+    ]);
+    expect(required(synthCrs(oneChart({ wait: { labels: { a: 'b' }, resources: [WaitResource.job(), WaitResource.job({ labels: { x: 'y' } }), WaitResource.pod({ required: false })] } })).warnings)).toEqual([
+      'the airship operator departs from Armada here: Armada fails the chart when a required wait finds no job by its timeout (a listed wait is required unless it says required: false); the operator skips a wait that finds nothing',
+    ]);
+  });
+
+  test('no warning where nothing is required by default: v2 defaults, required: false, an empty list; required: true is its own warning', () => {
+    expect(required(synthCrs(oneChart({}, SchemaVersion.V2)).warnings)).toEqual([]);
+    expect(required(synthCrs(oneChart({ wait: { labels: { a: 'b' }, resources: [WaitResource.pod({ required: false })] } })).warnings)).toEqual([]);
+    expect(required(synthCrs(oneChart({ wait: { labels: { a: 'b' }, resources: [] } })).warnings)).toEqual([]);
+    const explicit = synthCrs(oneChart({ wait: { labels: { a: 'b' }, resources: [WaitResource.pod({ required: true })] } })).warnings;
+    expect(required(explicit)).toEqual([]);
+    expect(explicit.map((w) => w.field)).toContain('wait.resources[0].required');
   });
 });
 
