@@ -51,9 +51,15 @@ export function codeCacheDirectory(env: NodeJS.ProcessEnv = process.env, platfor
   if (env.ARMADA_CDK_COMPILE_CACHE) return path.resolve(env.ARMADA_CDK_COMPILE_CACHE);
   let base: string | undefined;
   try {
-    if (platform === 'win32') base = env.LOCALAPPDATA || path.join(home(), 'AppData', 'Local');
-    else if (platform === 'darwin') base = path.join(home(), 'Library', 'Caches');
-    else base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(home(), '.cache');
+    // Under the home directory only when it exists: a service account's HOME (often
+    // /nonexistent) must not be created by a command line tool.
+    const inHome = (...parts: string[]) => {
+      const dir = home();
+      return fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? path.join(dir, ...parts) : undefined;
+    };
+    if (platform === 'win32') base = env.LOCALAPPDATA || inHome('AppData', 'Local');
+    else if (platform === 'darwin') base = inHome('Library', 'Caches');
+    else base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : inHome('.cache');
   } catch {
     return undefined; // no home directory (a service account without one)
   }

@@ -3,6 +3,7 @@
  * change what a run does or make it fail (a corrupt, foreign, unreadable or unwritable cache is
  * skipped). Each case loads a small CommonJS file the way `bin/armada-cdk.js` loads the bundle.
  */
+import * as os from 'os';
 import * as fs from 'fs';
 import * as path from 'path';
 import { CACHED_COMMANDS, codeCacheDirectory, codeCacheFile, runWithCodeCache } from '../../src/cli/code-cache';
@@ -26,13 +27,16 @@ function moduleFile(body = 'exports.answer = 42;'): string {
 const cacheFiles = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
 
 describe('codeCacheDirectory', () => {
-  const home = () => '/home/ada';
+  // A home directory that exists: the default location is under it only then.
+  const ada = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-home-'));
+  afterAll(() => fs.rmSync(ada, { recursive: true, force: true }));
+  const home = () => ada;
   test('the user cache directory of each platform', () => {
-    expect(codeCacheDirectory({}, 'linux', home)).toBe(path.join('/home/ada', '.cache', 'armada-cdk', 'compile-cache'));
+    expect(codeCacheDirectory({}, 'linux', home)).toBe(path.join(ada, '.cache', 'armada-cdk', 'compile-cache'));
     expect(codeCacheDirectory({ XDG_CACHE_HOME: '/var/cache/ada' }, 'linux', home)).toBe(path.join('/var/cache/ada', 'armada-cdk', 'compile-cache'));
     // a relative XDG_CACHE_HOME is invalid by the XDG spec and ignored
-    expect(codeCacheDirectory({ XDG_CACHE_HOME: 'rel/cache' }, 'linux', home)).toBe(path.join('/home/ada', '.cache', 'armada-cdk', 'compile-cache'));
-    expect(codeCacheDirectory({}, 'darwin', home)).toBe(path.join('/home/ada', 'Library', 'Caches', 'armada-cdk', 'compile-cache'));
+    expect(codeCacheDirectory({ XDG_CACHE_HOME: 'rel/cache' }, 'linux', home)).toBe(path.join(ada, '.cache', 'armada-cdk', 'compile-cache'));
+    expect(codeCacheDirectory({}, 'darwin', home)).toBe(path.join(ada, 'Library', 'Caches', 'armada-cdk', 'compile-cache'));
     expect(codeCacheDirectory({ LOCALAPPDATA: 'C:\\Users\\ada\\AppData\\Local' }, 'win32', home)).toBe(path.join('C:\\Users\\ada\\AppData\\Local', 'armada-cdk', 'compile-cache'));
   });
 
@@ -41,7 +45,7 @@ describe('codeCacheDirectory', () => {
     expect(codeCacheDirectory({ ARMADA_CDK_DISABLE_COMPILE_CACHE: '1', ARMADA_CDK_COMPILE_CACHE: '/srv/cache' }, 'linux', home)).toBeUndefined();
     expect(codeCacheDirectory({ NODE_DISABLE_COMPILE_CACHE: '1' }, 'linux', home)).toBeUndefined();
     // set but off
-    for (const off of ['', '0', 'false', 'FALSE']) expect(codeCacheDirectory({ ARMADA_CDK_DISABLE_COMPILE_CACHE: off }, 'linux', home)).toBe(path.join('/home/ada', '.cache', 'armada-cdk', 'compile-cache'));
+    for (const off of ['', '0', 'false', 'FALSE']) expect(codeCacheDirectory({ ARMADA_CDK_DISABLE_COMPILE_CACHE: off }, 'linux', home)).toBe(path.join(ada, '.cache', 'armada-cdk', 'compile-cache'));
   });
 
   test('no home directory: no cache', () => {
@@ -49,6 +53,12 @@ describe('codeCacheDirectory', () => {
       throw new Error('ENOENT: no home');
     };
     expect(codeCacheDirectory({}, 'linux', noHome)).toBeUndefined();
+    // A HOME that does not exist (a service account's /nonexistent) is not created.
+    const missing = path.join(ada, 'nonexistent');
+    for (const platform of ['linux', 'darwin', 'win32'] as const) expect(codeCacheDirectory({}, platform, () => missing)).toBeUndefined();
+    expect(fs.existsSync(missing)).toBe(false);
+    // A cache directory named outright is the user's choice.
+    expect(codeCacheDirectory({ XDG_CACHE_HOME: path.join(missing, 'cache') }, 'linux', () => missing)).toBe(path.join(missing, 'cache', 'armada-cdk', 'compile-cache'));
   });
 });
 
