@@ -4,7 +4,7 @@ import { Duration } from '../model/duration';
 import { ChartSource, SourceType } from '../model/source';
 import { dns1123LabelProblem } from '../model/names';
 import { firstByName } from '../model/first-by-name';
-import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, FluxOptions, HelmReleasePlacement, toFluxObjects } from '../model/wire/flux-v2';
+import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, FluxOptions, HelmReleasePlacement, intervalProblem, toFluxObjects } from '../model/wire/flux-v2';
 import { ManifestOutput, OutputProps, Rendered } from './outputs';
 import { yamlHazards } from './yaml-hazards';
 
@@ -30,8 +30,8 @@ export class FluxOutput extends ManifestOutput {
     }
     for (const [name, value] of [['interval', props.interval], ['sourceInterval', props.sourceInterval]] as const) {
       if (value === undefined) continue;
-      const p = Duration.isDuration(value) ? value.problem() : `received ${JSON.stringify(value)}; use Duration.minutes(...) or Duration.seconds(...)`;
-      if (p) throw new Error(`${this.node.path}: ${name}: ${p.replace('a timeout', 'an interval')}`);
+      const p = Duration.isDuration(value) ? intervalProblem(value) : `received ${JSON.stringify(value)}; use Duration.minutes(...) or Duration.seconds(...)`;
+      if (p) throw new Error(`${this.node.path}: ${name}: ${p}`);
     }
     const placements = Object.values(HelmReleasePlacement) as string[];
     if (props.placement !== undefined && !placements.includes(props.placement)) {

@@ -1,5 +1,5 @@
 /** The `convert --to flux-v2` options: parsed here so that the convert command stays a dispatcher. */
-import { Duration } from '../model/duration';
+import { Duration, GO_DURATION_MAX_SECONDS } from '../model/duration';
 import { dns1123LabelProblem } from '../model/names';
 import { FluxOptions, HelmReleasePlacement } from '../model/wire/flux-v2';
 import { ChartSource } from '../model/source';
@@ -37,6 +37,7 @@ function duration(args: ParsedArgs, option: string): Duration | undefined {
   const m = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(v);
   const seconds = m && v !== '' ? Number(m[1] ?? 0) * 3600 + Number(m[2] ?? 0) * 60 + Number(m[3] ?? 0) : 0;
   if (seconds <= 0) throw new UsageError(`--${option} must be a duration such as 10m, 1h or 1h30m, greater than 0; received ${JSON.stringify(v)}`, 'convert');
+  if (seconds > GO_DURATION_MAX_SECONDS) throw new UsageError(`--${option}: received ${JSON.stringify(v)}; Flux reads it as a Go duration, which ends at ${GO_DURATION_MAX_SECONDS} seconds (2562047h, about 292 years)`, 'convert');
   return Duration.seconds(seconds);
 }
 

@@ -8,6 +8,9 @@ const DURATION = Symbol.for('armada-cdk.Duration');
  * Factories never throw: a negative or fractional amount is reported by validation at synth,
  * with the construct path, together with every other problem in the definition.
  */
+/** The longest Go `time.Duration` (2^63 - 1 nanoseconds), in whole seconds: Helm's timeouts and Flux's intervals are read as one. */
+export const GO_DURATION_MAX_SECONDS = 9223372036;
+
 export class Duration {
   /** A duration of `amount` seconds. */
   public static seconds(amount: number): Duration {

@@ -4,7 +4,7 @@
  * place it concerns and the value it received.
  */
 import { Diagnostics, FieldPath, Origin, show, suggest } from './diagnostics';
-import { Duration } from './duration';
+import { Duration, GO_DURATION_MAX_SECONDS } from './duration';
 import { findCycles } from './graph';
 import {
   dns1123LabelProblem,
@@ -33,8 +33,6 @@ export interface ValidateOptions {
 
 const PRE_DELETE_TYPES = ['job', 'cronjob', 'pod'];
 
-/** The longest Go `time.Duration` (2^63 - 1 nanoseconds), in whole seconds. */
-const GO_DURATION_MAX_SECONDS = 9223372036;
 
 /** Validates a resolved manifest; returns every error and warning. */
 export function validateManifest(spec: ManifestSpec, options: ValidateOptions = {}): Diagnostics {

@@ -85,6 +85,7 @@ describe('convert --to flux-v2', () => {
     for (const [args, message] of [
       [['--interval', '10 minutes'], '--interval must be a duration such as 10m, 1h or 1h30m, greater than 0; received "10 minutes"'],
       [['--interval', '0s'], '--interval must be a duration such as 10m, 1h or 1h30m, greater than 0; received "0s"'],
+      [['--source-interval', '99999999999h'], '--source-interval: received "99999999999h"; Flux reads it as a Go duration, which ends at 9223372036 seconds (2562047h, about 292 years)'],
       [['--flux-namespace', 'Flux'], '--flux-namespace: received "Flux"; a namespace must be a DNS-1123 label'],
       [['--placement', 'everywhere'], '--placement must be one of single-namespace, chart-namespace; received "everywhere"'],
       [['--local-source', '/opt/charts'], '--local-source must be DIR=URL or DIR=URL#REF (the Git repository that holds the local directory DIR); received "/opt/charts"'],

@@ -91,6 +91,7 @@ describe('FluxOutput', () => {
       'c/a: namespace: received "Flux"; a namespace must be a DNS-1123 label: lower-case letters, digits and "-", starting and ending with a letter or digit',
     );
     expect(() => new FluxOutput(chart, 'b', { manifest: site, interval: Duration.seconds(0) })).toThrow('c/b: interval: received 0 seconds; an interval must be a whole number of seconds greater than 0');
+    expect(() => new FluxOutput(chart, 'huge', { manifest: site, sourceInterval: Duration.hours(3_000_000) })).toThrow('c/huge: sourceInterval: received 10800000000 seconds; Flux reads an interval as a Go duration, which ends at 9223372036 seconds (about 292 years)');
     expect(() => new FluxOutput(chart, 'd', { manifest: site, sourceInterval: 60 as never })).toThrow('c/d: sourceInterval: received 60; use Duration.minutes(...) or Duration.seconds(...)');
     expect(() => new FluxOutput(chart, 'f', { manifest: site, localSources: { '/opt/charts': ChartSource.local('/srv') } })).toThrow(
       'c/f: localSources["/opt/charts"]: received a local source; use ChartSource.git(url, { reference, subpath }): a Flux GitRepository is what reads a directory tree',

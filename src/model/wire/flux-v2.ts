@@ -12,7 +12,7 @@
  * `storageNamespace` is the chart's namespace, where Helm 3 (and so Armada) keeps the release.
  */
 import { Diagnostics, FieldPath, show } from '../diagnostics';
-import { Duration } from '../duration';
+import { Duration, GO_DURATION_MAX_SECONDS } from '../duration';
 import { hasOwnKey } from '../own-keys';
 import { effectiveNativeWait } from '../effective';
 import { dns1123LabelProblem } from '../names';
@@ -224,9 +224,17 @@ function checkOptions(spec: ManifestSpec, o: { namespace: string; sourceNamespac
     if (p) d.error(spec.origin, undefined, 'flux-option', `Flux option ${name}: received ${show(value)}; a namespace ${p}`);
   }
   for (const [name, value] of [['interval', o.interval], ['sourceInterval', o.sourceInterval]] as const) {
-    const p = value.problem();
-    if (p) d.error(spec.origin, undefined, 'flux-option', `Flux option ${name}: ${p.replace('a timeout', 'an interval')}`);
+    const p = intervalProblem(value);
+    if (p) d.error(spec.origin, undefined, 'flux-option', `Flux option ${name}: ${p}`);
   }
+}
+
+/** Why `value` is not an interval Flux reads (a Go duration of whole seconds, greater than 0), or undefined. */
+export function intervalProblem(value: Duration): string | undefined {
+  const p = value.problem();
+  if (p) return p.replace('a timeout', 'an interval');
+  if (value.toSeconds() > GO_DURATION_MAX_SECONDS) return `received ${value.toSeconds()} seconds; Flux reads an interval as a Go duration, which ends at ${GO_DURATION_MAX_SECONDS} seconds (about 292 years)`;
+  return undefined;
 }
 
 /** The previous step's releases, then the chart's own edges; never itself, each once. */
