@@ -51,10 +51,13 @@ export class ArmadaOperator extends Construct {
   public readonly crds: readonly cdk8s.ApiObject[];
   /**
    * The chart that holds the release namespaces (`releaseNamespaceOutput: 'separate'`, with
-   * least-privilege RBAC), beside the operator's chart. When the bundle is rendered (at
-   * validation) and no namespace is to be written into it (every release is in the operator's
-   * namespace or a system one) and nothing else was added to it, it is taken out of the app, so
-   * that no empty file is written (`kubectl apply` refuses one); it is then undefined.
+   * least-privilege RBAC or a manifest), beside the operator's chart: to apply before the bundle,
+   * and never to delete with it. The operator's own namespace is written here, not into the
+   * bundle, when releases are installed into it (always for keleustes). When the bundle is
+   * rendered (at validation) and no namespace is to be written into it (every release is in a
+   * system namespace, or, with `cluster-wide` or `cluster-admin` RBAC, none is in the operator's)
+   * and nothing else was added to it, it is taken out of the app, so that no empty file is
+   * written (`kubectl apply` refuses one); it is then undefined.
    * @default - none
    */
   public get releaseNamespaceChart(): cdk8s.Chart | undefined {
@@ -69,6 +72,7 @@ export class ArmadaOperator extends Construct {
   private readonly name: string;
   private readonly rbacMode: OperatorRbac;
   private readonly namespaceWriter: NamespaceWriter;
+  private readonly namespaceScope: Construct;
   private readonly rbac: Construct;
   private readonly sa: InstanceType<Cdk8sPlus['ServiceAccount']>;
   private readonly denyIngress?: cdk8s.ApiObject | undefined;
@@ -100,9 +104,10 @@ export class ArmadaOperator extends Construct {
       new RenderedObject(this, `crd-${crd.metadata.name.split('.')[0]}`, { apiVersion: crd.apiVersion, kind: crd.kind, name: crd.metadata.name }, crd as unknown as Record<string, unknown>),
     );
     this.namespaceWriter = new NamespaceWriter(this.kplus, props.podSecurity ?? {});
-    const namespaces = new Construct(this, 'namespaces');
-    if (props.createNamespaces !== false) this.namespaceWriter.create(namespaces, this.namespace, 'restricted');
-    if ((props.releaseNamespaceOutput ?? 'separate') === 'separate' && this.rbacMode === 'least-privilege') {
+    // Filled at validation: whether the operator's namespace is its own or holds releases is
+    // known only from the finished manifest.
+    this.namespaceScope = new Construct(this, 'namespaces');
+    if ((props.releaseNamespaceOutput ?? 'separate') === 'separate' && (this.rbacMode === 'least-privilege' || props.manifest !== undefined)) {
       // Apart from the bundle, so that deleting the operator never deletes a site.
       const app = chart.node.scope ?? chart.node.root;
       this.namespaceChart = new cdk8s.Chart(app, `${chart.node.id}-release-namespaces`);
@@ -144,6 +149,24 @@ export class ArmadaOperator extends Construct {
     const { spec, plan, diagnostics } = m.resolve();
     if (hasErrors(diagnostics)) return undefined;
     return this.profile.siteNamespace(spec, plan);
+  }
+
+  /**
+   * The namespaces releases are installed into, in deployment order, as far as the bundle knows
+   * them: least-privilege RBAC's releases, or else the manifest's (none without one, or while it
+   * has errors, which it reports itself).
+   */
+  private releaseNamespaces(releases: readonly ReleaseAccess[]): string[] {
+    if (this.rbacMode === 'least-privilege') return [...new Set(releases.map((x) => x.namespace))];
+    const p = this.props;
+    if (p.manifest === undefined) return [];
+    const site = siteReleases(this.profile, {
+      manifest: p.manifest,
+      defaultKinds: p.defaultResourceKinds ?? ResourceKinds.HELM_RELEASE,
+      operatorNamespace: this.namespace,
+      namespaceGiven: p.namespace !== undefined,
+    });
+    return 'errors' in site ? [] : [...new Set(site.releases.map((x) => x.namespace))];
   }
 
   private labels(): Record<string, string> {
@@ -202,9 +225,17 @@ export class ArmadaOperator extends Construct {
       r.releases,
     );
     for (const w of warnings) warn(w);
+    // A namespace that holds releases is never the bundle's: `kubectl delete -f` of the bundle
+    // would delete it, and every release in it, and its level is the releases' (the operator's
+    // pods meet `restricted`, so any level admits them).
+    const releaseNamespaces = this.releaseNamespaces(r.releases);
+    const shared = releaseNamespaces.includes(this.namespace);
+    if (!shared && p.createNamespaces !== false) this.namespaceWriter.create(this.namespaceScope, this.namespace, 'restricted');
     const nsChart = this.namespaceChart;
     if (nsChart) {
-      for (const { namespace } of r.releases) this.namespaceWriter.create(nsChart, namespace, 'baseline');
+      // Without least-privilege RBAC the bundle writes no release namespace but the operator's.
+      const written = this.rbacMode === 'least-privilege' ? releaseNamespaces : shared ? [this.namespace] : [];
+      for (const namespace of written) this.namespaceWriter.create(nsChart, namespace, 'baseline');
       // cdk8s lists the charts to write after validation: an empty one is left out of the app.
       if (nsChart.node.children.length === 0 && nsChart.node.scope?.node.tryRemoveChild(nsChart.node.id)) this.namespaceChart = undefined;
     }

@@ -73,14 +73,19 @@ export interface ArmadaOperatorProps {
   readonly manifest?: ArmadaManifest | undefined;
   /**
    * The operator's namespace (its ServiceAccount, Deployment and leader-election lock). The
-   * keleustes operator only watches its own namespace, so it must be the manifest's.
+   * keleustes operator only watches its own namespace (WATCH_NAMESPACE is its pod's) and installs
+   * its releases there, so it must be the manifest's. A namespace that holds releases (always for
+   * keleustes; for airship, one the manifest's releases, or `releaseNamespaces`, use) is a
+   * release namespace: its Namespace is never in the bundle (which `kubectl delete -f` would
+   * delete with every release in it) but with the release namespaces (`releaseNamespaceOutput`),
+   * at their Pod Security level.
    * @default - airship: "armada-operator-system"; keleustes: the manifest's namespace
    */
   readonly namespace?: string | undefined;
   /**
-   * Whether the bundle creates the operator's Namespace (release namespaces: see
-   * `releaseNamespaceOutput`). `default`, `kube-system`, `kube-public` and `kube-node-lease` are
-   * never created.
+   * Whether the bundle creates the operator's Namespace, when it holds no releases (release
+   * namespaces, the operator's included when it holds releases: see `releaseNamespaceOutput`).
+   * `default`, `kube-system`, `kube-public` and `kube-node-lease` are never created.
    * @default true
    */
   readonly createNamespaces?: boolean | undefined;
@@ -165,16 +170,21 @@ export interface ArmadaOperatorProps {
   readonly sensitiveNamespaces?: readonly string[] | undefined;
   /**
    * Pod Security level enforced on the namespaces the bundle creates (labels
-   * `pod-security.kubernetes.io/enforce`, with `warn` and `audit` at `restricted`).
-   * @default - "restricted" for the operator's namespace, "baseline" for release namespaces
+   * `pod-security.kubernetes.io/enforce`, with `warn` and `audit` at `restricted`). The
+   * operator's own pods meet `restricted` (on Kubernetes 1.33 and later with the keleustes image
+   * volume, the default without `chartsSeedImage`: `restricted` admits image volumes from 1.33),
+   * so a release namespace it shares needs no level for them.
+   * @default - "restricted" for the operator's namespace when it holds no releases, "baseline" for release namespaces (the operator's included when it holds releases)
    */
   readonly podSecurity?: Readonly<Record<string, PodSecurityLevel>> | undefined;
   /**
-   * Where release namespaces go (the operator's own is always in the bundle):
+   * Where release namespaces go (the operator's own is in the bundle unless it holds releases;
+   * then it is a release namespace, which must exist before the bundle's objects in it):
    * `separate`: a chart of their own beside the operator's (`<chart>-release-namespaces.k8s.yaml`),
    * to apply before the bundle and never to delete with it; `none`: not written (created by
    * whoever deploys, as Armada and the operators do; the bundle's Roles in them then wait for
-   * them).
+   * them). With `cluster-wide` or `cluster-admin` RBAC only the operator's namespace is written
+   * there, when the manifest's releases use it.
    * @default "separate"
    */
   readonly releaseNamespaceOutput?: 'separate' | 'none' | undefined;

@@ -101,12 +101,13 @@ describe('ArmadaOperator bundle', () => {
   });
 
   test('keleustes: three apiextensions v1 CRDs, the manifest\'s namespace, WATCH_NAMESPACE, no cluster permissions', () => {
-    const { objects } = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), readOnlyRootFilesystem: false });
+    const { objects, namespaces } = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), readOnlyRootFilesystem: false });
+    // Its namespace is its releases': a release namespace, not the bundle's.
+    expect(ids(namespaces)).toEqual(['Namespace openstack']);
     expect(ids(objects)).toEqual([
       'CustomResourceDefinition armadacharts.armada.airshipit.org',
       'CustomResourceDefinition armadachartgroups.armada.airshipit.org',
       'CustomResourceDefinition armadamanifests.armada.airshipit.org',
-      'Namespace openstack',
       'ServiceAccount openstack/armada-operator',
       'Role openstack/armada-operator-leader-election',
       'RoleBinding openstack/armada-operator-leader-election',
@@ -116,7 +117,7 @@ describe('ArmadaOperator bundle', () => {
       'Deployment openstack/armada-operator',
     ]);
     // The image volume that seeds the charts directory needs Kubernetes 1.33's schema.
-    expectAppliable(objects, [], '33');
+    expectAppliable(objects, namespaces, '33');
     expect(objects.slice(0, 3)).toEqual(['armadacharts', 'armadachartgroups', 'armadamanifests'].map((p) => committed(`keleustes-v1alpha1-${p}.json`)));
     const c = containerOf(objects);
     expect(c).toMatchObject({ name: 'armada-operator', image: 'keleustes/armada-operator-dev:v2.14.1', imagePullPolicy: 'IfNotPresent', command: ['/usr/local/bin/armada-operator'] });
@@ -178,7 +179,7 @@ describe('ArmadaOperator bundle', () => {
     const ownPod = deploymentOf(own.objects).spec.template.spec;
     expect(ownPod.volumes.map((v: any) => v.name)).toEqual(['tmp', 'helm-charts']);
     expect(ownPod.initContainers[0]).toMatchObject({ image: 'registry.example.org/keleustes-charts:v2.14.1', command: ['cp', '-R', '/opt/armada/helm-charts/.', '/seed/'], volumeMounts: [{ name: 'helm-charts', mountPath: '/seed' }] });
-    expectAppliable(own.objects);
+    expectAppliable(own.objects, own.namespaces);
   });
 
   test('image, tag, digest, pull policy, replicas, leader election, probes, user and namespace are props', () => {
@@ -368,8 +369,8 @@ describe('the release-namespace chart', () => {
     }
   }
 
-  test('every release in the operator\'s namespace: no empty file (kubectl apply refuses one), and no chart', () => {
-    const { files, operator } = synthFiles({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() });
+  test('every release in a system namespace: no empty file (kubectl apply refuses one), and no chart', () => {
+    const { files, operator } = synthFiles({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite('kube-system') });
     expect(files).toEqual(['operator.k8s.yaml']);
     expect(operator.releaseNamespaceChart).toBeUndefined();
   });
@@ -384,11 +385,100 @@ describe('the release-namespace chart', () => {
   });
 
   test('a chart the user added to is kept, with what they added', () => {
-    const { files, text } = synthFiles({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() }, (operator) => {
-      new cdk8s.ApiObject(operator.releaseNamespaceChart!, 'quota', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'site', namespace: 'openstack' } });
+    const { files, text } = synthFiles({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite('kube-system') }, (operator) => {
+      new cdk8s.ApiObject(operator.releaseNamespaceChart!, 'quota', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'site', namespace: 'kube-system' } });
     });
     expect(files).toEqual(['operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
-    expect(ids(yaml.loadAll(text('operator-release-namespaces.k8s.yaml')) as any[])).toEqual(['ResourceQuota openstack/site']);
+    expect(ids(yaml.loadAll(text('operator-release-namespaces.k8s.yaml')) as any[])).toEqual(['ResourceQuota kube-system/site']);
+  });
+});
+
+/**
+ * An operator whose namespace holds releases: `kubectl delete -f` of the bundle prunes every
+ * object in it, a Namespace with all its contents, and Pod Security admission refuses the pods
+ * the namespace's `enforce` level forbids. So that Namespace belongs with the release namespaces.
+ */
+describe('an operator namespace that holds releases', () => {
+  const PSA = (enforce: string) => ({ 'pod-security.kubernetes.io/audit': 'restricted', 'pod-security.kubernetes.io/enforce': enforce, 'pod-security.kubernetes.io/warn': 'restricted' });
+  /** Each file `cdk8s synth` writes: its objects as `kind namespace/name`, and the Namespaces' labels. */
+  function outputs(props: ConstructorParameters<typeof ArmadaOperator>[2]) {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-shared-ns-'));
+    try {
+      const app = new cdk8s.App({ outdir });
+      new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'armada-operator', { ...props, onWarning: () => undefined });
+      app.synth();
+      const files: Record<string, { ids: string[]; namespaces: Record<string, Record<string, string>>; objects: any[] }> = {};
+      for (const f of fs.readdirSync(outdir).sort()) {
+        const objects = (yaml.loadAll(fs.readFileSync(path.join(outdir, f), 'utf8')) as any[]).filter((o) => o.kind !== 'CustomResourceDefinition');
+        files[f] = { ids: ids(objects), namespaces: Object.fromEntries(objects.filter((o) => o.kind === 'Namespace').map((o) => [o.metadata.name, o.metadata.labels])), objects };
+      }
+      return files;
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
+  }
+
+  test('keleustes, namespace from the manifest: the bundle holds no Namespace; openstack is a release namespace (baseline), in its own file', () => {
+    const files = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() });
+    expect(Object.keys(files)).toEqual(['operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
+    expect(files['operator-release-namespaces.k8s.yaml'].ids).toEqual(['Namespace openstack']);
+    expect(files['operator-release-namespaces.k8s.yaml'].namespaces).toEqual({ openstack: PSA('baseline') });
+    expect(files['operator.k8s.yaml'].ids).toEqual([
+      'ServiceAccount openstack/armada-operator',
+      'Role openstack/armada-operator-leader-election',
+      'RoleBinding openstack/armada-operator-leader-election',
+      'Role openstack/armada-operator',
+      'RoleBinding openstack/armada-operator',
+      'NetworkPolicy openstack/armada-operator-deny-ingress',
+      'Deployment openstack/armada-operator',
+    ]);
+    expect(bundleErrors(files['operator.k8s.yaml'].objects, files['operator-release-namespaces.k8s.yaml'].objects)).toEqual([]);
+  });
+
+  test('airship, namespace set to a release namespace: the bundle holds no Namespace; openstack is written with the release namespaces (baseline)', () => {
+    const files = outputs({ manifest: defineSite(), namespace: 'openstack' });
+    expect(Object.keys(files)).toEqual(['operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
+    // kube-system, the site's other namespace, is never created.
+    expect(files['operator-release-namespaces.k8s.yaml'].ids).toEqual(['Namespace openstack']);
+    expect(files['operator-release-namespaces.k8s.yaml'].namespaces).toEqual({ openstack: PSA('baseline') });
+    const bundle = files['operator.k8s.yaml'];
+    expect(bundle.ids.filter((i) => i.startsWith('Namespace '))).toEqual([]);
+    expect(bundle.ids.filter((i) => /^(ServiceAccount|Deployment|NetworkPolicy) /.test(i))).toEqual(['ServiceAccount openstack/armada-operator', 'NetworkPolicy openstack/armada-operator-deny-ingress', 'Deployment openstack/armada-operator']);
+    expect(bundleErrors(bundle.objects, files['operator-release-namespaces.k8s.yaml'].objects)).toEqual([]);
+    // Unchanged for an operator namespace of its own: in the bundle, restricted.
+    const own = outputs({ manifest: defineSite(), namespace: 'ucp' });
+    expect([own['operator.k8s.yaml'].namespaces, own['operator-release-namespaces.k8s.yaml'].namespaces]).toEqual([{ ucp: PSA('restricted') }, { openstack: PSA('baseline') }]);
+  });
+
+  test('podSecurity sets the shared namespace\'s level, in the release file; the bundle still holds no Namespace', () => {
+    const kel = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), podSecurity: { openstack: 'privileged' } });
+    expect(kel['operator-release-namespaces.k8s.yaml'].namespaces).toEqual({ openstack: PSA('privileged') });
+    expect(kel['operator.k8s.yaml'].ids.filter((i) => i.startsWith('Namespace '))).toEqual([]);
+    const air = outputs({ manifest: defineSite(), namespace: 'openstack', podSecurity: { openstack: 'restricted' } });
+    expect(air['operator-release-namespaces.k8s.yaml'].namespaces).toEqual({ openstack: PSA('restricted') });
+    expect(air['operator.k8s.yaml'].ids.filter((i) => i.startsWith('Namespace '))).toEqual([]);
+  });
+
+  test('a release namespace follows releaseNamespaceOutput, not createNamespaces', () => {
+    // none: written nowhere (whoever deploys creates it, before the bundle).
+    const none = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), releaseNamespaceOutput: 'none' });
+    expect(Object.keys(none)).toEqual(['operator.k8s.yaml']);
+    expect(none['operator.k8s.yaml'].ids.filter((i) => i.startsWith('Namespace '))).toEqual([]);
+    const kelNoManifest = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'ops' });
+    expect([kelNoManifest['operator.k8s.yaml'].namespaces, kelNoManifest['operator-release-namespaces.k8s.yaml'].namespaces]).toEqual([{}, { ops: PSA('baseline') }]);
+    const noCreate = outputs({ manifest: defineSite(), namespace: 'openstack', createNamespaces: false });
+    expect(noCreate['operator-release-namespaces.k8s.yaml'].ids).toEqual(['Namespace openstack']);
+  });
+
+  test('cluster-wide or cluster-admin RBAC with a manifest: the operator\'s namespace, when it holds releases, is the only one written apart; without a manifest nothing says it does', () => {
+    for (const rbac of ['cluster-wide', 'cluster-admin'] as const) {
+      const shared = outputs({ manifest: defineSite(), namespace: 'openstack', rbac });
+      expect([shared['operator.k8s.yaml'].namespaces, shared['operator-release-namespaces.k8s.yaml'].ids]).toEqual([{}, ['Namespace openstack']]);
+      const own = outputs({ manifest: defineSite(), rbac });
+      expect([Object.keys(own), own['operator.k8s.yaml'].namespaces]).toEqual([['operator.k8s.yaml'], { 'armada-operator-system': PSA('restricted') }]);
+      const unknown = outputs({ namespace: 'openstack', rbac });
+      expect([Object.keys(unknown), unknown['operator.k8s.yaml'].namespaces]).toEqual([['operator.k8s.yaml'], { openstack: PSA('restricted') }]);
+    }
   });
 });
 

@@ -151,7 +151,7 @@ describe('least-privilege RBAC derived from the manifest', () => {
   });
 
   test('keleustes: a declared cluster-scoped kind is the only reason for a ClusterRole', () => {
-    const { objects } = synthOperator({
+    const { objects, namespaces } = synthOperator({
       api: OperatorApi.KELEUSTES_V1ALPHA1,
       manifest: keleustesSite('ceph'),
       readOnlyRootFilesystem: false,
@@ -160,7 +160,7 @@ describe('least-privilege RBAC derived from the manifest', () => {
     const rbac = rbacOf(objects);
     expect(rbac['ClusterRole armada-operator-ceph']).toEqual([`storage.k8s.io storageclasses: ${MANAGE}`]);
     expect(rbac['Role ceph/armada-operator'].filter((l) => !l.startsWith('armada.airshipit.org'))).toEqual(['core events: create,patch', 'core namespaces[ceph]: get']);
-    expect(bundleErrors(objects)).toEqual([]);
+    expect(bundleErrors(objects, namespaces)).toEqual([]);
   });
 
   test('without a manifest: releaseNamespaces (least privilege over every supported action) or cluster-wide (no wildcard)', () => {
