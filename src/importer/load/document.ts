@@ -1,5 +1,5 @@
 import type { BlockOutline } from './outline';
-import { ChunkAst, collectionKeys, conflictingMerges, KeptIndexes } from './positions';
+import { ChunkAst, collectionKeys, conflictingMerges, explicitMergeKeys, KeptIndexes } from './positions';
 import { SourcePosition, WirePath } from './wire-path';
 import { Chunk } from './source';
 
@@ -185,6 +185,11 @@ export class YamlDocument implements LoadedDocument {
   }
 
   /** Keys that several `<<` of one mapping supply, where PyYAML and js-yaml disagree (not looked for in large documents). */
+  /** Merge keys written as explicit keys (`? <<`), which js-yaml does not merge (not looked for in large documents). */
+  public explicitMergeKeys() {
+    return this.source.large ? [] : explicitMergeKeys(this.source.ast(), this.indexInChunk);
+  }
+
   public conflictingMerges() {
     return this.source.large ? [] : conflictingMerges(this.source.ast(), this.indexInChunk);
   }

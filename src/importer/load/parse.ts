@@ -173,6 +173,16 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
       for (const d of keyProblems(source.ast(), chunkText, i, file, doc.label)) if (!add(d)) return;
     }
     if (hasMerges) {
+      for (const at of doc.explicitMergeKeys()) {
+        const ok = add({
+          severity: 'error',
+          location: `${file}:${at.line}:${at.column}`,
+          ...(doc.label ? { document: doc.label } : {}),
+          code: LoadCodes.YAML_CONSTRUCT,
+          message: "a merge key written as an explicit key ('? <<'): PyYAML merges it, this loader would keep a key named \"<<\"; write it as '<<: *anchor'",
+        });
+        if (!ok) return;
+      }
       for (const m of doc.conflictingMerges()) {
         const ok = add({
           severity: 'error',

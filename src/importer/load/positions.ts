@@ -93,6 +93,13 @@ export class ChunkAst {
   }
 
   /** The file position of an offset in this chunk's text. */
+  /** Whether the node at `offset` is an explicit key: `?` and blanks before it on its line. */
+  public explicitKeyAt(offset: number): boolean {
+    let i = offset - 1;
+    while (i >= 0 && (this.text[i] === ' ' || this.text[i] === '\t')) i--;
+    return i >= 0 && this.text[i] === '?' && (i === 0 || ' \t\n{[,'.includes(this.text[i - 1]));
+  }
+
   public position(offset: number): SourcePosition {
     this.documents();
     const p = this.lines!.linePos(offset);
@@ -233,6 +240,30 @@ export function conflictingMerges(ast: ChunkAst, index: number): { key: string; 
       });
     }
     for (const p of node.items) walk(p.value);
+  };
+  walk(doc.contents);
+  return out;
+}
+
+/**
+ * Merge keys written as explicit keys (`? <<` then `: *a`): PyYAML merges them like `<<: *a`;
+ * js-yaml builds a key named "<<" instead, so the loader reports them rather than keep a value
+ * PyYAML never sees.
+ */
+export function explicitMergeKeys(ast: ChunkAst, index: number): SourcePosition[] {
+  const doc = ast.documents()[index];
+  const out: SourcePosition[] = [];
+  if (!doc) return out;
+  const seen = new Set<unknown>();
+  const walk = (node: unknown): void => {
+    if (seen.has(node) || !(isMap(node) || isSeq(node))) return;
+    seen.add(node);
+    if (isSeq(node)) return node.items.forEach(walk);
+    for (const p of node.items) {
+      const start = startOf(p.key);
+      if (isMergeKey(p.key) && start !== undefined && ast.explicitKeyAt(start)) out.push(ast.position(start));
+      walk(p.value);
+    }
   };
   walk(doc.contents);
   return out;

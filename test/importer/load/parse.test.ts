@@ -106,6 +106,33 @@ describe('parsing streams', () => {
   });
 });
 
+describe('merge keys written as explicit keys', () => {
+  const doc = (m: string) => `base: &a {k: a}\nm:\n${m}\n`;
+  it.each([
+    ['block', doc('  ? <<\n  : *a'), 'test.yaml:3:5'],
+    ['flow', doc('  {? << : *a}').replace('m:\n  ', 'm: '), 'test.yaml:2:7'],
+  ])('are an error (PyYAML merges them, js-yaml keeps a key named "<<"): %s', (_, text, location) => {
+    const r = parseText(text);
+    expect(r.diagnostics).toEqual([
+      {
+        severity: 'error',
+        location,
+        code: 'yaml-construct',
+        message: "a merge key written as an explicit key ('? <<'): PyYAML merges it, this loader would keep a key named \"<<\"; write it as '<<: *anchor'",
+      },
+    ]);
+  });
+
+  it.each([
+    ['an implicit merge key', doc('  <<: *a'), { base: { k: 'a' }, m: { k: 'a' } }],
+    ['a quoted explicit key', doc('  ? "<<"\n  : 1'), { base: { k: 'a' }, m: { '<<': 1 } }],
+  ])('%s is no error', (_, text, value) => {
+    const r = parseText(text);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.documents.map((d) => d.raw)).toEqual([value]);
+  });
+});
+
 describe('classifying documents', () => {
   const classify = (text: string) => classifyDocuments(parseText(text, 'f.yaml').documents);
 
