@@ -65,7 +65,7 @@ const NAMED = 3;
  * diagnostic names its field without being located.
  */
 function ruleOf(d: Diagnostic): string {
-  return `${d.code}\u0000${d instanceof DeferredDiagnostic ? d.rule : d.field === undefined ? '' : ruleField(d.field)}`;
+  return d instanceof DeferredDiagnostic ? d.rule : d.field === undefined ? '' : ruleField(d.field);
 }
 
 /**
@@ -76,21 +76,25 @@ function ruleOf(d: Diagnostic): string {
  */
 export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
   const order = new InputOrder(ds, options.files);
-  const byRule = new Map<string, number[]>();
-  const rules: (string | undefined)[] = ds.map((d) => (d.severity !== 'warning' || d.code === undefined ? undefined : ruleOf(d)));
-  ds.forEach((_, i) => {
-    const rule = rules[i];
-    if (rule === undefined) return;
-    const same = byRule.get(rule);
-    if (same) same.push(i);
-    else byRule.set(rule, [i]);
+  // By code, then field: a site's hundreds of thousands of warnings share a few of each, so no
+  // key is built per warning.
+  const byRule = new Map<string, Map<string, number[]>>();
+  const groupOf: (number[] | undefined)[] = new Array(ds.length);
+  ds.forEach((d, i) => {
+    if (d.severity !== 'warning' || d.code === undefined) return;
+    let fields = byRule.get(d.code);
+    if (fields === undefined) byRule.set(d.code, (fields = new Map()));
+    const rule = ruleOf(d);
+    let same = fields.get(rule);
+    if (same === undefined) fields.set(rule, (same = []));
+    same.push(i);
+    groupOf[i] = same;
   });
   const shown: number[] = [];
   const grouped = new Map<number, number[]>();
   ds.forEach((d, i) => {
     if (d.severity === 'warning' && options.quiet) return;
-    const rule = rules[i];
-    const same = rule !== undefined ? byRule.get(rule)! : undefined;
+    const same = groupOf[i];
     if (same === undefined || same.length <= GROUP_AFTER || options.allWarnings) shown.push(i);
     else if (same[0] === i) {
       const first = order.earliest(same);
