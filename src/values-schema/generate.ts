@@ -1,7 +1,9 @@
 /** TypeScript types for a chart's values, generated from its `values.schema.json`. */
 import { docLines } from './doc-comments';
+import { ValuesSchemaError } from './errors';
 import { isValidTypeName, NameAllocator, pascalCase } from './identifiers';
 import { isSchema, isSchemaObject, JsonSchema, JsonSchemaObject, schemaEntries, schemaList, stringList } from './json-schema';
+import { schemaSource } from './load';
 import { RefResolver } from './refs';
 import {
   intersection,
@@ -84,6 +86,8 @@ const BRANCH_WORDS: { readonly [keyword: string]: string } = { allOf: 'Part', an
  * @param options - naming and output options.
  * @returns the TypeScript source text of a module.
  * @throws Error when `options.typeName` cannot name a type.
+ * @throws ValuesSchemaError when types would nest deeper than {@link MAX_TYPE_DEPTH} levels (a
+ *   long chain of `$ref`s).
  */
 export function generateValuesTypes(schema: JsonSchema | undefined, options: GenerateValuesTypesOptions): string {
   if (!isValidTypeName(options.typeName)) {
@@ -107,6 +111,13 @@ interface Context {
 
 const GUARDED: Context = {};
 
+/**
+ * The deepest types nest, schemas entered through `$ref` included: the generator recurses once
+ * per level. A schema itself nests at most `MAX_SCHEMA_DEPTH` (256) levels, so only a chain of
+ * `$ref`s (each definition referring to the next) goes past this.
+ */
+export const MAX_TYPE_DEPTH = 512;
+
 class Generator {
   private readonly names = new NameAllocator();
   private readonly resolver: RefResolver;
@@ -120,6 +131,9 @@ class Generator {
   private readonly eagerRefs = new Map<object, Set<object>>();
   private readonly readonlyAll: boolean;
   private readonly openByDefault: boolean;
+  /** Schemas being rendered, outermost first, and the `$ref`s followed on the way. */
+  private depth = 0;
+  private readonly refs: string[] = [];
 
   constructor(
     private readonly root: JsonSchema,
@@ -175,6 +189,23 @@ class Generator {
   }
 
   private typeOf(schema: JsonSchema, base: string, ctx: Context, ownBase = base): TypeNode {
+    if (this.depth >= MAX_TYPE_DEPTH) {
+      const file = schemaSource(this.root) ?? 'values schema';
+      const last = this.refs[this.refs.length - 1];
+      throw new ValuesSchemaError(
+        `${file}: types nest deeper than ${MAX_TYPE_DEPTH} levels${last === undefined ? '' : `, through ${this.refs.length} nested $refs (the last ${JSON.stringify(last)})`}; armada-cdk generates types up to ${MAX_TYPE_DEPTH} levels deep`,
+        { file: schemaSource(this.root) },
+      );
+    }
+    this.depth++;
+    try {
+      return this.typeOfAtDepth(schema, base, ctx, ownBase);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private typeOfAtDepth(schema: JsonSchema, base: string, ctx: Context, ownBase: string): TypeNode {
     if (schema === true) return UNKNOWN;
     if (schema === false) return NEVER;
     if (!isSchemaObject(schema)) return unsupported('not a schema');
@@ -365,7 +396,13 @@ class Generator {
     const resolved = this.resolver.resolve(ref);
     if (!resolved.ok) return unsupported(resolved.reason);
     const target = resolved.schema;
-    const name = this.declare(target, this.refBaseName(resolved.segments));
+    this.refs.push(ref);
+    let name: string;
+    try {
+      name = this.declare(target, this.refBaseName(resolved.segments));
+    } finally {
+      this.refs.pop();
+    }
     const key = schemaKey(target);
     if (ctx.alias && this.aliases.has(key)) {
       if (key === ctx.alias || this.reaches(key, ctx.alias)) return unsupported(`circular $ref ${JSON.stringify(ref)}`);

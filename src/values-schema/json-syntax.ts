@@ -175,3 +175,45 @@ class Scanner {
     throw new SyntaxFound(offset, message);
   }
 }
+
+/** Where valid JSON text nests deeper than allowed: the bracket that opens one level too many. */
+export interface JsonTooDeep {
+  readonly line: number;
+  readonly column: number;
+  /** Keys and indexes from the root to the value that opens the level. */
+  readonly path: (string | number)[];
+}
+
+/**
+ * The first object or array of `text` (valid JSON) that opens nesting level `maxDepth + 1`, or
+ * `undefined` when the text nests no deeper than `maxDepth` (the top-level value is level 1).
+ * A loop over the characters, not a recursion: the text is too deep for one.
+ */
+export function findJsonTooDeep(text: string, maxDepth: number): JsonTooDeep | undefined {
+  // Each level takes at least two characters (its brackets).
+  if (text.length <= 2 * maxDepth) return undefined;
+  // One frame per open object or array: its key (or index) so far, and whether a key comes next.
+  const frames: { array: boolean; key: string | number; expectKey: boolean }[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i;
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+      const top = frames[frames.length - 1];
+      if (top && !top.array && top.expectKey) {
+        top.key = JSON.parse(text.slice(start, i + 1)) as string;
+        top.expectKey = false;
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      if (frames.length >= maxDepth) return { ...lineColumn(text, i), path: frames.map((f) => f.key) };
+      frames.push({ array: c === 0x5b, key: 0, expectKey: c === 0x7b });
+    } else if (c === 0x7d || c === 0x5d) {
+      frames.pop();
+    } else if (c === 0x2c) {
+      const top = frames[frames.length - 1];
+      if (top?.array) top.key = (top.key as number) + 1;
+      else if (top) top.expectKey = true;
+    }
+  }
+  return undefined;
+}

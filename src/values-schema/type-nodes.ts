@@ -172,14 +172,88 @@ function needsParensAsElement(node: TypeNode): boolean {
   return node.kind === 'union' || node.kind === 'intersection' || (node.kind === 'keyword' && !!node.comment);
 }
 
+const ONE_LINE = 80;
+
 function printObjectLiteral(members: readonly MemberNode[], indent: string): string {
   if (members.length === 0) return '{}';
-  const oneLine = `{ ${members.map((m) => printMember(m, '')).join(' ')} }`;
-  if (members.every((m) => m.doc.length === 0) && !oneLine.includes('\n') && indent.length + oneLine.length <= 80) {
-    return oneLine.replace(/; }$/, ' }');
-  }
+  const oneLine = flatObject(members, ONE_LINE - indent.length);
+  if (oneLine !== undefined) return oneLine;
   const inner = `${indent}  `;
   return `{\n${members.map((m) => printMemberWithDoc(m, inner)).join('\n')}\n${indent}}`;
+}
+
+/**
+ * An object literal type on one line, `{ a: string; b?: number }`, when it fits in `budget`
+ * characters and no member (at any depth) has a doc comment; `undefined` otherwise. Gives up as
+ * soon as the budget is spent: trying the one-line form with `printType`, then printing the
+ * several-line form, printed each nested literal twice per level, 2^depth times in all.
+ */
+function flatObject(members: readonly MemberNode[], budget: number): string | undefined {
+  if (members.some((m) => m.doc.length > 0)) return undefined;
+  let out = '{';
+  for (const m of members) {
+    const mod = m.readonly ? 'readonly ' : '';
+    const head = m.kind === 'index' ? `${mod}[key: string]:` : `${mod}${propertyName(m.key)}${m.optional ? '?' : ''}:`;
+    out += ` ${head} `;
+    if (out.length > budget) return undefined;
+    const type = flatType(m.type, budget - out.length);
+    if (type === undefined) return undefined;
+    out += `${type};`;
+  }
+  out += ' }';
+  return out.length > budget ? undefined : out.replace(/; }$/, ' }');
+}
+
+/** {@link printType} of a type that fits on one line in `budget` characters, or `undefined`. */
+function flatType(node: TypeNode, budget: number): string | undefined {
+  if (budget < 0) return undefined;
+  let out: string;
+  switch (node.kind) {
+    case 'object':
+      return node.members.length === 0 ? (budget >= 2 ? '{}' : undefined) : flatObject(node.members, budget);
+    case 'array': {
+      const element = flatType(node.element, budget);
+      if (element === undefined) return undefined;
+      out = `${node.readonly ? 'readonly ' : ''}${needsParensAsElement(node.element) ? `(${element})` : element}[]`;
+      break;
+    }
+    case 'tuple': {
+      const parts: string[] = [];
+      let used = 0;
+      for (const e of node.elements) {
+        const text = flatType(e.type, budget - used);
+        if (text === undefined) return undefined;
+        const part = e.optional ? `${needsParensAsElement(e.type) ? `(${text})` : text}?` : text;
+        parts.push(part);
+        used += part.length + 2;
+      }
+      if (node.rest) {
+        const rest = flatType(node.rest, budget - used);
+        if (rest === undefined) return undefined;
+        parts.push(`...${needsParensAsElement(node.rest) ? `(${rest})` : rest}[]`);
+      }
+      out = `${node.readonly ? 'readonly ' : ''}[${parts.join(', ')}]`;
+      break;
+    }
+    case 'union':
+    case 'intersection': {
+      const parts: string[] = [];
+      let used = 0;
+      for (const m of node.members) {
+        const text = flatType(m, budget - used);
+        if (text === undefined) return undefined;
+        const other = node.kind === 'union' ? 'intersection' : 'union';
+        const part = m.kind === other ? `(${text})` : text;
+        parts.push(part);
+        used += part.length + 3;
+      }
+      out = parts.join(node.kind === 'union' ? ' | ' : ' & ');
+      break;
+    }
+    default:
+      out = printType(node);
+  }
+  return out.length > budget ? undefined : out;
 }
 
 const MAX_LINE = 100;

@@ -347,3 +347,18 @@ describe('what cannot be typed becomes unknown, with the reason', () => {
     expect(gen(schema)).toContain('  a?: ');
   });
 });
+
+describe('deep schemas', () => {
+  test('nested free-form objects print in linear time (each literal was printed twice per level: 2^depth)', () => {
+    let schema: JsonSchema = { type: 'string' };
+    for (let i = 0; i < 60; i++) schema = { type: 'object', additionalProperties: schema };
+    const t = Date.now();
+    const code = generateValuesTypes({ type: 'object', properties: { a: schema } }, { typeName: 'V' });
+    expect(Date.now() - t).toBeLessThan(2000);
+    expect(code).toContain('  a?: {\n    [key: string]: {\n');
+    // Short ones still fit on one line.
+    expect(generateValuesTypes({ type: 'object', properties: { a: { type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'number' } } } } }, { typeName: 'V' })).toContain(
+      '  a?: { [key: string]: { [key: string]: number } };',
+    );
+  });
+});

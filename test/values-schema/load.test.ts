@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { loadValuesSchema, parseValuesSchema, schemaSource, ValuesSchemaError } from '../../src/values-schema';
+import { MAX_SCHEMA_DEPTH } from '../../src/values-schema/load';
 import { chartDir } from './helpers';
 
 let tmp: string;
@@ -88,5 +89,42 @@ describe('parseValuesSchema: syntax errors', () => {
   test('boolean schemas are schemas', () => {
     expect(parseValuesSchema('true')).toBe(true);
     expect(thrown(() => parseValuesSchema('"x"')).message).toBe('values.schema.json: a values schema must be a JSON object (or true/false); received a string');
+  });
+});
+
+describe('loadValuesSchema: what cannot be read is refused, bounded', () => {
+  test('a device, and a values.schema.json linked to one', () => {
+    expect(thrown(() => loadValuesSchema('/dev/zero')).message).toBe('cannot read the values schema: /dev/zero is a character device, not a regular file');
+    fs.symlinkSync('/dev/zero', path.join(tmp, 'values.schema.json'));
+    expect(thrown(() => loadValuesSchema(tmp)).message).toBe(`cannot read the values schema: ${tmp}/values.schema.json is a character device, not a regular file`);
+  });
+
+  test('bytes that are not UTF-8 are an error with line and column, not U+FFFD', () => {
+    const file = path.join(tmp, 'values.schema.json');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from('{"title": "ok",\n "description": "\u00e9t\u00e9 '), Buffer.from([0xff]), Buffer.from('"}')]));
+    const e = thrown(() => loadValuesSchema(file));
+    expect(e.message).toBe(`${file} is not a UTF-8 text file (invalid byte 0xff at line 2, column 22)`);
+    expect(e).toMatchObject({ file, line: 2, column: 22 });
+  });
+});
+
+describe('parseValuesSchema: nesting', () => {
+  const nested = (levels: number) => '{"properties":{"a":'.repeat(levels) + '{}' + '}}'.repeat(levels);
+
+  test('up to MAX_SCHEMA_DEPTH levels of objects and arrays are read', () => {
+    expect(MAX_SCHEMA_DEPTH).toBe(256);
+    expect(() => parseValuesSchema(nested(127))).not.toThrow();
+    expect(() => parseValuesSchema(`[${'['.repeat(254)}${']'.repeat(254)}]`)).toThrow(/a values schema must be a JSON object/);
+  });
+
+  test('one level more is an error with the position of the bracket and the path to it', () => {
+    const e = thrown(() => parseValuesSchema(nested(128), 'deep.json'));
+    expect(e.message).toBe('deep.json:1:2433: the schema nests JSON objects and arrays more than 256 levels deep, here at properties.a.properties.a.properties.a … (244 more) … properties.a.properties.a.properties.a; at most 256 levels are read');
+    expect(e).toMatchObject({ line: 1, column: 2433 });
+  });
+
+  test('keys with brackets, escapes and arrays are followed to give the path', () => {
+    const text = `{"x": "[{", "a\\"b": [1, {"k": ${'['.repeat(300)}${']'.repeat(300)}}]}`;
+    expect(thrown(() => parseValuesSchema(text, 's.json')).message).toMatch(/^s\.json:1:\d+: the schema nests .* here at \["a\\"b"\]\[1\]\.k\[0\]\[0\]\[0\] … \(244 more\) … \[0\]\[0\]\[0\]\[0\]\[0\]\[0\]; /);
   });
 });
