@@ -120,6 +120,54 @@ export function checkOutputFile(cwd: string, file: string, command: string): str
   return abs;
 }
 
+/** The real path of `p`, links followed; for a path that does not exist, its directory's real path and its name. */
+function realPath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    try {
+      return path.join(fs.realpathSync(path.dirname(p)), path.basename(p));
+    } catch {
+      return p;
+    }
+  }
+}
+
+/**
+ * Refuses an output that is one of the inputs: the same file, by its real path (links followed)
+ * or as the same file on disk (a hard link). Writing it would replace the input with the output.
+ * `-` (stdin) is no file; an output that does not exist yet is no input.
+ *
+ * @param shown the output, for the message (`-o site.ts`).
+ * @param target the file that would be written (absolute).
+ */
+export function checkOutputNotInput(cwd: string, shown: string, target: string, inputs: readonly string[], command: string): void {
+  let outStat: fs.Stats | undefined;
+  try {
+    outStat = fs.statSync(target);
+  } catch {
+    return;
+  }
+  const outReal = realPath(target);
+  for (const input of inputs) {
+    if (input === '-') continue;
+    const abs = path.resolve(cwd, input);
+    let same = realPath(abs) === outReal;
+    if (!same) {
+      try {
+        const st = fs.statSync(abs);
+        same = st.ino !== 0 && st.dev === outStat.dev && st.ino === outStat.ino;
+      } catch {
+        // an input that cannot be read is reported when it is read
+      }
+    }
+    if (same) {
+      const where = abs === target ? `the input ${input}` : `the same file as the input ${input} (through a link)`;
+      throw new UsageError(`${shown} is ${where}; writing the output there would replace it: choose another output file`, command);
+    }
+  }
+}
+
 /** {@link checkOutputFile}, then the plan to write `content` there. */
 export function planFileOutput(cwd: string, file: string, content: string, command: string): OutputPlan {
   return { files: [{ path: checkOutputFile(cwd, file, command), content }] };

@@ -9,12 +9,12 @@ import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/kel
 import { toFluxObjects } from '../../model/wire/flux-v2';
 import { WriterForm } from '../../model/wire/emit';
 import { toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
-import { flag, parse, str } from '../args';
+import { flag, list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
 import { CliIo, EXIT, UsageError, writePieces } from '../io';
 import { plural } from '../report';
-import { checkOutputDirectory, planDirectoryOutput, writeFilesAtomically } from '../write';
+import { checkOutputDirectory, checkOutputNotInput, planDirectoryOutput, writeFilesAtomically } from '../write';
 
 export const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'] as const;
 
@@ -110,6 +110,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     await writePieces(io.stdout, yamlStreamChunks(objects));
   } else {
     const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: toYamlStream(objects) }], { force: flag(args, 'force'), command: 'convert' });
+    for (const f of plan.files) checkOutputNotInput(io.cwd, `the output ${path.join(dir, path.basename(f.path))}`, f.path, [...args.positionals, ...list(args, 'values')], 'convert');
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
     const file = plan.files[0].path;
     io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${plural(objects.length, 'object')})\n`);

@@ -1,10 +1,10 @@
 import * as path from 'path';
 import { exportNameProblem, generateTypeScript } from '../../importer/codegen';
-import { parse, str } from '../args';
+import { list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { CliIo, EXIT, UsageError } from '../io';
 import { plural } from '../report';
-import { checkOutputFile, planFileOutput, writeFilesAtomically } from '../write';
+import { checkOutputFile, checkOutputNotInput, planFileOutput, writeFilesAtomically } from '../write';
 
 export const HELP = `Usage: armada-cdk import FILE... -o site.ts [options]
 
@@ -15,7 +15,7 @@ input. The documents are validated first; nothing is written if they are invalid
 
 Options:
   -o, --output FILE    the TypeScript file to write (default: stdout); replaced if it exists,
-                       its directory must exist
+                       its directory must exist; it may not be one of the inputs
   --export-name NAME   name of the exported manifest constant (default: site); "default"
                        makes it the module's default export
 ${INPUT_HELP}
@@ -30,7 +30,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parse('import', argv, { ...INPUT_OPTIONS, ...REPORT_OPTIONS, output: { type: 'string', short: 'o' }, 'export-name': { type: 'string' } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const out = str(args, 'output');
-  if (out !== undefined && out !== '-') checkOutputFile(io.cwd, out, 'import');
+  if (out !== undefined && out !== '-') checkOutputNotInput(io.cwd, `-o ${out}`, checkOutputFile(io.cwd, out, 'import'), [...args.positionals, ...list(args, 'values')], 'import');
   const exportName = str(args, 'export-name') ?? 'site';
   const problem = exportNameProblem(exportName);
   if (problem) throw new UsageError(`--export-name ${JSON.stringify(exportName)} cannot name the exported manifest: ${problem}; use another name, or --export-name default for a default export`, 'import');
