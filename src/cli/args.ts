@@ -17,7 +17,7 @@ export interface ParsedArgs {
   readonly positionals: string[];
 }
 
-/** Parses `argv` for `command`; unknown options and bad values are usage errors with a suggestion. */
+/** Parses `argv` for `command`; unknown options, empty and bad values are usage errors with a suggestion. */
 export function parse(command: string, argv: readonly string[], options: Record<string, OptionSpec>): ParsedArgs {
   const all: Record<string, OptionSpec> = { help: { type: 'boolean', short: 'h' }, ...options };
   let parsed: ReturnType<typeof parseArgs>;
@@ -44,6 +44,10 @@ export function parse(command: string, argv: readonly string[], options: Record<
   }
   for (const [k, o] of Object.entries(all)) {
     const v = (parsed.values as Record<string, unknown>)[k];
+    // `-o ''` (an unset variable, `-o "$OUT"`) would name the current directory, or nothing.
+    if (o.type === 'string' && (Array.isArray(v) ? v.includes('') : v === '')) {
+      throw new UsageError(`option ${o.short ? `-${o.short}/` : ''}--${k} needs a value; received an empty string`, command);
+    }
     if (o.choices && v !== undefined) {
       for (const x of Array.isArray(v) ? v : [v]) {
         if (!o.choices.includes(String(x))) {
