@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { readRegularFile, textProblem } from '../read-file';
+import { readRegularFile, textProblem } from './read-file';
 import { ValuesSchemaError } from './errors';
 import { formatValuePath } from './json-path';
 import { isSchema, JsonSchema } from './json-schema';

@@ -106,7 +106,7 @@ function chartName(dir: string, shown: string): { name: string; from: string; re
   if (!fs.existsSync(file)) return { name: path.basename(dir), from: 'the directory name', read: false };
   const fallback = (why: string) => ({ name: 'Chart', from: shown, read: true, warning: `${why}; the type is named ChartValues (choose another with --type-name)` });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { readRegularFile, textProblem } = require('../../read-file') as typeof import('../../read-file');
+  const { readRegularFile, textProblem } = require('../../values-schema/read-file') as typeof import('../../values-schema/read-file');
   const r = readRegularFile(file);
   if ('problem' in r) return fallback(`warning: cannot read the chart's name: ${r.problem.split(file).join(shown)}`);
   const problem = textProblem(r.bytes, shown, 'Helm');

@@ -8,7 +8,7 @@
 import { withCommas } from '../../model/diagnostics';
 
 /** The largest input (file or stdin) read, in bytes: four times the 8,000-chart benchmark site. */
-export { MAX_INPUT_BYTES } from '../../read-file';
+export { MAX_INPUT_BYTES } from '../../values-schema/read-file';
 
 /** The most documents read in one run, all inputs together: a site of 8,000 charts has about 9,000. */
 export const MAX_DOCUMENTS = 100_000;

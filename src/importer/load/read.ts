@@ -4,7 +4,7 @@
  * an exception: a wrong path is a user mistake, not a crash.
  */
 import { Diagnostic } from '../../model/diagnostics';
-import { errorText, formatSize, readRegularFile, textProblem } from '../../read-file';
+import { errorText, formatSize, readRegularFile, textProblem } from '../../values-schema/read-file';
 import { LoadCodes } from './codes';
 import { SourceText } from './source';
 import { MAX_INPUT_BYTES } from './limits';

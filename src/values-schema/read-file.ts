@@ -1,8 +1,9 @@
 /**
  * Reading one file as UTF-8 text, bounded: the one way the CLI reads what it is given (Armada
  * documents, override files, a chart's Chart.yaml and values.schema.json), so that a device, a
- * FIFO or a huge file is refused with the same message wherever it is named. Below both the
- * importer and the values schemas; no diagnostics, only messages that start with the path.
+ * FIFO or a huge file is refused with the same message wherever it is named. Here, because the
+ * values schemas may import only the model and themselves, and the importer may import them; no
+ * diagnostics, only messages that start with the path.
  */
 import { isUtf8 } from 'buffer';
 import * as fs from 'fs';
