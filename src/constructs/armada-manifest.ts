@@ -5,7 +5,8 @@ import { buildPlan, Plan } from '../model/plan';
 import { ManifestSpec, SchemaVersion } from '../model/spec';
 import type { ValidateOptions } from '../model/validate';
 import { Chart } from './chart';
-import { ChartGroup } from './chart-group';
+import { ChartGroup, constructListProblems } from './chart-group';
+import { DiagnosticCodes } from '../model/codes';
 import { definitionVersion, kindSymbol, touch } from './tree';
 import { validateSite } from './validate-site';
 
@@ -62,6 +63,7 @@ export class ArmadaManifest extends Construct {
   /** Groups that joined by being created inside the manifest, not yet placed explicitly. */
   private readonly joined = new Set<ChartGroup>();
   private readonly outputs: IConstruct[] = [];
+  private readonly chartGroupsProp: unknown;
   private readonly automaticOutputs: IConstruct[] = [];
   private cache?: { version: number; opaque: ValidateOptions['opaqueValues']; result: ResolvedManifest } | undefined;
 
@@ -75,7 +77,9 @@ export class ArmadaManifest extends Construct {
     this.name = props.name ?? id;
     this.releasePrefix = props.releasePrefix;
     this.schemaVersion = props.schemaVersion ?? SchemaVersion.V1;
-    for (const g of props.chartGroups ?? []) this.addChartGroup(g);
+    // Anything but a list of ChartGroup constructs is reported at validation (see toSpec).
+    this.chartGroupsProp = props.chartGroups;
+    if (Array.isArray(props.chartGroups)) this.addChartGroup(...props.chartGroups.filter((g) => ChartGroup.isChartGroup(g)));
     this.node.addValidation({ validate: () => this.validationErrors() });
     touch(this);
     runManifestHooks(this);
@@ -174,6 +178,7 @@ export class ArmadaManifest extends Construct {
     const charts = all.filter((c): c is Chart<any> => Chart.isChart(c));
     const groups = all.filter((c): c is ChartGroup => ChartGroup.isChartGroup(c));
     const origin = new ConstructOrigin(this.node.path);
+    constructListProblems(this.chartGroupsProp, 'chartGroups', 'ChartGroup', ChartGroup.isChartGroup, (field, message) => d.error(origin, field, DiagnosticCodes.PROP_TYPE, message));
     const chartGroups = this.groupOrder.map((g) => {
       if (!inManifest(g)) foreign.set(g.name, `chart group ${JSON.stringify(g.name)} is defined at ${g.node.path}, outside this manifest`);
       return g.name;
@@ -183,8 +188,8 @@ export class ArmadaManifest extends Construct {
       releasePrefix: this.releasePrefix,
       schemaVersion: this.schemaVersion,
       chartGroups,
-      groups: groups.map((g) => g._toSpec(inManifest, foreign)),
-      charts: charts.map((c) => c._toSpec(inManifest, foreign)),
+      groups: groups.map((g) => g._toSpec(inManifest, foreign, d)),
+      charts: charts.map((c) => c._toSpec(inManifest, foreign, d)),
       origin,
       foreignDefinitions: Object.fromEntries(foreign),
     };

@@ -1,6 +1,7 @@
 import { Construct, IConstruct } from 'constructs';
 import { brand, isBranded } from '../model/brand';
-import { ConstructOrigin } from '../model/diagnostics';
+import { DiagnosticCodes } from '../model/codes';
+import { ConstructOrigin, Diagnostics, show } from '../model/diagnostics';
 import { ChartGroupSpec, SchemaVersion } from '../model/spec';
 import { Chart } from './chart';
 import { kindSymbol, nearest, touch } from './tree';
@@ -67,7 +68,8 @@ export class ChartGroup extends Construct {
     brand(this, kindSymbol('group'));
     this.props = { ...props };
     this.name = props.name ?? id;
-    for (const c of props.charts ?? []) this.addChart(c);
+    // Anything but a list of Chart constructs is reported at validation (see _toSpec).
+    if (Array.isArray(props.charts)) this.addChart(...props.charts.filter((c) => Chart.isChart(c)));
     nearest(this, 'manifest')?._adopt(this);
     touch(this);
   }
@@ -105,8 +107,10 @@ export class ChartGroup extends Construct {
     }
   }
 
-  /** @internal */
-  public _toSpec(inManifest: (c: IConstruct) => boolean, foreign: Map<string, string>): ChartGroupSpec {
+  /** @internal `d` collects the `charts` prop's items that are no Chart constructs (left out). */
+  public _toSpec(inManifest: (c: IConstruct) => boolean, foreign: Map<string, string>, d: Diagnostics): ChartGroupSpec {
+    const origin = new ConstructOrigin(this.node.path);
+    constructListProblems(this.props.charts, 'charts', 'Chart', Chart.isChart, (field, message) => d.error(origin, field, DiagnosticCodes.PROP_TYPE, message));
     return {
       name: this.name,
       ...(this.props.schemaVersion !== undefined ? { schemaVersion: this.props.schemaVersion } : {}),
@@ -118,7 +122,22 @@ export class ChartGroup extends Construct {
         if (!inManifest(c)) foreign.set(c.name, `chart ${JSON.stringify(c.name)} is defined at ${c.node.path}, outside this manifest`);
         return c.name;
       }),
-      origin: new ConstructOrigin(this.node.path),
+      origin,
     };
   }
+}
+
+/**
+ * @internal Reports a list prop of constructs (`charts`, `chartGroups`) that is no list, or
+ * its items that are not of `kind`.
+ */
+export function constructListProblems(list: unknown, field: string, kind: string, is: (x: unknown) => boolean, report: (field: (string | number)[], message: string) => void): void {
+  if (list === undefined) return;
+  if (!Array.isArray(list)) {
+    report([field], `received ${show(list)}; ${field} must be a list of ${kind} constructs`);
+    return;
+  }
+  list.forEach((x, i) => {
+    if (!is(x)) report([field, i], `received ${show(x)}; ${field}[${i}] must be a ${kind} construct`);
+  });
 }

@@ -1,5 +1,6 @@
 import { Construct, IConstruct } from 'constructs';
-import { ConstructOrigin } from '../model/diagnostics';
+import { DiagnosticCodes } from '../model/codes';
+import { ConstructOrigin, Diagnostics, show } from '../model/diagnostics';
 import { ChartSource } from '../model/source';
 import { ChartOptions, ChartSpec } from '../model/spec';
 import { cloneJson, mergeValues, Values } from '../model/values';
@@ -70,7 +71,8 @@ export class Chart<V extends object = Values> extends Construct {
       throw new Error(`Chart ${this.node.path}: props are required (at least namespace and source)`);
     }
     this.props = { ...props };
-    this.subcharts = props.dependencies ? [...props.dependencies] : undefined;
+    // Anything but a list of Chart constructs is reported at validation (see _toSpec).
+    this.subcharts = Array.isArray(props.dependencies) ? [...props.dependencies] : undefined;
     this.name = props.name ?? id;
     this.release = props.release ?? this.name;
     this.namespace = props.namespace;
@@ -129,9 +131,21 @@ export class Chart<V extends object = Values> extends Construct {
     return [...this.orderAfter];
   }
 
-  /** @internal Resolved spec; `foreign` collects charts referenced from outside the manifest. */
-  public _toSpec(inManifest: (c: IConstruct) => boolean, foreign: Map<string, string>): ChartSpec {
+  /**
+   * @internal Resolved spec; `foreign` collects charts referenced from outside the manifest, `d`
+   * the subchart dependencies that are no Chart constructs (left out of the spec).
+   */
+  public _toSpec(inManifest: (c: IConstruct) => boolean, foreign: Map<string, string>, d: Diagnostics): ChartSpec {
     const p = this.props;
+    const origin = new ConstructOrigin(this.node.path);
+    if (p.dependencies !== undefined && !Array.isArray(p.dependencies)) {
+      d.error(origin, ['dependencies'], DiagnosticCodes.PROP_TYPE, `received ${show(p.dependencies)}; dependencies must be a list of Chart constructs`);
+    }
+    const subcharts = this.subcharts?.filter((c, i) => {
+      if (Chart.isChart(c)) return true;
+      d.error(origin, ['dependencies', i], DiagnosticCodes.PROP_TYPE, `received ${show(c)}; dependencies[${i}] must be a Chart construct`);
+      return false;
+    });
     const ref = (c: Chart<any>) => {
       if (!inManifest(c)) foreign.set(c.name, `chart ${JSON.stringify(c.name)} is defined at ${c.node.path}, outside this manifest`);
       return c.name;
@@ -144,7 +158,7 @@ export class Chart<V extends object = Values> extends Construct {
       namespace: this.namespace,
       source: this.source,
       values: this.values as Readonly<Record<string, unknown>> | undefined,
-      dependencies: this.subcharts?.map(ref),
+      dependencies: subcharts?.map(ref),
       protected: p.protected,
       test: p.test,
       wait: p.wait,
@@ -153,7 +167,7 @@ export class Chart<V extends object = Values> extends Construct {
       install: p.install,
       timeout: p.timeout,
       dependsOn: this.orderAfter.map(ref),
-      origin: new ConstructOrigin(this.node.path),
+      origin,
     };
   }
 }

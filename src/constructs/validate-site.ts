@@ -7,7 +7,7 @@ import { append } from '../model/append';
 import type { Diagnostic } from '../model/diagnostics';
 import type { ManifestSpec } from '../model/spec';
 import { SourceType } from '../model/source';
-import { validateManifest, ValidateOptions } from '../model/validate';
+import { validateManifestTyped, ValidateOptions } from '../model/validate';
 
 /** Options of {@link validateSite}. */
 export interface ValidateSiteOptions extends ValidateOptions {
@@ -19,10 +19,12 @@ export interface ValidateSiteOptions extends ValidateOptions {
 }
 
 /** Every diagnostic of a site, the manifest's first, then the chart values'. */
-export function validateSite(spec: ManifestSpec, options: ValidateSiteOptions = {}): Diagnostic[] {
-  const diagnostics = [...validateManifest(spec, options).all];
+export function validateSite(raw: ManifestSpec, options: ValidateSiteOptions = {}): Diagnostic[] {
+  // The spec without the fields whose runtime type is wrong (each one an error).
+  const { diagnostics: found, spec } = validateManifestTyped(raw, options);
+  const diagnostics = [...found.all];
   // Only a local chart can have a values.schema.json to check: a site without one loads none of it.
-  if (options.chartSchemas === false || !spec.charts.some((c) => c.source.type === SourceType.LOCAL)) return diagnostics;
+  if (options.chartSchemas === false || !spec.charts.some((c) => c.source?.type === SourceType.LOCAL)) return diagnostics;
   // Loaded on demand: ajv is only needed when a local chart has a values.schema.json.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { checkLocalChartValues } = require('../values-schema/check-charts') as typeof import('../values-schema/check-charts');

@@ -44,6 +44,8 @@ export const DiagnosticCodes = {
   /** A construct inside a cdk8s Chart that nothing renders. */
   NO_OUTPUT: 'no-output',
   // Chart fields.
+  /** A prop whose runtime type is wrong (JavaScript callers, or TypeScript through `as any`). */
+  PROP_TYPE: 'prop-type',
   /** A chart source Armada cannot fetch. */
   SOURCE: 'source',
   /** Values that are not a mapping of plain data. */

@@ -3,9 +3,11 @@
  * (the plan, Pulumi, the readiness gate) reads these; the document writers do not, so that what
  * the user left out stays out of the output.
  */
+import { Duration } from './duration';
 import { ChartGroupSpec, ChartSpec, HookAction, SchemaVersion } from './spec';
 import {
   DEFAULT_MIN_READY,
+  WaitResource,
   EffectiveWaitResource,
   V1_DEFAULT_WAIT_RESOURCES,
   V2_DEFAULT_WAIT_RESOURCES,
@@ -18,9 +20,17 @@ export const DEFAULT_TEST_TIMEOUT_SECONDS = 300;
 /** `const.DEFAULT_DELETE_TIMEOUT`. */
 export const DEFAULT_DELETE_TIMEOUT_SECONDS = 300;
 
+/**
+ * The seconds of a timeout. The plan is built before validation, so a field may still hold a
+ * value of the wrong type (validation reports it): it counts as not set.
+ */
+function seconds(t: Duration | undefined): number | undefined {
+  return Duration.isDuration(t) ? t.toSeconds() : undefined;
+}
+
 /** The wait budget: `wait.timeout`, then the deprecated chart `timeout`, then 900 s (`ChartWait.__init__`). */
 export function effectiveWaitTimeout(chart: ChartSpec): number {
-  return chart.wait?.timeout?.toSeconds() ?? chart.timeout?.toSeconds() ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
+  return seconds(chart.wait?.timeout) ?? seconds(chart.timeout) ?? DEFAULT_WAIT_TIMEOUT_SECONDS;
 }
 
 /** The schema version a chart is judged by: its own document's, else the manifest's. */
@@ -46,7 +56,8 @@ export function effectiveNativeWait(chart: ChartSpec, manifestVersion: SchemaVer
 export function effectiveWaitResources(chart: ChartSpec, manifestVersion: SchemaVersion): EffectiveWaitResource[] {
   const version = chartVersion(chart, manifestVersion);
   const base = chart.wait?.labels ?? {};
-  const resources = chart.wait?.resources;
+  // A list of the wrong type (reported by validation) counts as not set.
+  const resources = Array.isArray(chart.wait?.resources) ? chart.wait.resources.filter((r) => WaitResource.isWaitResource(r)) : undefined;
   if (resources === undefined) {
     const defaults = version === SchemaVersion.V1 ? V1_DEFAULT_WAIT_RESOURCES : V2_DEFAULT_WAIT_RESOURCES;
     return defaults.map((d) => ({
@@ -77,14 +88,14 @@ export function effectiveTest(chart: ChartSpec, group?: ChartGroupSpec): { enabl
   } else if (test && Object.keys(test).some((k) => (test as Record<string, unknown>)[k] !== undefined)) {
     // Armada tests `elif test_values:`; an empty `test: {}` is falsy and changes nothing.
     if (test.enabled !== undefined) enabled = test.enabled;
-    if (test.timeout !== undefined) timeoutSeconds = test.timeout.toSeconds();
+    timeoutSeconds = seconds(test.timeout) ?? timeoutSeconds;
   }
   return { enabled, timeoutSeconds };
 }
 
 /** Time limit for uninstalling a failed release: `delete.timeout`, then 300 s. */
 export function effectiveDeleteTimeout(chart: ChartSpec): number {
-  return chart.delete?.timeout?.toSeconds() ?? DEFAULT_DELETE_TIMEOUT_SECONDS;
+  return seconds(chart.delete?.timeout) ?? DEFAULT_DELETE_TIMEOUT_SECONDS;
 }
 
 /** Whether `protected` is in effect: Armada tests `if protected:`, so `{}` is not protected. */

@@ -21,6 +21,7 @@ import { ChartSpec, ManifestSpec, SchemaVersion, Labels, HookAction } from './sp
 import { findValueProblems, OpaqueLeafTest } from './values';
 import { CONTROLLER_TYPES, parseMinReady, WAIT_RESOURCE_TYPES } from './wait';
 import { chartVersion, effectiveWaitResources, groupVersion } from './effective';
+import { checkFieldTypes } from './prop-types';
 
 /** Options of {@link validateManifest}. */
 export interface ValidateOptions {
@@ -36,7 +37,16 @@ const PRE_DELETE_TYPES = ['job', 'cronjob', 'pod'];
 
 /** Validates a resolved manifest; returns every error and warning. */
 export function validateManifest(spec: ManifestSpec, options: ValidateOptions = {}): Diagnostics {
+  return validateManifestTyped(spec, options).diagnostics;
+}
+
+/**
+ * {@link validateManifest}, also returning the spec the rules read: `raw` without the fields whose
+ * runtime type is wrong (each one an error), so that later checks can read it safely.
+ */
+export function validateManifestTyped(raw: ManifestSpec, options: ValidateOptions = {}): { diagnostics: Diagnostics; spec: ManifestSpec } {
   const d = new Diagnostics();
+  const spec = checkFieldTypes(raw, d);
   checkManifest(spec, d);
   const { deployed, reachable } = checkReferences(spec, d);
   const first = firstByName(spec.charts);
@@ -50,7 +60,7 @@ export function validateManifest(spec: ManifestSpec, options: ValidateOptions = 
   checkDuplicates(spec, d);
   checkSubchartCycles(spec, reachable, d);
   checkOrdering(spec, d);
-  return d;
+  return { diagnostics: d, spec };
 }
 
 function checkManifest(spec: ManifestSpec, d: Diagnostics): void {
@@ -281,6 +291,8 @@ function checkChart(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: 
 function checkSource(chart: ChartSpec, d: Diagnostics): void {
   const s = chart.source;
   const o = chart.origin;
+  // A source of the wrong type is reported with the field types.
+  if (s === undefined) return;
   if (typeof s.location !== 'string' || s.location.trim() === '') {
     d.error(o, ['source', 'location'], 'source', `received ${show(s.location)}; source location must be a non-empty path or URL`);
     return;
@@ -298,11 +310,8 @@ function checkSource(chart: ChartSpec, d: Diagnostics): void {
 
 function checkTimeouts(chart: ChartSpec, d: Diagnostics): void {
   const check = (t: Duration | undefined, field: FieldPath) => {
+    // A timeout that is no Duration is reported with the field types.
     if (t === undefined) return;
-    if (!Duration.isDuration(t)) {
-      d.error(chart.origin, field, 'timeout', `received ${show(t)}; use Duration.seconds(n) or Duration.minutes(n)`);
-      return;
-    }
     const problem = t.problem();
     // Armada takes 0 as a timeout (it tests `is None`) and starts the wait with its deadline passed.
     const armada = t.toSeconds() <= 0 && field[field.length - 1] === 'timeout' && (field[0] === 'wait' || field.length === 1)

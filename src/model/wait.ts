@@ -90,7 +90,8 @@ export class WaitResource {
     public readonly type: string,
     options: WaitResourceOptions,
   ) {
-    this.options = { ...options, labels: options.labels ? { ...options.labels } : undefined };
+    // Labels of the wrong type are kept as they are, for validation to report.
+    this.options = { ...options, labels: typeof options.labels === 'object' && options.labels !== null ? { ...options.labels } : options.labels };
     brand(this, WAIT);
   }
 }

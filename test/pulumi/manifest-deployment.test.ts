@@ -337,6 +337,22 @@ describe('ManifestDeployment diagnostics', () => {
     expect(e.message).toContain('broken/g/ok: wait.timeout:');
   });
 
+  test('props of the wrong runtime type (JavaScript callers) stop the program with one ResourceError naming each, not a TypeError', () => {
+    const site = new ArmadaManifest(undefined, 'typed', { releasePrefix: 'p' });
+    const g = new ChartGroup(site, 'g', { sequenced: 'yes' as never });
+    new Chart(g, 'a', { namespace: 'ns', source: ChartSource.local('/c'), wait: { labels: { a: 'b' }, timeout: 600 as never } });
+    new Chart(g, 'b', { namespace: 'ns', source: ChartSource.local('/c'), wait: { labels: { a: 'b' } }, dependencies: ['x' as never], upgrade: { pre: { delete: 'job' as never } } });
+    const error = thrownBy(() => new ManifestDeployment('typed', { manifest: site, resolveChart: charts }));
+    expect(pulumi.ResourceError.isInstance(error)).toBe(true);
+    expect((error as Error).message.split('\n')).toEqual([
+      'ManifestDeployment typed (manifest typed) has 4 errors:',
+      '  error: typed/g/b: dependencies[0]: received "x"; dependencies[0] must be a Chart construct',
+      '  error: typed/g: sequenced: received "yes"; sequenced must be true or false',
+      '  error: typed/g/a: wait.timeout: received 600; wait.timeout must be a Duration: use Duration.seconds(n) or Duration.minutes(n)',
+      '  error: typed/g/b: upgrade.pre.delete: received "job"; upgrade.pre.delete must be a list, each item a hook action ({ type: "job" | "cronjob" | "pod", labels?, name? })',
+    ]);
+  });
+
   test('values nested past what Armada reads stop the program with that error, not a stack overflow', () => {
     const site = new ArmadaManifest(undefined, 'deep', { releasePrefix: 'p' });
     let values: Record<string, unknown> = { leaf: 1 };
