@@ -4,7 +4,7 @@
  * resources, so the ordering can be tested without Pulumi.
  */
 import type { ChartGroupSpec, ChartSpec, ManifestSpec } from '../model/spec';
-import type { Diagnostic } from '../model/diagnostics';
+import { type Diagnostic, editDistance, show, suggest } from '../model/diagnostics';
 import { Plan, PlannedRelease } from '../model/plan';
 import { firstByName } from '../model/first-by-name';
 import { DiagnosticCodes } from '../model/codes';
@@ -182,6 +182,68 @@ export function previousKey(key: string, aliases: Readonly<Record<string, string
     })
     .join('@');
   return old === key ? undefined : old;
+}
+
+/**
+ * The code of an `aliases` entry that cannot do what it says. It belongs in `DiagnosticCodes`
+ * (model/codes.ts) with the other Pulumi codes.
+ */
+export const PULUMI_ALIAS_CODE = 'pulumi-alias';
+
+/** How many valid keys an unknown `aliases` key lists when none is close enough for "did you mean". */
+const LISTED_ALIAS_KEYS = 5;
+
+/**
+ * Errors for the `aliases` of a deployment (see {@link previousKey}): `aliases` must be an object
+ * whose every key is the path of a group listing or a chart unit of `layout`, or a path prefix of
+ * one (a key that matched nothing would be dropped, and a renamed construct then gets a new URN:
+ * Pulumi replaces its Releases), and whose every value is a non-empty string (the old path).
+ * `layout` undefined (a manifest with errors) checks the values only. `isOpaque` tells values
+ * that are not known when the program starts (Pulumi outputs), which are never quoted.
+ */
+export function aliasDiagnostics(aliases: unknown, layout: DeploymentLayout | undefined, location: string, isOpaque: (v: unknown) => boolean = () => false): Diagnostic[] {
+  if (aliases === undefined) return [];
+  const error = (field: string, message: string): Diagnostic => ({ severity: 'error', location, field, message, code: PULUMI_ALIAS_CODE });
+  const received = (v: unknown) => (isOpaque(v) ? 'a Pulumi output' : Array.isArray(v) ? 'an array' : v !== null && typeof v === 'object' ? 'an object' : show(v));
+  if (aliases === null || typeof aliases !== 'object' || Array.isArray(aliases) || isOpaque(aliases)) {
+    return [error('aliases', `must be an object of new construct path -> old one, for example { "databases": "infra" }; received ${received(aliases)}`)];
+  }
+  const out: Diagnostic[] = [];
+  // Every key that would match something: each group and chart path and the paths above them.
+  const valid = new Set<string>();
+  for (const path of [...(layout?.groups ?? []), ...(layout?.units ?? [])].map((x) => x.path)) {
+    const parts = path.split('/');
+    for (let n = 1; n <= parts.length; n++) valid.add(parts.slice(0, n).join('/'));
+  }
+  for (const key of Object.keys(aliases)) {
+    const value = (aliases as Record<string, unknown>)[key];
+    const field = `aliases[${show(key)}]`;
+    if (typeof value !== 'string') {
+      out.push(error(field, `must be the old construct path, a string; received ${received(value)}`));
+    } else if (value.trim() === '') {
+      out.push(error(field, `must be the old construct path; received ${show(value)}`));
+    }
+    if (layout && !valid.has(key)) {
+      const mapping = typeof value === 'string' ? ` (old path ${show(value)})` : '';
+      out.push(error(field, `key ${show(key)}${mapping} is not the path of a chart group or chart the deployment creates, so it would keep no URN${closestKeys(key, valid)}`));
+    }
+  }
+  return out;
+}
+
+/**
+ * `; did you mean "x"?`: a valid key that ends with `key` (a chart's name without its group), or
+ * one a typo away; else the valid keys closest to `key`.
+ */
+function closestKeys(key: string, valid: ReadonlySet<string>): string {
+  if (valid.size === 0) return '';
+  const below = [...valid].filter((v) => v.endsWith(`/${key}`));
+  const hint = below.length > 0 ? below : [suggest(key, valid)].filter((v): v is string => v !== undefined);
+  if (hint.length > 0) return `; did you mean ${hint.map((v) => show(v)).join(' or ')}?`;
+  const distance = new Map([...valid].map((v) => [v, editDistance(key, v)]));
+  const closest = [...valid].sort((a, b) => distance.get(a)! - distance.get(b)! || (a < b ? -1 : a > b ? 1 : 0)).slice(0, LISTED_ALIAS_KEYS);
+  const which = valid.size > closest.length ? `the ${closest.length} closest of ${valid.size} valid keys` : 'valid keys, closest first';
+  return `; ${which}: ${closest.map((v) => show(v)).join(', ')}`;
 }
 
 function warning(chart: ChartSpec, message: string): Diagnostic {

@@ -1,6 +1,6 @@
 import { defineSite } from '../../examples/site';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource, SchemaVersion, WaitResource, Duration } from '../../src';
-import { layoutDeployment, previousKey, previousPath } from '../../src/pulumi/layout';
+import { aliasDiagnostics, layoutDeployment, previousKey, previousPath } from '../../src/pulumi/layout';
 import { releaseInputs, unsupportedFields } from '../../src/pulumi/release-args';
 
 const layoutOf = (site: ArmadaManifest) => {
@@ -98,6 +98,27 @@ describe('layoutDeployment', () => {
     expect(previousPath('x', undefined)).toBeUndefined();
     expect(previousKey('infra/db@compute#2', { ...aliases, compute: 'kit' })).toBe('infra/mariadb@kit#2');
     expect(previousKey('web', aliases)).toBeUndefined();
+  });
+
+  test('aliasDiagnostics: keys are the paths previousKey matches; far-off keys list the closest valid ones', () => {
+    const layout = layoutOf(defineSite());
+    const messages = (aliases: unknown) => aliasDiagnostics(aliases, layout, 'here').map((d) => `${d.field}: ${d.message}`);
+    expect(messages({ 'openstack-infra': 'infra', 'openstack-infra/mariadb': 'db', ingress: 'in' })).toEqual([]);
+    expect(messages(undefined)).toEqual([]);
+    // Every valid key renames something, and a key that renames something is valid.
+    const keys = [...layout.groups, ...layout.units].map((x) => x.key);
+    expect(keys.every((k) => previousKey(k, { [k.split('@')[0]]: 'old' }) !== undefined)).toBe(true);
+    expect(messages({ 'openstack-infra#2': 'x', 'openstack-infra/mariadb@openstack-compute': 'y' })).toHaveLength(2);
+    expect(messages({ zzz: 'old' })).toEqual([
+      'aliases["zzz"]: key "zzz" (old path "old") is not the path of a chart group or chart the deployment creates, so it would keep no URN; the 5 closest of 15 valid keys: "ingress", "openstack-infra", "openstack-compute", "openstack-keystone", "openstack-compute/nova"',
+    ]);
+    // A chart's name without its group.
+    expect(messages({ mariadb: null })).toEqual([
+      'aliases["mariadb"]: must be the old construct path, a string; received null',
+      'aliases["mariadb"]: key "mariadb" is not the path of a chart group or chart the deployment creates, so it would keep no URN; did you mean "openstack-infra/mariadb"?',
+    ]);
+    // A manifest with errors has no layout: only the old paths are checked.
+    expect(aliasDiagnostics({ anything: ' ' }, undefined, 'here').map((d) => d.message)).toEqual(['must be the old construct path; received " "']);
   });
 });
 

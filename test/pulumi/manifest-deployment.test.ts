@@ -383,6 +383,76 @@ describe('ManifestDeployment diagnostics', () => {
     expect(byType(seen, RELEASE)).toHaveLength(1);
   });
 
+  /** A site with groups `databases` (charts `db`, `cache`) and `web` (chart `frontend`). */
+  function aliasSite(): ArmadaManifest {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const props = (n: string) => ({ namespace: 'ns', source: ChartSource.local('/charts'), wait: { labels: { app: n } } });
+    const databases = new ChartGroup(site, 'databases');
+    new Chart(databases, 'db', props('db'));
+    new Chart(databases, 'cache', props('cache'));
+    new Chart(new ChartGroup(site, 'web'), 'frontend', props('frontend'));
+    return site;
+  }
+
+  test('an aliases key that matches no group or chart stops the program, naming the key, its old path and the key meant', () => {
+    const error = thrownBy(() => new ManifestDeployment('site', { manifest: aliasSite(), resolveChart: charts, aliases: { databse: 'infra' } }));
+    expect(pulumi.ResourceError.isInstance(error)).toBe(true);
+    expect((error as pulumi.ResourceError).hideStack).toBe(true);
+    expect((error as Error).message.split('\n')).toEqual([
+      'ManifestDeployment site (manifest site) has 1 error:',
+      '  error: ManifestDeployment site: aliases["databse"]: key "databse" (old path "infra") is not the path of a chart group or chart the deployment creates, so it would keep no URN; did you mean "databases"?',
+    ]);
+  });
+
+  test('every bad aliases entry is reported in the one error: unknown keys, and old paths that are not non-empty strings', () => {
+    const aliases = { 'databases/bd': 'databases/db', 'nope/x': 'y', web: '', 'web/frontend': 3, 'databases/cache': pulumi.secret('infra/cache') } as unknown as Record<string, string>;
+    const error = thrownBy(() => new ManifestDeployment('site', { manifest: aliasSite(), resolveChart: charts, aliases }));
+    expect(pulumi.ResourceError.isInstance(error)).toBe(true);
+    expect((error as Error).message.split('\n')).toEqual([
+      'ManifestDeployment site (manifest site) has 5 errors:',
+      '  error: ManifestDeployment site: aliases["databases/bd"]: key "databases/bd" (old path "databases/db") is not the path of a chart group or chart the deployment creates, so it would keep no URN; did you mean "databases/db"?',
+      '  error: ManifestDeployment site: aliases["nope/x"]: key "nope/x" (old path "y") is not the path of a chart group or chart the deployment creates, so it would keep no URN; valid keys, closest first: "web", "databases", "databases/db", "web/frontend", "databases/cache"',
+      '  error: ManifestDeployment site: aliases["web"]: must be the old construct path; received ""',
+      '  error: ManifestDeployment site: aliases["web/frontend"]: must be the old construct path, a string; received 3',
+      '  error: ManifestDeployment site: aliases["databases/cache"]: must be the old construct path, a string; received a Pulumi output',
+    ]);
+  });
+
+  test('alias errors come with the manifest\'s own errors, and aliases must be an object', () => {
+    const site = aliasSite();
+    new Chart(new ChartGroup(site, 'more'), 'Bad_Name', { namespace: 'ns', source: ChartSource.local('/c'), wait: { labels: { a: 'b' } } });
+    const lines = (thrownBy(() => new ManifestDeployment('site', { manifest: site, resolveChart: charts, aliases: { web: '' } })) as Error).message.split('\n');
+    expect(lines[0]).toMatch(/^ManifestDeployment site \(manifest site\) has [2-9] errors:$/);
+    expect(lines).toContain('  error: ManifestDeployment site: aliases["web"]: must be the old construct path; received ""');
+    expect(lines.some((l) => l.startsWith('  error: site/more/Bad_Name: name:'))).toBe(true);
+    const notObject = thrownBy(() => new ManifestDeployment('site', { manifest: aliasSite(), resolveChart: charts, aliases: ['web'] as unknown as Record<string, string> }));
+    expect((notObject as Error).message.split('\n')[1]).toBe(
+      '  error: ManifestDeployment site: aliases: must be an object of new construct path -> old one, for example { "databases": "infra" }; received an array',
+    );
+  });
+
+  test('aliases keys that name a group, a chart, or a group above its charts alias those resources, and the same keys with a typo among them fail', async () => {
+    const aliases = { databases: 'infra', 'web/frontend': 'web/ui' };
+    const { seen } = await deploy(aliasSite(), { aliases });
+    const aliasesOf = (type: string, name: string) => (seen.find((c) => c.type === type && c.name === name)!.opts.aliases ?? []).map((a: any) => a.name);
+    expect(aliasesOf('armada:index:ChartGroup', 'site/databases')).toEqual(['site/infra']);
+    expect(aliasesOf('armada:index:Chart', 'site/databases/db')).toEqual(['site/infra/db']);
+    expect(aliasesOf('armada:index:Chart', 'site/databases/cache')).toEqual(['site/infra/cache']);
+    expect(aliasesOf('armada:index:Chart', 'site/web/frontend')).toEqual(['site/web/ui']);
+    expect(aliasesOf('armada:index:ChartGroup', 'site/web')).toEqual([]);
+    // The alias URNs: the old name under the same parent (the engine derives its children's from them).
+    const aliasUrns = (type: string, name: string) => {
+      const r = seen.find((c) => c.type === type && c.name === name)!.resource as unknown as { __aliases: pulumi.Output<string>[] };
+      return Promise.all(r.__aliases.map((a) => valueOf(a)));
+    };
+    const urn = 'urn:pulumi:test::armada-cdk::armada:index:Manifest$armada:index:ChartGroup';
+    expect(await aliasUrns('armada:index:ChartGroup', 'site/databases')).toEqual([`${urn}::site/infra`]);
+    expect(await aliasUrns('armada:index:Chart', 'site/databases/db')).toEqual([`${urn}$armada:index:Chart::site/infra/db`]);
+    expect(await aliasUrns('armada:index:Chart', 'site/web/frontend')).toEqual([`${urn}$armada:index:Chart::site/web/ui`]);
+    const typo = thrownBy(() => new ManifestDeployment('typo', { manifest: aliasSite(), resolveChart: charts, aliases: { ...aliases, 'web/fronted': 'web/ui' } }));
+    expect((typo as Error).message).toContain('aliases["web/fronted"]: key "web/fronted" (old path "web/ui") is not the path of a chart group or chart the deployment creates, so it would keep no URN; did you mean "web/frontend"?');
+  });
+
   test('args.manifest must be an ArmadaManifest', () => {
     expect(() => new ManifestDeployment('x', { manifest: {} as ArmadaManifest })).toThrow('ManifestDeployment x: args.manifest must be an ArmadaManifest; received object');
   });

@@ -4,15 +4,18 @@
  * mocks whose local chart gets an invalid `pulumi.secret` value, and prints what got registered,
  * the errors and everything logged, as one JSON line.
  *
- * Usage: node -r ts-node/register/transpile-only secret-values.script.ts <charts-dir> <secret>
+ * Every unhandled rejection is kept, the same error as often as it surfaces: the deployment must
+ * report a failure once.
+ *
+ * Usage: node -r ts-node/register/transpile-only secret-values.script.ts <charts-dir> <secret> [pre-delete]
  */
 import * as pulumi from '@pulumi/pulumi';
 
-const [charts, secret] = process.argv.slice(2);
+const [charts, secret, option] = process.argv.slice(2);
 const registered: string[] = [];
-const errors = new Set<string>();
+const errors: string[] = [];
 const logged: string[] = [];
-process.on('unhandledRejection', (e) => errors.add(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e)));
+process.on('unhandledRejection', (e) => errors.push(e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ''}` : String(e)));
 void pulumi.runtime.setMocks(
   {
     newResource: (args) => {
@@ -38,10 +41,11 @@ async function main(): Promise<void> {
     source: ChartSource.local(charts, { subpath: 'mariadb' }),
     wait: { labels: { release_group: 'p-mariadb' } },
     values: { images: { pull_policy: pulumi.secret(secret) } },
+    ...(option === 'pre-delete' ? { upgrade: { pre: { delete: [{ type: 'job' as const }] } } } : {}),
   });
   new ManifestDeployment('site', { manifest: site, resolveChart: async (c) => `/charts/${c.name}` });
   await new Promise((r) => setTimeout(r, 1500));
-  process.stdout.write(`${JSON.stringify({ registered, errors: [...errors], logged })}\n`);
+  process.stdout.write(`${JSON.stringify({ registered, errors, logged })}\n`);
 }
 
 main().catch((e: unknown) => {

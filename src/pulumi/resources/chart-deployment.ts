@@ -10,6 +10,7 @@ import type { ChartUnit } from '../layout';
 import { ClusterInputs, stableJson } from '../provider/provider-support';
 import { releaseInputs } from '../release-args';
 import { releaseValueInputs } from '../release-values';
+import { failingOnce } from '../stable-error';
 import { PreUpgradeDelete } from './pre-upgrade-delete';
 import { ReadinessGate } from './readiness-gate';
 
@@ -71,9 +72,14 @@ export class ChartDeployment extends pulumi.ComponentResource {
           { ...child, dependsOn: [...args.waitFor] },
         );
       }
+      // Values that break the chart's values.schema.json fail the first resource that takes them,
+      // and only that one, so that the error is reported once: with a pre-upgrade delete, that is
+      // the delete (through its fingerprint), and the Release takes the values once the delete is
+      // registered, which it never is then.
+      const values = this.preUpgradeDelete && pulumi.Output.isInstance(inputs.values) ? this.preUpgradeDelete.urn.apply(() => inputs.values) : inputs.values;
       this.release = new k8s.helm.v3.Release(
         name,
-        { ...inputs, ...releaseValueInputs(inputs.values), chart: chartPath },
+        { ...inputs, ...releaseValueInputs(values as Readonly<Record<string, unknown>>), chart: chartPath },
         { ...child, dependsOn: this.preUpgradeDelete ? [...args.waitFor, this.preUpgradeDelete] : [...args.waitFor], retainOnDelete: args.retainOnDelete },
       );
     } else {
@@ -121,7 +127,7 @@ export function releaseFingerprint(inputs: ReturnType<typeof releaseInputs>, cha
   const digest = (chart: string, values: unknown) => createHash('sha256').update(stableJson({ ...inputs, values, chart })).digest('hex');
   // A plain promise when nothing is an output: an Output per chart costs, and is not needed.
   if (!containsOutput(inputs.values)) return chartPath.then((chart) => digest(chart, inputs.values));
-  return pulumi.all([chartPath, pulumi.output(inputs.values)]).apply(([chart, values]) => digest(chart, values));
+  return failingOnce(pulumi.all([chartPath, pulumi.output(inputs.values)]).apply(([chart, values]) => digest(chart, values)));
 }
 
 function containsOutput(v: unknown): boolean {

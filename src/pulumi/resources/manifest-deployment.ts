@@ -9,9 +9,10 @@ import { ArmadaManifest } from '../../constructs/armada-manifest';
 import { Diagnostic, diagnosticsMessage, errorsOf, formatDiagnostic, hasErrors, plural } from '../../model/diagnostics';
 import type { SchemaVersion } from '../../model/spec';
 import { ChartPreparationError, chartResolver, ChartResolverOptions, prepareCharts, ResolveChart } from '../chart-resolver';
-import { DeploymentLayout, layoutDeployment, previousKey } from '../layout';
+import { aliasDiagnostics, DeploymentLayout, layoutDeployment, previousKey } from '../layout';
 import type { ClusterInputs } from '../provider/provider-support';
 import { unsupportedFields } from '../release-args';
+import { withStableMessage } from '../stable-error';
 import { withShortStackTraces } from '../stack-trace-limit';
 import { ChartDeployment } from './chart-deployment';
 import { ChartGroupDeployment } from './chart-group-deployment';
@@ -68,7 +69,10 @@ export interface ManifestDeploymentArgs {
    * Renamed constructs: new construct path (inside the manifest) -> old one, for example
    * `{ 'databases': 'infra' }` after renaming the group `infra`, or
    * `{ 'infra/db': 'infra/mariadb' }` after renaming a chart. A path also covers what is under it.
-   * The resources keep their URNs (Pulumi aliases), so nothing is replaced.
+   * The resources keep their URNs (Pulumi aliases), so nothing is replaced. Every key must be the
+   * path of a chart group or chart the deployment creates (or a path above one), and every value a
+   * non-empty string: otherwise the program stops with the manifest's other errors, since a key
+   * that renamed nothing would leave the renamed resources to be replaced.
    * @default - no renames
    */
   readonly aliases?: Readonly<Record<string, string>> | undefined;
@@ -103,7 +107,11 @@ export class ManifestDeployment extends pulumi.ComponentResource {
     const resolved = manifest.resolve({ opaqueValues: pulumi.Output.isInstance });
     const layout = hasErrors(resolved.diagnostics) ? undefined : layoutDeployment(resolved.spec, resolved.plan, manifest.node.path);
     const installing = layout ? layout.units.filter((u) => u.installs) : [];
-    const diagnostics = [...resolved.diagnostics, ...(layout ? [...layout.diagnostics, ...unsupportedFields(installing.map((u) => u.chart))] : [])];
+    const diagnostics = [
+      ...resolved.diagnostics,
+      ...(layout ? [...layout.diagnostics, ...unsupportedFields(installing.map((u) => u.chart))] : []),
+      ...aliasDiagnostics(args.aliases, layout, `ManifestDeployment ${name}`, pulumi.Output.isInstance),
+    ];
     const failure = diagnosticsFailure(diagnostics, `ManifestDeployment ${name} (manifest ${manifest.node.path})`);
     // Pulumi's log adds its own severity.
     for (const d of diagnostics) if (d.severity === 'warning') void pulumi.log.warn(formatDiagnostic(d).replace(/^warning: /, ''), this);
@@ -203,7 +211,5 @@ export function diagnosticsFailure(diagnostics: readonly Diagnostic[], what: str
  * same error, and Pulumi prefixes the message of a failed input each time it passes one.
  */
 function stableError(message: string, resource: pulumi.Resource): pulumi.ResourceError {
-  const e = new pulumi.ResourceError(message, resource, true);
-  Object.defineProperty(e, 'message', { get: () => message, set: () => undefined, configurable: true, enumerable: false });
-  return e;
+  return withStableMessage(new pulumi.ResourceError(message, resource, true));
 }
