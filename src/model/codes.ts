@@ -112,6 +112,8 @@ export const DiagnosticCodes = {
   PULUMI_UNSUPPORTED: 'pulumi-unsupported',
   /** A chart Armada deploys more than once, which the Pulumi deployment deploys once (warning). */
   PULUMI_REDEPLOY: 'pulumi-redeploy',
+  /** An `aliases` entry of a deployment that names nothing it creates, or no old path. */
+  PULUMI_ALIAS: 'pulumi-alias',
   // The operator bundle (cdk8s/operator/warnings.ts); all warnings.
   /** An operator bound to cluster-admin. */
   CLUSTER_ADMIN: 'cluster-admin',

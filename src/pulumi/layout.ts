@@ -184,12 +184,6 @@ export function previousKey(key: string, aliases: Readonly<Record<string, string
   return old === key ? undefined : old;
 }
 
-/**
- * The code of an `aliases` entry that cannot do what it says. It belongs in `DiagnosticCodes`
- * (model/codes.ts) with the other Pulumi codes.
- */
-export const PULUMI_ALIAS_CODE = 'pulumi-alias';
-
 /** How many valid keys an unknown `aliases` key lists when none is close enough for "did you mean". */
 const LISTED_ALIAS_KEYS = 5;
 
@@ -203,7 +197,7 @@ const LISTED_ALIAS_KEYS = 5;
  */
 export function aliasDiagnostics(aliases: unknown, layout: DeploymentLayout | undefined, location: string, isOpaque: (v: unknown) => boolean = () => false): Diagnostic[] {
   if (aliases === undefined) return [];
-  const error = (field: string, message: string): Diagnostic => ({ severity: 'error', location, field, message, code: PULUMI_ALIAS_CODE });
+  const error = (field: string, message: string): Diagnostic => ({ severity: 'error', location, field, message, code: DiagnosticCodes.PULUMI_ALIAS });
   const received = (v: unknown) => (isOpaque(v) ? 'a Pulumi output' : Array.isArray(v) ? 'an array' : v !== null && typeof v === 'object' ? 'an object' : show(v));
   if (aliases === null || typeof aliases !== 'object' || Array.isArray(aliases) || isOpaque(aliases)) {
     return [error('aliases', `must be an object of new construct path -> old one, for example { "databases": "infra" }; received ${received(aliases)}`)];
