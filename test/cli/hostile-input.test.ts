@@ -186,6 +186,32 @@ describe('alias bombs and recursive aliases', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
+  test('a 100 KB string named by a few thousand aliases is refused by its characters, in the file and in a -f file', async () => {
+    // 11,111 nodes (under the node budget) that expand to a gigabyte: was "Invalid string length", exit 70.
+    const lines = [`s0: &s0 ["${'x'.repeat(100_000)}"]`, ...Array.from({ length: 4 }, (_, i) => `s${i + 1}: &s${i + 1} [${Array(10).fill(`*s${i}`).join(', ')}]`)];
+    const text = withValues(lines);
+    const f = write(dir, 'string-bomb.yaml', text);
+    const lineOfS3 = text.split('\n').findIndex((l) => l.startsWith('    s3: ')) + 1;
+    const expected = (file: string, line: number) =>
+      new RegExp(`^${file}:${line}:\\d+: error: armada/Chart/v1 blog-1: the aliases of this document expand to more than 16 MiB of text \\(at \\*s2\\), where one chart's values are at most 1 MiB in Helm's release Secret: an alias bomb\\? Refused before it is expanded$`);
+    for (const command of [['convert', f, '--to', 'documents-v1'], ['import', f]]) {
+      const r = await cli(command);
+      expect([command[0], r.code, r.stdout]).toEqual([command[0], 1, '']);
+      expect(errorLines(r.stderr)[0]).toMatch(expected(f, lineOfS3));
+    }
+    const main = write(dir, 'plain.yaml', SIMPLE);
+    const r = await cli(['validate', main, '-f', f]);
+    expect(r.code).toBe(1);
+    expect(errorLines(r.stdout + r.stderr)[0]).toMatch(expected(f, lineOfS3));
+  });
+
+  test('a long string shared by a few aliases, as real values share one, is fine', async () => {
+    const text = withValues([`cert: &c "${'x'.repeat(100_000)}"`, 'a: *c', 'b: *c', 'c: [*c, *c]']);
+    const r = await cli(['convert', write(dir, 'shared-string.yaml', text), '--to', 'documents-v1']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('x'.repeat(100_000)).length - 1).toBe(5);
+  });
+
   test('a recursive alias gets a diagnostic at the alias, not exit 70', async () => {
     const text = SIMPLE.replace('  values: {}\n', '  values: &v\n    self: *v\n');
     const f = write(dir, 'recursive.yaml', text);

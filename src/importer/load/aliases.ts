@@ -19,6 +19,22 @@ import type { Node } from 'yaml';
  */
 export const ALIAS_EXPANSION_BUDGET = 1_000_000;
 
+/**
+ * How many characters (keys and strings) the aliases of one document may add when expanded: a
+ * few nodes can name a long string, so counting nodes alone let a 100 KB file expand past what a
+ * JavaScript string holds. One Armada document is one chart, whose values Helm keeps in a release
+ * Secret of at most 1 MiB; no real chart's aliases add a sixteenth of this.
+ */
+export const ALIAS_EXPANSION_CHAR_BUDGET = 16 * 1024 * 1024;
+
+/** Bounds of {@link measureAliases} and {@link findAliasProblem}. */
+export interface AliasBudget {
+  /** @default ALIAS_EXPANSION_BUDGET */
+  readonly nodes?: number | undefined;
+  /** @default ALIAS_EXPANSION_CHAR_BUDGET */
+  readonly chars?: number | undefined;
+}
+
 // An alias: `*name` where a node may start (after a blank, a flow indicator, `-`, `?` or `:`).
 const ALIAS_RE = /(?:^|[\s[{,:?-])\*[^\s[\]{},]/;
 
@@ -30,6 +46,8 @@ export interface AliasProblem {
   readonly alias: string;
   /** For `budget`: the nodes the aliases add, counted up to and including this alias. */
   readonly expanded?: number | undefined;
+  /** For `budget`: the characters the aliases add, counted up to and including this alias. */
+  readonly expandedChars?: number | undefined;
 }
 
 /** Cheap test: can the text have an alias at all? */
@@ -40,76 +58,108 @@ export function mayHaveAliases(text: string): boolean {
 /**
  * Whether the loaded value is cyclic or expands beyond the budget: the nodes added by every
  * repeated reference to a shared collection (an alias), each counted at its expanded size (a
- * mapping entry counts its key and its value). Linear in the value as built: each shared
- * collection is measured once.
+ * mapping entry counts its key and its value), and the characters of its keys and strings. A
+ * string alias is not told from a copy once loaded, so the characters the aliases add are also
+ * bounded as what the value holds beyond `textLength`, the length of its text. `budget` is the
+ * nodes, `chars` the characters. Linear in the value as built: each shared collection is
+ * measured once.
  */
-export function measureAliases(value: unknown, budget = ALIAS_EXPANSION_BUDGET): 'ok' | 'recursive' | 'budget' {
-  const size = new Map<object, number>();
+export function measureAliases(value: unknown, budget: AliasBudget = {}, textLength = 0): 'ok' | 'recursive' | 'budget' | 'chars' {
+  const nodeBudget = budget.nodes ?? ALIAS_EXPANSION_BUDGET;
+  const charBudget = budget.chars ?? ALIAS_EXPANSION_CHAR_BUDGET;
+  const size = new Map<object, { nodes: number; chars: number }>();
   const open = new Set<object>();
   let added = 0;
+  let addedChars = 0;
   // Iterative post-order walk: deep nesting must not exhaust the stack here.
-  const stack: { node: object; children: unknown[]; perChild: number; i: number; total: number }[] = [];
-  const enter = (v: unknown): number | 'recursive' | undefined => {
-    if (v === null || typeof v !== 'object') return 1;
+  const stack: { node: object; children: unknown[]; perChild: number; i: number; nodes: number; chars: number }[] = [];
+  const enter = (v: unknown): { nodes: number; chars: number } | 'recursive' | undefined => {
+    if (v === null || typeof v !== 'object') return { nodes: 1, chars: typeof v === 'string' ? v.length : 0 };
     if (open.has(v)) return 'recursive';
     const known = size.get(v);
     if (known !== undefined) {
-      added += known;
+      added += known.nodes;
+      addedChars += known.chars;
       return known;
     }
     open.add(v);
     const isList = Array.isArray(v);
-    stack.push({ node: v, children: isList ? v : Object.values(v as Record<string, unknown>), perChild: isList ? 0 : 1, i: 0, total: 1 });
+    let keyChars = 0;
+    if (!isList) for (const k of Object.keys(v)) keyChars += k.length;
+    stack.push({ node: v, children: isList ? v : Object.values(v as Record<string, unknown>), perChild: isList ? 0 : 1, i: 0, nodes: 1, chars: keyChars });
     return undefined;
   };
   const first = enter(value);
   if (first === 'recursive') return 'recursive';
+  let total = first?.chars ?? 0;
   while (stack.length > 0) {
     const top = stack[stack.length - 1];
     if (top.i < top.children.length) {
       const r = enter(top.children[top.i++]);
       if (r === 'recursive') return 'recursive';
-      top.total += top.perChild;
-      if (r !== undefined) top.total += r;
+      top.nodes += top.perChild;
+      if (r !== undefined) {
+        top.nodes += r.nodes;
+        top.chars += r.chars;
+      }
+      // Past either budget already: the rest cannot bring it back.
+      if (added > nodeBudget) return 'budget';
+      if (addedChars > charBudget) return 'chars';
       continue;
     }
     stack.pop();
     open.delete(top.node);
-    size.set(top.node, top.total);
-    if (stack.length > 0) stack[stack.length - 1].total += top.total;
+    size.set(top.node, { nodes: top.nodes, chars: top.chars });
+    if (stack.length > 0) {
+      stack[stack.length - 1].nodes += top.nodes;
+      stack[stack.length - 1].chars += top.chars;
+    } else total = top.chars;
   }
-  return added > budget ? 'budget' : 'ok';
+  if (added > nodeBudget) return 'budget';
+  return addedChars > charBudget || total - textLength > charBudget ? 'chars' : 'ok';
 }
 
 /**
  * Which alias makes the document recursive or exceed the budget: the first alias inside the
- * node it names, or the alias at which the expanded total passes the budget, in text order.
+ * node it names, or the alias at which the expanded total, of nodes or of characters, passes
+ * the budget, in text order.
  */
-export function findAliasProblem(text: string, budget = ALIAS_EXPANSION_BUDGET): AliasProblem | undefined {
+export function findAliasProblem(text: string, budget: AliasBudget = {}): AliasProblem | undefined {
+  const nodeBudget = budget.nodes ?? ALIAS_EXPANSION_BUDGET;
+  const charBudget = budget.chars ?? ALIAS_EXPANSION_CHAR_BUDGET;
   // Loaded here, not at the top: only a document over its budget needs the yaml package.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { isAlias, isCollection, isNode, isPair, isScalar, parseDocument, visit } = require('yaml') as typeof import('yaml');
   const doc = parseDocument(text, { uniqueKeys: false, merge: true });
-  const sizes = new Map<Node, number>();
+  type Size = { nodes: number; chars: number };
+  const sizes = new Map<Node, Size>();
   const resolving = new Set<Node>();
-  // The expanded size of a node; recursion reports its alias through `cyclic`.
-  const sizeOf = (node: unknown): number => {
+  const scalarChars = (node: Node): number => (isScalar(node) && typeof node.value === 'string' ? node.value.length : 0);
+  // The expanded size of a node; recursion reports its alias through the visit below.
+  const sizeOf = (node: unknown): Size => {
     if (isAlias(node)) {
       const target = node.resolve(doc);
-      if (!target || resolving.has(target)) return 1;
+      if (!target || resolving.has(target)) return { nodes: 1, chars: 0 };
       return sizeOf(target);
     }
-    if (!isNode(node)) return 1;
+    if (!isNode(node)) return { nodes: 1, chars: 0 };
     const known = sizes.get(node);
     if (known !== undefined) return known;
-    if (isScalar(node)) return 1;
+    if (isScalar(node)) return { nodes: 1, chars: scalarChars(node) };
     resolving.add(node);
-    let total = 1;
+    const total = { nodes: 1, chars: 0 };
+    const add = (s: Size) => {
+      total.nodes += s.nodes;
+      total.chars += s.chars;
+    };
     if (isCollection(node)) {
       for (const item of node.items) {
-        if (isPair(item)) total += sizeOf(item.key) + sizeOf(item.value);
-        else total += sizeOf(item);
-        if (total > budget * 2) break; // far enough: the caller only compares with the budget
+        if (isPair(item)) {
+          add(sizeOf(item.key));
+          add(sizeOf(item.value));
+        } else add(sizeOf(item));
+        // Far enough: the caller only compares with the budget.
+        if (total.nodes > nodeBudget * 2 || total.chars > charBudget * 2) break;
       }
     }
     resolving.delete(node);
@@ -118,6 +168,7 @@ export function findAliasProblem(text: string, budget = ALIAS_EXPANSION_BUDGET):
   };
   let problem: AliasProblem | undefined;
   let expanded = 0;
+  let expandedChars = 0;
   visit(doc, {
     Alias(_key, node, path) {
       const name = node.source;
@@ -127,10 +178,15 @@ export function findAliasProblem(text: string, budget = ALIAS_EXPANSION_BUDGET):
         return visit.BREAK;
       }
       const target = node.resolve(doc);
-      // As measureAliases counts: a scalar alias adds nothing, a collection its expanded size.
-      expanded += target && isCollection(target) ? sizeOf(target) : 0;
-      if (expanded > budget) {
-        problem = { kind: 'budget', offset, alias: name, expanded };
+      // As measureAliases counts: a scalar alias adds no node but its characters, a collection
+      // its expanded size.
+      if (target && isCollection(target)) {
+        const s = sizeOf(target);
+        expanded += s.nodes;
+        expandedChars += s.chars;
+      } else if (target) expandedChars += scalarChars(target);
+      if (expanded > nodeBudget || expandedChars > charBudget) {
+        problem = { kind: 'budget', offset, alias: name, expanded, expandedChars };
         return visit.BREAK;
       }
       return undefined;

@@ -7,7 +7,7 @@
  */
 import { jsyaml } from './js-yaml';
 import { Diagnostic, elidedFieldPath, formatFieldPath, hasErrors, withCommas } from '../../model/diagnostics';
-import { ALIAS_EXPANSION_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
+import { ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
 import { KeptIndexes } from './positions';
@@ -251,11 +251,12 @@ function normalizeLineBreaks(text: string): string {
  * walks it: reported at the alias, and the document is left out.
  */
 function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: string, diagnostics: Diagnostic[]): boolean {
-  const verdict = measureAliases(value);
+  const verdict = measureAliases(value, {}, chunk.end - chunk.start);
   if (verdict === 'ok') return false;
   let problem: ReturnType<typeof findAliasProblem>;
   try {
-    problem = findAliasProblem(text.slice(chunk.start, chunk.end));
+    // Located by the bound it passed, so that the message and the alias agree.
+    problem = findAliasProblem(text.slice(chunk.start, chunk.end), verdict === 'budget' ? { chars: Infinity } : verdict === 'chars' ? { nodes: Infinity } : {});
   } catch {
     problem = undefined; // too deep to walk again: the document start must do
   }
@@ -265,7 +266,9 @@ function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: s
   const message =
     verdict === 'recursive'
       ? `recursive alias${name}: the node it names contains it, so the document would be infinitely deep; Armada cannot use it`
-      : `the aliases of this document expand to more than ${withCommas(ALIAS_EXPANSION_BUDGET)} nodes${problem ? ` (at${name})` : ''}: an alias bomb? Refused before it is expanded`;
+      : verdict === 'budget'
+        ? `the aliases of this document expand to more than ${withCommas(ALIAS_EXPANSION_BUDGET)} nodes${problem ? ` (at${name})` : ''}: an alias bomb? Refused before it is expanded`
+        : `the aliases of this document expand to more than ${withCommas(ALIAS_EXPANSION_CHAR_BUDGET / 1024 / 1024)} MiB of text${problem ? ` (at${name})` : ''}, where one chart's values are at most 1 MiB in Helm's release Secret: an alias bomb? Refused before it is expanded`;
   diagnostics.push({
     severity: 'error',
     location: `${file}:${p.line}:${p.column}`,
