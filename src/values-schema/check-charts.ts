@@ -11,6 +11,8 @@ import { SourceType } from '../model/source';
 import { ChartSpec, ManifestSpec } from '../model/spec';
 import { getOwn, setOwn } from '../model/own-keys';
 import { findValueProblems, isPlainObject, OpaqueLeafTest } from '../model/values';
+import { ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, measureAliases } from './alias-budget';
+import { readRegularFile, textProblem } from './read-file';
 
 /** Options of {@link checkLocalChartValues}. */
 export interface CheckLocalChartValuesOptions {
@@ -91,16 +93,22 @@ function checkChart(chart: ChartSpec, values: Readonly<Record<string, unknown>>,
   const { loadValuesSchema } = require('./load') as typeof import('./load');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { validateValues } = require('./validate') as typeof import('./validate');
+  const defaults = readChartDefaults(dir);
+  if ('problem' in defaults) {
+    d.error(chart.origin, ['source'], 'values-schema', `the chart's values.yaml cannot be used: ${defaults.problem}`);
+    return [...d.all];
+  }
   try {
     const schema = loadValuesSchema(dir);
-    for (const v of validateValues(schema, coalesce(readChartDefaults(dir), values))) {
+    for (const v of validateValues(schema, coalesce(defaults.values, values))) {
       const at = splitPath(v.path);
       const message = hidden.length > 0 ? hideReceived(v.message, at, values, hidden) : v.message;
       d.error(chart.origin, ['values', ...at], 'values-schema', `${message} (${path.join(dir, 'values.schema.json')})`);
     }
   } catch (e) {
     if (!(e instanceof ValuesSchemaError)) throw e;
-    d.error(chart.origin, ['source'], 'values-schema', `the chart's values.schema.json cannot be used: ${e.message}`);
+    if (e.beyondValidator) d.warn(chart.origin, ['source'], 'values-schema', `the values were not checked against the chart's values.schema.json: ${e.message}; Helm checks them at install`);
+    else d.error(chart.origin, ['source'], 'values-schema', `the chart's values.schema.json cannot be used: ${e.message}`);
   }
   return [...d.all];
 }
@@ -141,14 +149,36 @@ function scalars(v: unknown): string[] {
   return Object.values(v as object).flatMap(scalars);
 }
 
-/** The chart's own values.yaml: Helm validates the schema against defaults + user values. */
-function readChartDefaults(dir: string): Record<string, unknown> {
+/**
+ * The chart's own values.yaml: Helm validates the schema against defaults + user values. Read as
+ * every input is (bounded, UTF-8), and measured before the check walks it: an alias bomb or a
+ * recursive alias there would hang the check, and Helm refuses both ("excessive aliasing").
+ * `problem` says why the file cannot be used, as Helm could not load the chart either.
+ */
+function readChartDefaults(dir: string): { values: Record<string, unknown> } | { problem: string } {
   const file = path.join(dir, 'values.yaml');
-  if (!fs.existsSync(file)) return {};
+  if (!fs.existsSync(file)) return { values: {} };
+  const read = readRegularFile(file);
+  if ('problem' in read) return { problem: read.problem };
+  const encoding = textProblem(read.bytes, file, 'Helm');
+  if (encoding) return { problem: encoding.message };
+  const text = read.bytes.toString('utf8');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const yaml = require('js-yaml') as typeof import('js-yaml');
-  const v = yaml.load(fs.readFileSync(file, 'utf8'));
-  return isPlainObject(v) ? v : {};
+  let v: unknown;
+  try {
+    v = yaml.load(text, { filename: file });
+  } catch (e) {
+    const mark = (e as { mark?: { line: number; column: number } }).mark;
+    const reason = (e as { reason?: string }).reason ?? (e as Error).message;
+    return { problem: `${file}${mark ? `:${mark.line + 1}:${mark.column + 1}` : ''}: ${reason}; Helm cannot load the chart either` };
+  }
+  const size = measureAliases(v, {}, text.length);
+  if (size === 'recursive') return { problem: `${file}: an alias contains the node it names, so the values are infinitely deep; Helm cannot load the chart either` };
+  if (size !== 'ok') {
+    return { problem: `${file}: its aliases expand to more than ${size === 'budget' ? `${ALIAS_EXPANSION_BUDGET.toLocaleString('en-US')} nodes` : `${ALIAS_EXPANSION_CHAR_BUDGET / 1024 / 1024} MiB of text`} (an alias bomb?); Helm refuses such a file (excessive aliasing)` };
+  }
+  return { values: isPlainObject(v) ? v : {} };
 }
 
 /** Helm's coalescing: user values over the chart's defaults, maps merged, `null` deletes the key. */

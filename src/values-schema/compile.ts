@@ -166,5 +166,10 @@ function pointerIndex(root: unknown): Map<object, string> {
 
 function invalidSchema(schema: JsonSchema, e: unknown): ValuesSchemaError {
   const file = schemaSource(schema);
+  // Ajv compiles a chain of `$ref`s (each definition naming the next) by recursion: a few
+  // hundred links exhaust the stack, though the schema is valid.
+  if (e instanceof RangeError) {
+    return new ValuesSchemaError(`${file ?? 'values schema'}: too deeply chained for the validator to compile (a chain of $ref, each definition naming the next, a few hundred long?): ${e.message}`, { file, beyondValidator: true });
+  }
   return new ValuesSchemaError(`${file ?? 'values schema'}: not a valid JSON Schema: ${(e as Error).message}`, { file });
 }
