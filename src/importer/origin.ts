@@ -17,7 +17,9 @@ export class DocumentOrigin implements Origin {
 
   private sourceCache: OriginSource | undefined;
 
-  public get source(): OriginSource {
+  /** Not known for a document overrides changed: a position may lie in an override instead. */
+  public get source(): OriginSource | undefined {
+    if (this.doc.overridden) return undefined;
     return (this.sourceCache ??= { file: this.doc.file, startLine: this.doc.startLine, document: this.doc.label });
   }
 

@@ -26,6 +26,7 @@ import { getOwn, setOwn } from '../model/own-keys';
 import { isPlainObject } from '../model/values';
 import { DiagnosticCodes } from '../model/codes';
 import { PYYAML_MAX_DEPTH } from '../model/armada-depth';
+import { OverrideTrace, setSource, ValueSource } from './override-trace';
 
 /** A document whose data the overrides may change (a copy; the loaded document stays as read). */
 export interface OverridableDocument {
@@ -43,6 +44,11 @@ export interface OverridableDocument {
    * @default - none
    */
   readonly shared?: ReadonlySet<object> | undefined;
+  /**
+   * Told where each value the overrides write into `data` came from.
+   * @default - not told
+   */
+  readonly trace?: OverrideTrace | undefined;
 }
 
 /** Where a `--set` wrote: the document, the data path, and which `--set` argument. */
@@ -61,6 +67,11 @@ export interface OverrideDocument {
   readonly data: unknown;
   /** `file:line:column` of the override document, for diagnostics. */
   readonly location: string;
+  /**
+   * Where its values are written, for the findings about them once merged.
+   * @default - not known: they are placed in the document they were merged into
+   */
+  readonly source?: ValueSource | undefined;
 }
 
 const TYPE_ALIASES: Record<string, string> = { chart: 'Chart', chart_group: 'ChartGroup', manifest: 'Manifest' };
@@ -70,24 +81,30 @@ function schemaParts(schema: string): { type: string; version: string } | undefi
   return m ? { type: m[1], version: m[2] } : undefined;
 }
 
-/** Armada's `Override.update`: merges `u` into `d` in place; returns problems instead of crashing. */
-export function armadaUpdate(d: Record<string, unknown>, u: Record<string, unknown>, path: string[] = []): string[] {
+/**
+ * Armada's `Override.update`: merges `u` into `d` in place; returns problems instead of crashing.
+ * `written` learns each path whose value it replaced or created (not the mappings it merged into).
+ * @default path - `[]`
+ * @default written - not told
+ */
+export function armadaUpdate(d: Record<string, unknown>, u: Record<string, unknown>, path: string[] = [], written?: (path: string[]) => void): string[] {
   const problems: string[] = [];
   for (const [k, v] of Object.entries(u)) {
     if (isPlainObject(v)) {
       const current = getOwn(d, k);
-      if (current === undefined) setOwn(d, k, {});
-      else if (!isPlainObject(current)) {
+      if (current === undefined) {
+        setOwn(d, k, {});
+        written?.([...path, k]);
+      } else if (!isPlainObject(current)) {
         // `update(d.get(k), {})` loops over nothing and puts the old value back.
         if (Object.keys(v).length === 0) continue;
         problems.push(`${[...path, k].join('.')}: the override is a non-empty mapping but the document has ${current === null ? 'null' : Array.isArray(current) ? 'a list' : `a ${typeof current}`} there (Armada fails on this: it calls .get() on it)`);
         continue;
       }
-      append(problems, armadaUpdate(getOwn(d, k) as Record<string, unknown>, v, [...path, k]));
-    } else if (typeof v === 'string' && Array.isArray(getOwn(d, k))) {
-      setOwn(d, k, v.split(',').map((x) => x.trim()));
+      append(problems, armadaUpdate(getOwn(d, k) as Record<string, unknown>, v, [...path, k], written));
     } else {
-      setOwn(d, k, v);
+      setOwn(d, k, typeof v === 'string' && Array.isArray(getOwn(d, k)) ? v.split(',').map((x) => x.trim()) : v);
+      written?.([...path, k]);
     }
   }
   return problems;
@@ -115,7 +132,7 @@ export function applyValuesFiles(docs: OverridableDocument[], overrides: readonl
     for (const where of sharedTouched(target, ovr.data)) {
       out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: DiagnosticCodes.OVERRIDE, message: `${where} is a node the document shares through a YAML alias; as in Armada, the change shows at every place that refers to it` });
     }
-    for (const p of armadaUpdate(target.data, ovr.data, ['data'])) {
+    for (const p of armadaUpdate(target.data, ovr.data, ['data'], traced(target, ovr.source))) {
       out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: DiagnosticCodes.OVERRIDE, message: p });
     }
   }
@@ -185,10 +202,16 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
     for (const where of sharedTouched(target, tree)) {
       err(`${where} is a node the document shares through a YAML alias; as in Armada, the change shows at every place that refers to it`, 'warning');
     }
-    for (const p of armadaUpdate(target.data, tree, ['data'])) err(p);
+    for (const p of armadaUpdate(target.data, tree, ['data'], traced(target, setSource(i)))) err(p);
     onWrite?.({ doc: target, path: dataPath, index: i, quoted: quotedSet(expr) });
   });
   return out;
+}
+
+/** What records the writes of `source` in the trace of `doc`, when both are known. */
+function traced(doc: OverridableDocument, source: ValueSource | undefined): ((path: string[]) => void) | undefined {
+  const trace = doc.trace;
+  return trace && source ? (path) => trace.record(path, source) : undefined;
 }
 
 /** Longer `--set` arguments are quoted by their start and their length. */

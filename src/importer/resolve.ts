@@ -6,7 +6,7 @@
  */
 import { validateSite } from '../constructs/validate-site';
 import { append } from '../model/append';
-import { Diagnostic, hasErrors, isError } from '../model/diagnostics';
+import { DeferredDiagnostic, Diagnostic, hasErrors, isError } from '../model/diagnostics';
 import { ManifestSpec } from '../model/spec';
 import { assumeJsonTree, isPlainObject } from '../model/values';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
@@ -15,7 +15,6 @@ import { DocumentOrigin } from './origin';
 import { STDIN_NAME } from './load/read';
 import { LoadBudget, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './load/limits';
 import { LoadCodes } from './load/codes';
-import { inheritInternals } from './load/document';
 import type { OverridableDocument, SetWrite } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
 import { DiagnosticCodes } from '../model/codes';
@@ -193,35 +192,32 @@ function precedingOthers(all: readonly LoadedDocument[], armada: readonly Loaded
 }
 
 /**
- * A finding about a value a `--set` wrote is the `--set` argument's, not the file line's: it is
- * placed at `--set[N]`, and an error says that the value was a string.
+ * A finding placed at a `--set` argument (its document placed the field there: see
+ * `override-trace.ts`) quotes the argument, and an error about the value it wrote says that
+ * the value was a string.
  */
 function blameSets(ds: readonly Diagnostic[], writes: readonly (SetWrite & { label: string })[]): Diagnostic[] {
   if (writes.length === 0) return [...ds];
   return ds.map((d) => {
+    // Only a document overrides changed can place a finding at a --set: others are not located.
+    if (d instanceof DeferredDiagnostic && d.origin.source !== undefined) return d;
     if (d.document === undefined || d.field === undefined) return d;
-    // The last --set to write a path decides its value.
-    for (let i = writes.length - 1; i >= 0; i--) {
-      const w = writes[i];
-      if (w.label !== d.document) continue;
-      const prefix = formatWirePath(['data', ...w.path]);
-      if (d.field !== prefix && !d.field.startsWith(`${prefix}.`) && !d.field.startsWith(`${prefix}[`)) continue;
-      const note = isError(d) ? ' (--set values are always strings; put typed values, such as numbers, booleans or mappings, in a --values file)' : '';
-      return { ...d, location: `--set[${w.index}]`, message: `${w.quoted}: ${d.message}${note}` };
-    }
-    return d;
+    const at = /^--set\[(\d+)\]$/.exec(d.location);
+    const w = at ? writes.find((x) => x.index === Number(at[1])) : undefined;
+    if (!w) return d;
+    // The value itself is the string: not a mapping the --set created on the way to it.
+    const prefix = formatWirePath(['data', ...w.path]);
+    const onValue = w.label === d.document && (d.field === prefix || d.field.startsWith(`${prefix}.`) || d.field.startsWith(`${prefix}[`));
+    const note = isError(d) && onValue ? ' (--set values are always strings; put typed values, such as numbers, booleans or mappings, in a --values file)' : '';
+    return { severity: d.severity, location: d.location, document: d.document, field: d.field, message: `${w.quoted}: ${d.message}${note}`, code: d.code };
   });
-}
-
-/** A comparable text of a document's data (integers beyond 2^53 are bigints, which JSON lacks). */
-function snapshot(data: unknown): string {
-  return JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }
 
 /**
  * The documents with `--values` files then `--set` overrides applied. Overrides work on copies;
- * the loaded documents keep their positions for diagnostics, and a document changed by an
- * override is validated with its new data, at its original place.
+ * the loaded documents keep their positions for diagnostics. A document changed by an override is
+ * validated with its new data, at its original place, and each value an override wrote is placed
+ * where that override is.
  */
 async function applyOverrides(
   all: readonly LoadedDocument[],
@@ -232,30 +228,28 @@ async function applyOverrides(
   // Loaded here, not at start-up: most runs have no overrides.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { applySets, applyValuesFiles, cloneShared, sharedNodes } = require('./overrides') as typeof import('./overrides');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { OverriddenDocument, OverrideTrace, valuesSource } = require('./override-trace') as typeof import('./override-trace');
   // Overrides work on copies (which keep the sharing of YAML aliases, as Armada's objects do);
   // the loaded documents keep their positions for diagnostics.
-  const copies = new Map<LoadedArmadaDocument, OverridableDocument>();
   const others = precedingOthers(all, armada);
   const overridable = armada.map((doc) => {
     const data = cloneShared((doc.data ?? {}) as Record<string, unknown>);
-    const o: OverridableDocument = { schema: doc.schema, name: doc.name, data, precededBy: others.get(doc), shared: sharedNodes(data) };
-    copies.set(doc, o);
-    return o;
+    return { schema: doc.schema, name: doc.name, data, precededBy: others.get(doc), shared: sharedNodes(data), trace: new OverrideTrace() } satisfies OverridableDocument;
   });
-  const before = new Map(overridable.map((o) => [o, snapshot(o.data)]));
   if (options.valuesFiles?.length) {
     const ovr = await loadInputs(options.valuesFiles, options.stdin);
     append(diagnostics, ovr.diagnostics);
-    append(diagnostics, applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location() }))));
+    append(diagnostics, applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location(), source: valuesSource(d) }))));
   }
   const writes: SetWrite[] = [];
   if (options.sets?.length) append(diagnostics, applySets(overridable, options.sets, (w) => writes.push(w)));
-  const docOf = new Map([...copies].map(([doc, o]) => [o, doc]));
-  const bySet = (ds: readonly Diagnostic[]) => blameSets(ds, writes.map((w) => ({ ...w, label: docOf.get(w.doc)!.label })));
-  // A document changed by an override is validated with its new data, at its original place.
-  const effective = armada.map((doc) => {
-    const o = copies.get(doc)!;
-    return before.get(o) === snapshot(o.data) ? doc : withData(doc, o.data);
+  const labels = new Map<OverridableDocument, string>(overridable.map((o, i) => [o, armada[i].label]));
+  const bySet = (ds: readonly Diagnostic[]) => blameSets(ds, writes.map((w) => ({ ...w, label: labels.get(w.doc)! })));
+  // Every change is a write the trace recorded: a document with none is the loaded one.
+  const effective = armada.map((doc, i) => {
+    const o = overridable[i];
+    return o.trace.empty ? doc : new OverriddenDocument(doc, o.data, o.trace);
   });
   return { effective, bySet };
 }
@@ -274,25 +268,6 @@ async function loadEach(paths: readonly string[], stdin: NodeJS.ReadableStream |
     append(all.diagnostics, r.diagnostics);
   }
   return all;
-}
-
-/** The same document (file, positions, label) with overridden data. */
-function withData(doc: LoadedArmadaDocument, data: Record<string, unknown>): LoadedArmadaDocument {
-  const raw = { ...(doc.raw as Record<string, unknown>), data };
-  const changed: LoadedArmadaDocument = {
-    file: doc.file,
-    index: doc.index,
-    startLine: doc.startLine,
-    schema: doc.schema,
-    name: doc.name,
-    data,
-    raw,
-    label: doc.label,
-    locate: (p) => doc.locate(p),
-    location: (p) => doc.location(p),
-  };
-  inheritInternals(changed, doc);
-  return changed;
 }
 
 /** Where the schema check stopped, once the run's findings reached the limit (see `limits.ts`). */

@@ -1,4 +1,5 @@
-import { applySets, applyValuesFiles, cloneShared, OverridableDocument, quotedSet, sharedNodes } from '../../src/importer/overrides';
+import { applySets, applyValuesFiles, armadaUpdate, cloneShared, OverridableDocument, quotedSet, sharedNodes } from '../../src/importer/overrides';
+import { OverrideTrace, setSource } from '../../src/importer/override-trace';
 
 function docs(): OverridableDocument[] {
   return [
@@ -122,5 +123,45 @@ describe('--set arguments in messages', () => {
     const writes: { quoted: string }[] = [];
     expect(applySets(docs, [`chart:c:values.x=${value}`], (w) => writes.push(w))).toEqual([]);
     expect(writes.map((w) => w.quoted)).toEqual([`"chart:c:values.x=${'v'.repeat(143)}…" (317 characters)`]);
+  });
+});
+
+describe('where overridden values came from', () => {
+  test('armadaUpdate tells the paths it replaced or created, not the mappings it merged into nor the no-ops', () => {
+    const written: string[] = [];
+    const d: Record<string, unknown> = { wait: { timeout: 1 }, l: ['x'], s: 'x' };
+    armadaUpdate(d, { wait: { timeout: 2, labels: { a: 'b' } }, l: 'y, z', s: {}, added: { deep: 1 } }, ['data'], (p) => written.push(p.join('.')));
+    expect(written).toEqual(['data.wait.timeout', 'data.wait.labels', 'data.wait.labels.a', 'data.l', 'data.added', 'data.added.deep']);
+  });
+
+  test('the deepest path written decides; writing a path again forgets what was written under it', () => {
+    const [a, b, c] = [setSource(0), setSource(1), setSource(2)];
+    const trace = new OverrideTrace();
+    expect(trace.empty).toBe(true);
+    trace.record(['data', 'wait'], a);
+    trace.record(['data', 'wait', 'timeout'], b);
+    trace.record(['data', 'list'], a);
+    expect(trace.empty).toBe(false);
+    expect(trace.find(['data', 'wait', 'timeout'])).toBe(b);
+    expect(trace.find(['data', 'wait', 'labels', 'x'])).toBe(a);
+    expect(trace.find(['data', 'list', 3, 'x'])).toBe(a);
+    expect(trace.find(['data'])).toBeUndefined();
+    expect(trace.find(['data', 'values'])).toBeUndefined();
+    trace.record(['data', 'wait'], c);
+    expect(trace.find(['data', 'wait', 'timeout'])).toBe(c);
+    expect(c.locate(['data', 'wait'])).toEqual({ line: 0, column: 0, elsewhere: '--set[2]' });
+  });
+
+  test('applyValuesFiles and applySets record their writes in the trace of the document they change', () => {
+    const d = docs();
+    const traces = d.map(() => new OverrideTrace());
+    const traced = d.map((x, i) => ({ ...x, trace: traces[i] }));
+    const file = { locate: () => ({ line: 7, column: 3, elsewhere: 'o.yaml:7:3' }) };
+    applyValuesFiles(traced, [{ schema: 'armada/Chart/v1', name: 'blog-1', location: 'o.yaml:1:1', data: { wait: { timeout: 5 } }, source: file }]);
+    applySets(traced, ['chart:blog-1:values.a.b=2']);
+    expect(traces[0].find(['data', 'wait', 'timeout'])).toBe(file);
+    expect(traces[0].find(['data', 'values', 'a', 'b'])?.locate([])).toEqual({ line: 0, column: 0, elsewhere: '--set[0]' });
+    expect(traces[0].find(['data', 'values', 'a'])).toBeUndefined();
+    expect(traces.slice(1).every((t) => t.empty)).toBe(true);
   });
 });

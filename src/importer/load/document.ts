@@ -1,6 +1,6 @@
 import type { BlockOutline } from './outline';
 import { ChunkAst, collectionKeys, conflictingMerges, explicitMergeKeys, KeptIndexes } from './positions';
-import { SourcePosition, WirePath } from './wire-path';
+import { formatPosition, SourcePosition, WirePath } from './wire-path';
 import { Chunk } from './source';
 
 /**
@@ -29,7 +29,8 @@ export interface LoadedDocument {
   /**
    * Where `path` (from the document root: `['data', 'wait', 'resources', 0, 'min_ready']`) is
    * written: the key of a mapping entry, the item of a sequence. Falls back to the deepest part of
-   * the path that exists, and to the document start.
+   * the path that exists, and to the document start. A value an override put there is placed
+   * where the override wrote it ({@link SourcePosition.elsewhere}).
    * @default path - `[]`, the document itself
    */
   locate(path?: WirePath): SourcePosition;
@@ -42,6 +43,12 @@ export interface LoadedDocument {
    * @default - not known: the document has no text of its own
    */
   textIncludes?(needles: readonly string[]): boolean;
+  /**
+   * Overrides changed the document, so {@link locate} may place a path outside its text (in a
+   * `--values` file, or at a `--set` argument).
+   * @default false
+   */
+  readonly overridden?: boolean | undefined;
   /** `armada/Chart/v1 keystone`: the schema and name, as far as the document has them. */
   readonly label: string;
   /**
@@ -166,8 +173,7 @@ export class YamlDocument implements LoadedDocument {
   }
 
   public location(path: WirePath = []): string {
-    const p = this.locate(path);
-    return `${this.file}:${p.line}:${p.column}`;
+    return formatPosition(this.file, this.locate(path));
   }
 
   public textIncludes(needles: readonly string[]): boolean {

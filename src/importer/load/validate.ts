@@ -8,7 +8,7 @@ import { setOwn } from '../../model/own-keys';
 import { Diagnostic, formatFieldPath } from '../../model/diagnostics';
 import { LoadCodes } from './codes';
 import { documentInternals, isPlainObject, LoadedDocument, SpecialValue } from './document';
-import { pathKey, SourcePosition, WirePath } from './wire-path';
+import { formatPosition, pathKey, SourcePosition, WirePath } from './wire-path';
 import { pyRepr, pyStrRepr } from './py-repr';
 import { compiledSchema, isArmadaSchema } from './schemas';
 import { suggest, SuggestionRules } from '../../model/diagnostics';
@@ -30,7 +30,8 @@ const REMOVED_KEYS: Record<string, string> = {
  * `field` its wire path (`data.wait.resources[0].min_ready`; for a missing property, the path it
  * should have), and `message` jsonschema's text (`'source' is a required property`), with a
  * "did you mean" for a misspelt key. One diagnostic per unexpected key, where jsonschema lists
- * them all in one message. Diagnostics of a document come in file order.
+ * them all in one message. Diagnostics of a document come in file order, those about values an
+ * override put there (placed in the override) after the rest.
  */
 export function validateArmadaDocuments(docs: readonly LoadedDocument[]): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -74,13 +75,15 @@ export function validateArmadaDocument(doc: LoadedDocument, limit = Infinity): D
   const found = described.map(({ wire, message }, order) => {
     const pos = positions[order];
     return {
-      d: { severity: 'error', location: `${doc.file}:${pos.line}:${pos.column}`, document: doc.label, field: formatFieldPath(wire), code: LoadCodes.SCHEMA, message } as Diagnostic,
+      d: { severity: 'error', location: formatPosition(doc.file, pos), document: doc.label, field: formatFieldPath(wire), code: LoadCodes.SCHEMA, message } as Diagnostic,
+      // Values an override put there come after those of the document's own text.
+      elsewhere: pos.elsewhere === undefined ? 0 : 1,
       line: pos.line,
       column: pos.column,
       order,
     };
   });
-  found.sort((a, b) => a.line - b.line || a.column - b.column || a.order - b.order);
+  found.sort((a, b) => a.elsewhere - b.elsewhere || a.line - b.line || a.column - b.column || a.order - b.order);
   return found.map((f) => f.d);
 }
 

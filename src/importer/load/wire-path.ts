@@ -8,6 +8,18 @@
 export interface SourcePosition {
   readonly line: number;
   readonly column: number;
+  /**
+   * The whole location, when the value is not written in the document's own text: the
+   * `file:line:column` in the `--values` file that put it there (`line` and `column` are then in
+   * that file), or the `--set[N]` argument that set it (`line` and `column` are 0).
+   * @default - in the document's own file, at `line` and `column`
+   */
+  readonly elsewhere?: string | undefined;
+}
+
+/** `position` as diagnostics name it: `file:line:column`, or where an override put the value. */
+export function formatPosition(file: string, position: SourcePosition): string {
+  return position.elsewhere ?? `${file}:${position.line}:${position.column}`;
 }
 
 /** A path inside a document, in wire terms: `['data', 'wait', 'resources', 0, 'min_ready']`. */
