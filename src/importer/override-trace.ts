@@ -4,13 +4,18 @@
  * it changed. Built only when a run has overrides; loaded with them.
  */
 import type { LoadedArmadaDocument, LoadedDocument, SourcePosition, WirePath } from './load';
-import { formatPosition } from './load/wire-path';
-import { inheritInternals } from './load/document';
+import { formatPosition, keyPath } from './load/wire-path';
+import { documentInternals, noteInternals, SpecialValue } from './load/document';
 
 /** What wrote a value into a document: a `--values` document or a `--set` argument. */
 export interface ValueSource {
   /** Where `path` (from the root of the document the value was written into) is written. */
   locate(path: WirePath): SourcePosition;
+  /**
+   * The loaded document the values were read from, whose notes type them (a whole-number float).
+   * @default - none: the values are strings
+   */
+  readonly document?: LoadedDocument | undefined;
 }
 
 /**
@@ -19,6 +24,7 @@ export interface ValueSource {
  */
 export function valuesSource(doc: LoadedDocument): ValueSource {
   return {
+    document: doc,
     locate: (path) => {
       const p = doc.locate(path);
       return { line: p.line, column: p.column, elsewhere: formatPosition(doc.file, p) };
@@ -44,6 +50,8 @@ interface TraceNode {
  */
 export class OverrideTrace {
   private readonly root: TraceNode = {};
+  /** Every source recorded, in the order first recorded. */
+  public readonly sources = new Set<ValueSource>();
 
   /** Nothing was written. */
   public get empty(): boolean {
@@ -61,6 +69,7 @@ export class OverrideTrace {
     }
     node.source = source;
     node.children = undefined;
+    this.sources.add(source);
   }
 
   /** The source of the value at `path`: that of the deepest written path it lies in. */
@@ -104,9 +113,7 @@ export class OverriddenDocument implements LoadedArmadaDocument {
     this.name = base.name;
     this.label = base.label;
     this.raw = { ...(base.raw as Record<string, unknown>), data };
-    // A whole-number float or an integer beyond 2^53 the overrides left in place is still typed
-    // as PyYAML typed it.
-    inheritInternals(this, base);
+    noteInternals(this, { specials: overriddenSpecials(base, trace) });
   }
 
   public locate(path: WirePath = []): SourcePosition {
@@ -126,4 +133,21 @@ export class OverriddenDocument implements LoadedArmadaDocument {
   public location(path: WirePath = []): string {
     return formatPosition(this.file, this.locate(path));
   }
+}
+
+/**
+ * The values of the overridden document PyYAML typed beyond JSON (whole-number floats, integers
+ * beyond 2^53, timestamps, binary), by `pathKey`: those of the document the overrides left in
+ * place, and those of the `--values` documents that wrote the values now there.
+ */
+function overriddenSpecials(base: LoadedDocument, trace: OverrideTrace): Map<string, SpecialValue> {
+  const out = new Map<string, SpecialValue>();
+  // List indexes come back from the keys as strings, and cannot meet a written key: an override
+  // writes no key inside a list (merging a mapping onto one fails).
+  for (const [key, value] of documentInternals(base).specials) if (trace.find(keyPath(key)) === undefined) out.set(key, value);
+  for (const source of trace.sources) {
+    if (source.document === undefined) continue;
+    for (const [key, value] of documentInternals(source.document).specials) if (trace.find(keyPath(key)) === source) out.set(key, value);
+  }
+  return out;
 }

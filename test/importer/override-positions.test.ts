@@ -104,3 +104,25 @@ describe('one field overridden twice: the last override applied decides where it
     expect(await validate('site.yaml', '--set', 'chart:blog-1:wait.timeout=600', '-f', 'wait.yaml')).toEqual([set]);
   });
 });
+
+describe('values typed beyond JSON follow the override that wrote them', () => {
+  // PyYAML reads 1.0 as a float, which jsonschema's integer refuses; JavaScript has one number.
+  const floatSite = SITE.replace('  wait:\n    labels:\n      release_group: armada-blog-1\n', '  wait:\n    timeout: 1.0\n    labels:\n      release_group: armada-blog-1\n');
+  write(dir, 'float.yaml', floatSite);
+
+  test('a whole-number float of the input, replaced by an integer: no finding (the float was the input\'s); left in place: still a float', async () => {
+    expect(await validate('float.yaml')).toEqual(["float.yaml:10:5: error: armada/Chart/v1 blog-1: data.wait.timeout: 1.0 is not of type 'integer'"]);
+    values('integer.yaml', ['blog-1', '  wait:\n    timeout: 600\n']);
+    expect(await validate('float.yaml', '-f', 'integer.yaml')).toEqual([]);
+    values('other.yaml', ['blog-1', '  namespace: other\n']);
+    expect(await validate('float.yaml', '-f', 'other.yaml')).toEqual(["float.yaml:10:5: error: armada/Chart/v1 blog-1: data.wait.timeout: 1.0 is not of type 'integer'"]);
+    expect(await validate('float.yaml', '--set', 'chart:blog-1:wait.timeout=600')).toEqual([
+      `--set[0]: error: armada/Chart/v1 blog-1: data.wait.timeout: "chart:blog-1:wait.timeout=600": '600' is not of type 'integer' (--set values are always strings; put typed values, such as numbers, booleans or mappings, in a --values file)`,
+    ]);
+  });
+
+  test('a whole-number float of a --values file is a float where it lands', async () => {
+    values('float-values.yaml', ['blog-1', '  wait: {timeout: 5.0}\n']);
+    expect(await validate('site.yaml', '-f', 'float-values.yaml')).toEqual(["float-values.yaml:6:10: error: armada/Chart/v1 blog-1: data.wait.timeout: 5.0 is not of type 'integer'"]);
+  });
+});

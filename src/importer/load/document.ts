@@ -78,13 +78,11 @@ export function documentInternals(doc: LoadedDocument): DocumentInternals {
 }
 
 /**
- * Gives `to` (the same document with overridden data) the loader's notes on `from`, so that a
- * whole-number float or an integer beyond 2^53 the override left in place is still typed as
- * PyYAML typed it.
+ * Gives `doc`, a document built from loaded ones (the same document with overridden data), the
+ * notes that type its values as PyYAML typed them.
  */
-export function inheritInternals(to: LoadedDocument, from: LoadedDocument): void {
-  const notes = internals.get(from);
-  if (notes) internals.set(to, notes);
+export function noteInternals(doc: LoadedDocument, notes: DocumentInternals): void {
+  if (notes.specials.size > 0) internals.set(doc, notes);
 }
 
 /** The text and chunk shared by the documents cut from one piece of a stream. */

@@ -29,3 +29,8 @@ export type WirePath = readonly (string | number)[];
 export function pathKey(path: WirePath): string {
   return path.join('\u0001');
 }
+
+/** The path a {@link pathKey} was made of, with its list indexes as strings. */
+export function keyPath(key: string): string[] {
+  return key.split('\u0001');
+}
