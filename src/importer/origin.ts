@@ -1,6 +1,7 @@
 import { FieldPath, Origin, OriginSource } from '../model/diagnostics';
 import { SchemaVersion } from '../model/spec';
 import { DocumentKind, formatWirePath, toWirePath } from '../model/wire/fields';
+import { isPlainObject } from '../model/values';
 import type { LoadedDocument } from './load';
 
 /**
@@ -21,6 +22,14 @@ export class DocumentOrigin implements Origin {
   public get source(): OriginSource | undefined {
     if (this.doc.overridden) return undefined;
     return (this.sourceCache ??= { file: this.doc.file, startLine: this.doc.startLine, document: this.doc.label });
+  }
+
+  public documentMetadata(): Readonly<Record<string, unknown>> | undefined {
+    const raw = this.doc.raw;
+    const metadata = isPlainObject(raw) ? raw.metadata : undefined;
+    if (!isPlainObject(metadata)) return undefined;
+    const rest = Object.entries(metadata).filter(([k]) => k !== 'schema' && k !== 'name');
+    return rest.length > 0 ? Object.fromEntries(rest) : undefined;
   }
 
   public locate(field?: FieldPath) {

@@ -105,6 +105,8 @@ export const DiagnosticCodes = {
   UNRENDERED: 'unrendered',
   /** An override (`--set`, `--values`, override documents) Armada would reject or ignore. */
   OVERRIDE: 'override',
+  /** A document of another tool (Deckhand, Pegleg) that a command's output leaves out (warning). */
+  NOT_CONVERTED: 'not-converted',
   /** A `${VAR}` placeholder left in an Armada document (warning). */
   UNEXPANDED_PLACEHOLDER: 'unexpanded-placeholder',
   // The Pulumi deployment.

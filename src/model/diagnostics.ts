@@ -60,6 +60,14 @@ export interface Origin {
    * @default - none: the object's diagnostics are ordered by their location
    */
   readonly source?: OriginSource | undefined;
+  /**
+   * The fields of the `metadata` of the document the object was read from, besides `schema` and
+   * `name`, in their order (Deckhand's `layeringDefinition`, `storagePolicy`, `labels`,
+   * `substitutions`): Armada does not read them, but the documents outputs write them back, so
+   * that a site converted between document versions keeps what its other tools need.
+   * @default - none
+   */
+  documentMetadata?(): Readonly<Record<string, unknown>> | undefined;
 }
 
 /** The document an {@link Origin} was read from. */

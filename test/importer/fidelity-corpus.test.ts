@@ -133,6 +133,30 @@ describe.each(complete)('%s', (file) => {
     expect((await run(['validate', put(`${base}.dh-last.yaml`, text + DECKHAND), ...set])).code).toBe(0);
   });
 
+  test('Deckhand metadata and documents: convert --to documents-v2 keeps the metadata of every Armada document, and names each other document it leaves out', async () => {
+    // A rendered Deckhand site: every document carries layering and storage metadata (added
+    // where the document has none).
+    const deckhand = text.replace(/^(metadata:\n  schema: metadata\/Document\/v1\n  name: .*\n)(?! {2}\S)/gm, '$1  storagePolicy: cleartext\n  layeringDefinition:\n    abstract: false\n    layer: site\n');
+    const metadataOf = (docs: Doc[]) => new Map(docs.filter((d) => d?.schema?.startsWith('armada/')).map((d) => [`${d.schema.replace(/v\d$/, '')} ${d.metadata.name}`, d.metadata]));
+    const input = metadataOf(yaml.loadAll(deckhand) as Doc[]);
+    expect([...input.values()].filter((m) => (m as Record<string, unknown>).storagePolicy !== undefined).length).toBeGreaterThan(0);
+    const r = await cli(['convert', put(`${base}.deckhand.yaml`, deckhand + DECKHAND), '--to', 'documents-v2']);
+    expect(r.code).toBe(0);
+    const out = yaml.loadAll(r.stdout) as Doc[];
+    const output = metadataOf(out);
+    // Every document written has the metadata it was read with, keys in their order.
+    for (const [key, metadata] of output) {
+      expect([key, Object.keys(metadata)]).toEqual([key, Object.keys(input.get(key)!)]);
+      expect(metadata).toEqual(input.get(key));
+    }
+    const secretLine = (deckhand + DECKHAND).split('\n').indexOf('schema: deckhand/Passphrase/v1') + 1;
+    expect(r.stderr).toContain(`${base}.deckhand.yaml:${secretLine}:1: warning: deckhand/Passphrase/v1 zz-secret: schema: not an Armada document: Armada ignores it, and convert --to documents-v2 leaves it out; keep it from the input`);
+    expect(out.some((d) => d.metadata.name === 'zz-secret')).toBe(false);
+    const imported = await cli(['import', put(`${base}.deckhand.yaml`, deckhand + DECKHAND)]);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain(`${base}.deckhand.yaml:${secretLine}:1: warning: deckhand/Passphrase/v1 zz-secret: schema: not an Armada document: Armada ignores it, and import leaves it out; keep it from the input`);
+  });
+
   test('--set with a tab in the value: invalid (Armada\'s JSON round trip raises)', async () => {
     const r = await run(['validate', put(`${base}.yaml`, text), '--set', `chart:${chart}:values.zz=a\tb`]);
     expect(r.code).toBe(1);

@@ -5,6 +5,7 @@ import { buildPlan } from '../../model/plan';
 import { SchemaVersion } from '../../model/spec';
 import { toAirshipCharts } from '../../model/wire/airship-v1';
 import { toArmadaDocuments } from '../../model/wire/documents';
+import { otherToolsDocumentWarnings } from '../left-out';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
 import { toFluxObjects } from '../../model/wire/flux-v2';
 import { WriterForm } from '../../model/wire/emit';
@@ -156,7 +157,7 @@ async function convert(
     objects = out.objects;
     diagnostics = out.diagnostics.collected;
   }
-  const all = [...r.diagnostics, ...diagnostics];
+  const all = [...r.diagnostics, ...diagnostics, ...otherToolsDocumentWarnings(r.documents, `convert --to ${to}`)];
   const notes = to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [];
   if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
   return { objects, name: spec.name };

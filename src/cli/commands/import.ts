@@ -5,6 +5,7 @@ import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REP
 import { CliIo, EXIT, UsageError } from '../io';
 import { plural } from '../report';
 import { checkOutputFile, checkOutputNotInput, planFileOutput, writeFilesAtomically } from '../write';
+import { otherToolsDocumentWarnings } from '../left-out';
 
 export const HELP = `Usage: armada-cdk import FILE... -o site.ts [options]
 
@@ -36,7 +37,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (problem) throw new UsageError(`--export-name ${JSON.stringify(exportName)} cannot name the exported manifest: ${problem}; use another name, or --export-name default for a default export`, 'import');
   const report = reportOptions(args, 'import');
   const r = await readManifest(args, io, 'import');
-  if ((await inputFailed(io, r, report)) || !(await finishReport(io, r.diagnostics, report))) return EXIT.INVALID;
+  if ((await inputFailed(io, r, report)) || !(await finishReport(io, [...r.diagnostics, ...otherToolsDocumentWarnings(r.documents, 'import')], report))) return EXIT.INVALID;
   const code = generateTypeScript(r.spec!, { sources: args.positionals.map((p) => path.basename(p)), exportName });
   if (out === undefined || out === '-') io.stdout.write(code);
   else {

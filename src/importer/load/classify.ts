@@ -115,6 +115,16 @@ export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResu
  * Armada drops a document whose schema is not exactly one of its six without a word, so a typo
  * (`armada/chart/v1`) silently loses a chart: warn when the schema is missing or Armada-like.
  */
+/**
+ * Whether a document that is not one of Armada's is of another tool (a Deckhand secret, a Pegleg
+ * document): a mapping whose schema string neither looks like Armada's nor is a typo of one, about
+ * which the loader says nothing (Armada ignores it without a word).
+ */
+export function isOtherToolsDocument(raw: unknown): boolean {
+  if (!isPlainObject(raw) || typeof raw.schema !== 'string' || isArmadaSchema(raw.schema)) return false;
+  return !/^armada\//i.test(raw.schema) && suggest(raw.schema, ARMADA_SCHEMAS, SuggestionRules.ARMADA_KEY) === undefined;
+}
+
 function ignoredWarning(doc: LoadedDocument, raw: Record<string, unknown>): Diagnostic | undefined {
   if (typeof raw.schema !== 'string') {
     const legacy = 'armada' in raw ? ": it looks like the pre-2017 'armada:' format, which no current Armada reads" : '';

@@ -5,7 +5,7 @@
  * defaults), except where the output version's defaults differ from the definition's: then the
  * definition's effective value is written explicitly, so that the documents mean the same thing.
  */
-import { Diagnostics, FieldPath, show } from '../diagnostics';
+import { Diagnostics, FieldPath, Origin, show } from '../diagnostics';
 import { chartVersion, effectiveTest, effectiveWaitResources, jobDeletesWithoutCronJobs } from '../effective';
 import { firstByName } from '../first-by-name';
 import {
@@ -24,7 +24,8 @@ import { labelsOut, ordered, valuesOut, WriterForm } from './emit';
 /** A classic Armada document. */
 export interface ArmadaDocument {
   readonly schema: string;
-  readonly metadata: { readonly schema: 'metadata/Document/v1'; readonly name: string };
+  /** `schema` and `name`, then what else the document read had there ({@link Origin.documentMetadata}). */
+  readonly metadata: { readonly schema: 'metadata/Document/v1'; readonly name: string; readonly [field: string]: unknown };
   readonly data: Record<string, unknown>;
 }
 
@@ -53,15 +54,16 @@ export function toArmadaDocuments(spec: ManifestSpec, options: DocumentsOptions 
   // forced version each keeps its own, so that the documents read back the same.
   const own = (v: SchemaVersion | undefined) => options.version ?? v ?? version;
   const documents = [
-    ...spec.charts.map((c) => doc('Chart', own(c.schemaVersion), c.name, w(own(c.schemaVersion)).chart(c))),
-    ...spec.groups.map((g) => doc('ChartGroup', own(g.schemaVersion), g.name, w(own(g.schemaVersion)).group(g))),
-    doc('Manifest', version, spec.name, ordered([['release_prefix', spec.releasePrefix], ['chart_groups', [...spec.chartGroups]]])),
+    ...spec.charts.map((c) => doc('Chart', own(c.schemaVersion), c.name, c.origin, w(own(c.schemaVersion)).chart(c))),
+    ...spec.groups.map((g) => doc('ChartGroup', own(g.schemaVersion), g.name, g.origin, w(own(g.schemaVersion)).group(g))),
+    doc('Manifest', version, spec.name, spec.origin, ordered([['release_prefix', spec.releasePrefix], ['chart_groups', [...spec.chartGroups]]])),
   ];
   return { documents, diagnostics: d };
 }
 
-function doc(kind: string, version: SchemaVersion, name: string, data: Record<string, unknown>): ArmadaDocument {
-  return { schema: `armada/${kind}/v${version}`, metadata: { schema: 'metadata/Document/v1', name }, data };
+function doc(kind: string, version: SchemaVersion, name: string, origin: Origin, data: Record<string, unknown>): ArmadaDocument {
+  const kept = origin.documentMetadata?.();
+  return { schema: `armada/${kind}/v${version}`, metadata: { schema: 'metadata/Document/v1', name, ...kept }, data };
 }
 
 class DocumentWriter {
