@@ -16,7 +16,11 @@ export const LoadCodes = {
   YAML_ALIAS: 'yaml-alias',
   /** A document nested deeper than PyYAML reads (about 490 levels), which Armada cannot load. */
   YAML_DEPTH: 'yaml-depth',
-  /** A key written twice in one mapping; the last value is kept, as PyYAML does (warning). */
+  /**
+   * A key written twice in one mapping, the last value kept as PyYAML does (warning); an error
+   * where PyYAML reads the two keys otherwise than this loader (`1` and `'1'`, two keys to
+   * PyYAML; `1` and `1.0`, one), or several merges supply one key.
+   */
   DUPLICATE_KEY: 'duplicate-key',
   /** A document with no content (`---` followed by nothing), skipped (warning). */
   EMPTY_DOCUMENT: 'empty-document',

@@ -8,8 +8,8 @@
  * into the last, which PyYAML keeps, as the AST does. Manifests are written in block style, so
  * this is exact where it matters.
  */
-import { pathKey, SourcePosition, WirePath } from './wire-path';
-import { plainKeyString } from './pyyaml-schema';
+import { DuplicateKey, pathKey, SourcePosition, WirePath } from './wire-path';
+import { PyKey, pyKeyOf, plainKeyString } from './pyyaml-schema';
 
 interface Container {
   readonly indent: number;
@@ -17,12 +17,19 @@ interface Container {
   readonly path: (string | number)[];
   count: number;
   lastPath: (string | number)[];
-  readonly keys?: Map<string, number> | undefined;
+  /** Where each key's first copy is, and the key as read. */
+  readonly keys?: Map<string, FirstCopy> | undefined;
 }
 
 /** Called for each key and item; return `false` to stop the walk. */
 type Visitor = (path: (string | number)[], line: number, column: number) => boolean | void;
-type DuplicateVisitor = (key: string, path: (string | number)[], firstLine: number, line: number, column: number) => void;
+/** A key's first copy in its mapping; `read.py` is worked out only for a repeated key. */
+interface FirstCopy {
+  readonly line: number;
+  readonly column: number;
+  readonly read: { readonly py: PyKey };
+}
+type DuplicateVisitor = (key: string, path: (string | number)[], first: FirstCopy, line: number, column: number, again: { readonly py: PyKey }) => void;
 
 /**
  * Single lookups walk the document (from its start, as far as the paths they look for) this many
@@ -91,12 +98,12 @@ export class BlockOutline {
   }
 
   /** Keys written twice in one block mapping (merge keys aside): the first `limit` of them. */
-  public duplicateKeys(limit = Infinity): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
-    const out: { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] = [];
+  public duplicateKeys(limit = Infinity): DuplicateKey[] {
+    const out: DuplicateKey[] = [];
     const lastCopies = new Map<string, number>();
-    new OutlineWalk(this.text, this.firstLine).run(undefined, (key, path, firstLine, line, column) => {
+    new OutlineWalk(this.text, this.firstLine).run(undefined, (key, path, first, line, column, again) => {
       lastCopies.set(pathKey(path), line);
-      if (out.length < limit) out.push({ key, path, first: { line: firstLine, column: 1 }, again: { line, column } });
+      if (out.length < limit) out.push({ key, path, first: { line: first.line, column: first.column }, again: { line, column }, firstKey: first.read.py, againKey: again.py });
     });
     // The loader asks for these (to warn) before any position, which can then use them.
     this.lastCopies = lastCopies;
@@ -251,8 +258,8 @@ class OutlineWalk {
       map.lastPath = path;
       if (key.name !== '<<' || key.quoted) {
         const prev = map.keys!.get(key.name);
-        if (prev !== undefined) onDuplicate?.(key.name, path, prev, lineNo, c + 1);
-        else map.keys!.set(key.name, lineNo);
+        if (prev !== undefined) onDuplicate?.(key.name, path, prev, lineNo, c + 1, key);
+        else map.keys!.set(key.name, { line: lineNo, column: c + 1, read: key });
       }
       this.last = path;
       if (visit && visit(path, lineNo, c + 1) === false) return false;
@@ -290,7 +297,7 @@ class OutlineWalk {
   }
 
   private push(indent: number, kind: 'map' | 'seq', path: (string | number)[]): Container {
-    const c: Container = { indent, kind, path, count: 0, lastPath: path, ...(kind === 'map' ? { keys: new Map<string, number>() } : {}) };
+    const c: Container = { indent, kind, path, count: 0, lastPath: path, ...(kind === 'map' ? { keys: new Map<string, FirstCopy>() } : {}) };
     this.stack.push(c);
     return c;
   }
@@ -328,7 +335,7 @@ function isMarker(text: string, at: number, end: number): boolean {
 }
 
 /** A mapping key written at `at` (`name: `, `'quoted': `, `"quoted":`), with where its value starts. */
-function readKey(text: string, at: number, end: number): { name: string; quoted: boolean; end: number } | undefined {
+function readKey(text: string, at: number, end: number): { name: string; quoted: boolean; end: number; readonly py: PyKey } | undefined {
   const ch = text[at];
   if (ch === '"' || ch === "'") {
     const close = closesQuote(text, at + 1, end, ch);
@@ -346,7 +353,7 @@ function readKey(text: string, at: number, end: number): { name: string; quoted:
         name = raw;
       }
     }
-    return { name, quoted: true, end: colon + 1 };
+    return { name, quoted: true, end: colon + 1, get py() { return pyKeyOf(name, text.slice(at, close + 1), false); } };
   }
   if ('{[]},#&*!|>%@`?'.includes(ch)) return undefined;
   for (let i = at; i < end; i++) {
@@ -354,7 +361,7 @@ function readKey(text: string, at: number, end: number): { name: string; quoted:
     if (c === 58 /* : */ && (i + 1 >= end || isBlank(text.charCodeAt(i + 1)))) {
       const name = text.slice(at, i).trimEnd();
       if (name === '') return undefined;
-      return { name: plainKeyString(name), quoted: false, end: i + 1 };
+      return { name: plainKeyString(name), quoted: false, end: i + 1, get py() { return pyKeyOf(name, name, true); } };
     }
     if (c === 35 /* # */ && isBlank(text.charCodeAt(i - 1))) return undefined;
   }

@@ -14,7 +14,7 @@ import { KeptIndexes } from './positions';
 import { pyStrRepr } from './py-repr';
 import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
-import { keyProblems, mayHaveKeyProblems } from './pyyaml-keys';
+import { keyProblems, mayHaveKeyProblems, repeatedKeyFinding } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
 import { loadBlockDocument } from './fast-block';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
@@ -198,12 +198,11 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
       // One more than there is room for: where the stop is reported.
       for (const dup of doc.duplicateKeys(room() + 1)) {
         const ok = add({
-          severity: 'warning',
+          ...repeatedKeyFinding(dup),
           location: `${file}:${dup.again.line}:${dup.again.column}`,
           ...(doc.label ? { document: doc.label } : {}),
           field: formatFieldPath(dup.path),
           code: LoadCodes.DUPLICATE_KEY,
-          message: `duplicate key ${pyStrRepr(dup.key)}: this value replaces the one at line ${dup.first.line} (PyYAML keeps the last)`,
         });
         if (!ok) return;
       }

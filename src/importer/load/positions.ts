@@ -7,8 +7,8 @@
  */
 import type { Alias, Document, LineCounter, Pair, YAMLMap } from 'yaml';
 import { BlockIndex, UNKNOWN } from './block-index';
-import { plainKeyString } from './pyyaml-schema';
-import { SourcePosition, WirePath } from './wire-path';
+import { PyKey, pyKeyOf, plainKeyString } from './pyyaml-schema';
+import { DuplicateKey, SourcePosition, WirePath } from './wire-path';
 
 // The yaml package is loaded only when an AST is needed: most runs never build one.
 let yamlModule: typeof import('yaml') | undefined;
@@ -151,24 +151,25 @@ export class ChunkAst {
    * one. PyYAML builds a dict from the pairs in order, so the last one silently wins. The first
    * `limit` of them.
    */
-  public duplicateKeys(index: number, limit = Infinity): { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] {
+  public duplicateKeys(index: number, limit = Infinity): DuplicateKey[] {
     const doc = this.documents()[index];
-    const out: { key: string; path: (string | number)[]; first: SourcePosition; again: SourcePosition }[] = [];
+    const out: DuplicateKey[] = [];
     if (!doc) return out;
     const seen = new Set<unknown>();
     const walk = (node: unknown, path: (string | number)[]): void => {
       if (seen.has(node)) return;
       if (isMap(node)) {
         seen.add(node);
-        const firstAt = new Map<string, number>();
+        const firstAt = new Map<string, unknown>();
         for (const pair of node.items) {
           const k = keyString(pair.key, doc);
           if (k === undefined || isMergeKey(pair.key)) continue;
           const prev = firstAt.get(k);
-          const offset = startOf(pair.key) ?? 0;
           if (prev !== undefined) {
-            if (out.length < limit) out.push({ key: k, path: [...path, k], first: this.position(prev), again: this.position(offset) });
-          } else firstAt.set(k, offset);
+            if (out.length < limit) {
+              out.push({ key: k, path: [...path, k], first: this.position(startOf(prev) ?? 0), again: this.position(startOf(pair.key) ?? 0), firstKey: this.pyKey(prev, doc), againKey: this.pyKey(pair.key, doc) });
+            }
+          } else firstAt.set(k, pair.key);
           walk(pair.value, [...path, k]);
         }
       } else if (isSeq(node)) {
@@ -178,6 +179,15 @@ export class ChunkAst {
     };
     walk(doc.contents, []);
     return out;
+  }
+
+  /** What PyYAML makes of the scalar key `key` (through its alias). */
+  private pyKey(key: unknown, doc: Document.Parsed): PyKey {
+    const k = deref(key, doc) as import('yaml').Scalar;
+    const range = k.range;
+    const text = range ? this.text.slice(range[0], range[1]) : String(k.value ?? '');
+    const written = k.tag ? `${k.tag.replace('tag:yaml.org,2002:', '!!')} ${text}` : text;
+    return pyKeyOf(String(k.value ?? ''), written, k.type === 'PLAIN' || k.type === undefined, k.tag);
   }
 }
 

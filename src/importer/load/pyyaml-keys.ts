@@ -17,9 +17,10 @@ import { formatWirePath } from '../../model/wire/fields';
 import { LoadCodes } from './codes';
 import { ChunkAst } from './positions';
 import { mayHaveNonStringKey } from './prescan';
-import { pyRepr } from './py-repr';
+import { pyRepr, pyStrRepr } from './py-repr';
 import { ConstructFailure, FloatMarker } from './py-values';
-import { constructStats, plainKeyString, resolvePlainScalar } from './pyyaml-schema';
+import { constructStats, PyKey, plainKeyString, resolvePlainScalar } from './pyyaml-schema';
+import type { DuplicateKey } from './wire-path';
 
 // The yaml package is loaded only when a chunk's keys need its AST (see mayHaveKeyProblems).
 let yamlModule: typeof import('yaml') | undefined;
@@ -157,4 +158,84 @@ function checkKeys(
       });
     }
   }
+}
+
+/**
+ * The finding for a key the loader saw twice. Most are one Python key written twice, which PyYAML
+ * lets the last replace; but the loader names keys by strings, so `1` and `"1"` (or `true` and
+ * `"true"`, `~` and `"null"`) meet here although PyYAML keeps both: Armada then hands Helm both,
+ * and Helm's reading of them is not this loader's, so that is an error.
+ */
+export function repeatedKeyFinding(dup: DuplicateKey): Pick<Diagnostic, 'severity' | 'message'> {
+  const { firstKey: a, againKey: b } = dup;
+  if ((a.type === 'str') === (b.type === 'str') || a.type === 'other' || b.type === 'other') {
+    return { severity: 'warning', message: `duplicate key ${pyStrRepr(dup.key)}: this value replaces the one at line ${dup.first.line} (PyYAML keeps the last)` };
+  }
+  const both = `the keys ${a.written} (line ${dup.first.line}, column ${dup.first.column}) and ${b.written} are two keys to PyYAML (${pyKeyName(a, dup.key)} and ${pyKeyName(b, dup.key)}): Armada keeps both and writes both into the values it gives Helm`;
+  const kept = `this loader would keep only the last; keep one of the two keys`;
+  const [helmA, helmB] = [helmKey(a, dup.key), helmKey(b, dup.key)];
+  if (helmA === undefined || helmB === undefined) {
+    return { severity: 'error', message: `${both}, which cannot read a null key (sigs.k8s.io/yaml: "unsupported map key of type") and fails the release; ${kept}` };
+  }
+  if (helmA !== helmB) {
+    return { severity: 'error', message: `${both}, which makes every key a string (sigs.k8s.io/yaml writes a float key as a 32-bit float with Go's %g) and so sees two keys, ${JSON.stringify(helmA)} and ${JSON.stringify(helmB)}; ${kept}` };
+  }
+  return {
+    severity: 'error',
+    message: `${both}, which makes every key a string (sigs.k8s.io/yaml) and so sees one key ${JSON.stringify(helmA)} with one of the two values, which one not defined (Go's map order, which can change from one run to the next); ${kept}`,
+  };
+}
+
+/** `the int 1`, `the str '1'`, `None`: the key as Python has it. */
+function pyKeyName(k: PyKey, loaded: string): string {
+  switch (k.type) {
+    case 'str':
+      return `the str ${pyStrRepr(loaded)}`;
+    case 'NoneType':
+      return 'None';
+    case 'bool':
+      return `the bool ${loaded === 'true' ? 'True' : 'False'}`;
+    default:
+      return `the ${k.type} ${loaded}`;
+  }
+}
+
+/**
+ * The string Helm makes of a key Armada wrote with `yaml.safe_dump` (read by go-yaml v2, then made
+ * a string by sigs.k8s.io/yaml), or undefined for a null key, which it refuses.
+ */
+function helmKey(k: PyKey, loaded: string): string | undefined {
+  if (k.type === 'NoneType') return undefined;
+  if (k.type === 'float' && k.float !== undefined) return goFloat32Key(k.float);
+  return loaded;
+}
+
+/** Go's `strconv.FormatFloat(x, 'g', -1, 32)`, with go-yaml's spellings of the infinities and NaN. */
+export function goFloat32Key(x: number): string {
+  const f = Math.fround(x);
+  if (Number.isNaN(f)) return '.nan';
+  if (f === Infinity) return '.inf';
+  if (f === -Infinity) return '-.inf';
+  if (f === 0) return Object.is(f, -0) ? '-0' : '0';
+  // The shortest digits that read back as the same float32.
+  let digits = '';
+  let exp = 0;
+  for (let p = 1; p <= 9; p++) {
+    const s = Math.abs(f).toExponential(p - 1);
+    if (Math.fround(Number(s)) !== Math.abs(f)) continue;
+    const [mantissa, e] = s.split('e');
+    digits = mantissa.replace('.', '').replace(/0+$/, '') || '0';
+    exp = Number(e);
+    break;
+  }
+  const sign = f < 0 ? '-' : '';
+  // %g with the shortest digits switches to %e below 1e-4 and from 1e6 (Go's ftoa sets eprec to 6).
+  if (exp < -4 || exp >= 6) {
+    const e = `${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+    return `${sign}${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}e${e}`;
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+  const int = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
+  const frac = digits.slice(exp + 1);
+  return `${sign}${int}${frac ? `.${frac}` : ''}`;
 }

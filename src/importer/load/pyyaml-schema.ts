@@ -256,3 +256,44 @@ export function plainKeyString(text: string): string {
   constructStats.specials = before;
   return String(v);
 }
+
+/** The Python type PyYAML gives a mapping key: keys of different types are different dict keys. */
+export type PyKeyType = 'str' | 'int' | 'float' | 'bool' | 'NoneType' | 'datetime.date' | 'datetime.datetime' | 'other';
+
+/** A mapping key as PyYAML reads it, and as it is written, for messages. */
+export interface PyKey {
+  readonly type: PyKeyType;
+  /** The key as written (`1`, `"1"`, `~`). */
+  readonly written: string;
+  /** The float's value, for `type: 'float'`. */
+  readonly float?: number | undefined;
+}
+
+const TAGGED_KEY_TYPES: Record<string, PyKeyType> = {
+  '!': 'str',
+  [`${TAG}str`]: 'str',
+  [`${TAG}int`]: 'int',
+  [`${TAG}float`]: 'float',
+  [`${TAG}bool`]: 'bool',
+  [`${TAG}null`]: 'NoneType',
+};
+
+/**
+ * What PyYAML makes of a key: `text` is its content, `plain` whether it was written unquoted (only
+ * those are resolved), `tag` its explicit tag, if any.
+ */
+export function pyKeyOf(text: string, written: string, plain: boolean, tag?: string): PyKey {
+  if (tag !== undefined) return { type: Object.hasOwn(TAGGED_KEY_TYPES, tag) ? TAGGED_KEY_TYPES[tag] : 'other', written };
+  if (!plain) return { type: 'str', written };
+  if (resolveNull(text)) return { type: 'NoneType', written };
+  if (resolveBool(text)) return { type: 'bool', written };
+  if (resolveInt(text)) return { type: 'int', written };
+  if (resolveFloat(text)) {
+    const before = constructStats.specials;
+    const v = constructFloat(text);
+    constructStats.specials = before;
+    return { type: 'float', written, float: typeof v === 'number' ? v : v instanceof FloatMarker ? v.value : undefined };
+  }
+  if (resolveTimestamp(text)) return { type: text.length > 10 ? 'datetime.datetime' : 'datetime.date', written };
+  return { type: text === '=' ? 'other' : 'str', written };
+}

@@ -3,6 +3,7 @@
  * vocabulary of every part of the loader that reports positions (the block index read from the
  * text, the AST, the outline, the validators), kept apart so that none depends on another for it.
  */
+import type { PyKey } from './pyyaml-schema';
 
 /** A 1-based line and column. */
 export interface SourcePosition {
@@ -33,4 +34,17 @@ export function pathKey(path: WirePath): string {
 /** The path a {@link pathKey} was made of, with its list indexes as strings. */
 export function keyPath(key: string): string[] {
   return key.split('\u0001');
+}
+
+/**
+ * A key written twice in one mapping, as the loader names keys (so `1` and `"1"` meet here), with
+ * what PyYAML makes of each copy, which decides whether Python sees one key or two.
+ */
+export interface DuplicateKey {
+  readonly key: string;
+  readonly path: (string | number)[];
+  readonly first: SourcePosition;
+  readonly again: SourcePosition;
+  readonly firstKey: PyKey;
+  readonly againKey: PyKey;
 }
