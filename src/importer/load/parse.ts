@@ -14,7 +14,7 @@ import { KeptIndexes } from './positions';
 import { pyStrRepr } from './py-repr';
 import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
-import { keyProblems, mayHaveKeyProblems, repeatedKeyFinding } from './pyyaml-keys';
+import { keyProblems, longKeyProblems, mayHaveKeyProblems, mayHaveLongKey, repeatedKeyFinding } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
 import { loadBlockDocument } from './fast-block';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
@@ -129,6 +129,8 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const simple = fast !== undefined;
   const maybeCollectionKeys = !simple && mayHaveCollectionKeys(chunkText);
   const maybeKeyProblems = !simple && mayHaveKeyProblems(chunkText);
+  // The fast path reads no key longer than PyYAML's limit.
+  const maybeLongKeys = !simple && mayHaveLongKey(chunkText);
   const source = new ChunkSource(text, chunk, kept, duplicates);
   const checkAliases = !simple && mayHaveAliases(chunkText);
   // The fast path gives up long before PyYAML's depth.
@@ -171,6 +173,9 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     }
     if (maybeKeyProblems && !source.large) {
       for (const d of keyProblems(source.ast(), chunkText, i, file, doc.label)) if (!add(d)) return;
+    }
+    if (maybeLongKeys && !source.large) {
+      for (const d of longKeyProblems(source.ast(), chunkText, i, file, doc.label)) if (!add(d)) return;
     }
     if (hasMerges) {
       for (const at of doc.explicitMergeKeys()) {

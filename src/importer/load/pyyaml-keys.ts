@@ -12,7 +12,7 @@
  * Each check first looks at the raw text, so that the common document costs no AST.
  */
 import type { Alias, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import { Diagnostic } from '../../model/diagnostics';
+import { Diagnostic, withCommas } from '../../model/diagnostics';
 import { formatWirePath } from '../../model/wire/fields';
 import { LoadCodes } from './codes';
 import { ChunkAst } from './positions';
@@ -238,4 +238,82 @@ export function goFloat32Key(x: number): string {
   const int = digits.slice(0, exp + 1).padEnd(exp + 1, '0');
   const frac = digits.slice(exp + 1);
   return `${sign}${int}${frac ? `.${frac}` : ''}`;
+}
+
+/**
+ * PyYAML's scanner forgets a possible simple (implicit) key once it has read more than this many
+ * characters past the key's first token (its anchor or tag, if any) without finding the `:`
+ * (`stale_possible_simple_keys`); the `:` then fails the stream.
+ */
+export const PYYAML_MAX_SIMPLE_KEY = 1024;
+
+/** Cheap test: does any line of `text` have room for a simple key PyYAML refuses? */
+export function mayHaveLongKey(text: string): boolean {
+  if (text.length <= PYYAML_MAX_SIMPLE_KEY + 1) return false;
+  for (let start = 0; start < text.length; ) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    if (end - start > PYYAML_MAX_SIMPLE_KEY + 1) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+/** Simple keys of document `index` that PyYAML refuses as too long (call only when {@link mayHaveLongKey}). */
+export function longKeyProblems(ast: ChunkAst, text: string, index: number, file: string, label: string): Diagnostic[] {
+  const doc = ast.documents()[index];
+  if (!doc) return [];
+  const out: Diagnostic[] = [];
+  const seen = new Set<unknown>();
+  const walk = (node: unknown): void => {
+    if (seen.has(node) || !(isMap(node) || isSeq(node))) return;
+    seen.add(node);
+    if (isSeq(node)) return node.items.forEach(walk);
+    for (const pair of node.items as Pair[]) {
+      const length = simpleKeyLength(ast, text, pair.key);
+      if (length !== undefined && length > PYYAML_MAX_SIMPLE_KEY) {
+        const p = ast.position(keyStart(text, (pair.key as Node).range![0]));
+        out.push({
+          severity: 'error',
+          location: `${file}:${p.line}:${p.column}`,
+          ...(label ? { document: label } : {}),
+          code: LoadCodes.YAML_SYNTAX,
+          message: `this key runs ${withCommas(length)} characters up to its ':', and PyYAML, which Armada reads documents with, looks for a simple key's ':' within ${withCommas(PYYAML_MAX_SIMPLE_KEY)} ("mapping values are not allowed here", or "could not find expected ':'"): Armada cannot read this file; write it as an explicit key ('? ' and the key, then ': ' and the value on the next line) or shorten it`,
+        });
+      }
+      walk(pair.value);
+    }
+  };
+  walk(doc.contents);
+  return out;
+}
+
+/** From a simple key's first token to its `:`, in characters as Python counts them; undefined for an explicit key. */
+function simpleKeyLength(ast: ChunkAst, text: string, key: unknown): number | undefined {
+  const range = (key as Node | null)?.range;
+  if (!range || ast.explicitKeyAt(range[0])) return undefined;
+  const start = keyStart(text, range[0]);
+  let colon = range[1];
+  while (colon < text.length && (text[colon] === ' ' || text[colon] === '\t')) colon++;
+  if (text[colon] !== ':' || colon - start <= PYYAML_MAX_SIMPLE_KEY) return undefined;
+  let length = 0;
+  for (let i = start; i < colon; i++) {
+    const c = text.charCodeAt(i);
+    // a surrogate pair is one character to Python
+    if (c < 0xdc00 || c > 0xdfff) length++;
+  }
+  return length;
+}
+
+/** Where a key's first token starts: its anchor or tag (`&a !!str key`), else the key itself. */
+function keyStart(text: string, at: number): number {
+  for (;;) {
+    let j = at - 1;
+    while (j >= 0 && (text[j] === ' ' || text[j] === '\t')) j--;
+    if (j < 0 || j === at - 1) return at;
+    let b = j;
+    while (b > 0 && !' \t\n{[,'.includes(text[b - 1])) b--;
+    if (text[b] !== '&' && text[b] !== '!') return at;
+    at = b;
+  }
 }
