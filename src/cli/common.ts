@@ -18,14 +18,17 @@ export const REPORT_OPTIONS: Record<string, OptionSpec> = {
   quiet: { type: 'boolean', short: 'q' },
   'max-warnings': { type: 'string' },
   'all-warnings': { type: 'boolean' },
+  all: { type: 'boolean' },
 };
 
 export const REPORT_HELP = `Report options (diagnostics go to stderr, with a summary line last):
   -q, --quiet              print errors only (the summary still counts warnings)
   --max-warnings N         fail (exit 1, nothing written) with more than N warnings
   --all-warnings           print every warning on its own line
+  --all                    print every error and warning on its own line
   A rule that warns about one field (values count as one) more than 3 times is printed once,
-  with the count and the first few documents (unless --all-warnings).`;
+  with the count and the first few documents (unless --all-warnings or --all); so is an error
+  repeated more than 3 times (same code, field and message but for its numbers), unless --all.`;
 
 export const INPUT_HELP = `Input options (as armada apply):
   --target-manifest NAME   build this armada/Manifest (required when the files have several)
@@ -52,13 +55,13 @@ export async function readManifest(args: ParsedArgs, io: CliIo, command: string)
   return { ...result, diagnostics: [...result.diagnostics, ...placeholderWarnings(result.documents)] };
 }
 
-/** `--quiet`, `--max-warnings` and `--all-warnings` of the command line. */
+/** `--quiet`, `--max-warnings`, `--all-warnings` and `--all` of the command line. */
 export function reportOptions(args: ParsedArgs, command: string): ReportOptions {
   const max = str(args, 'max-warnings');
   if (max !== undefined && !/^\d+$/.test(max)) throw new UsageError(`--max-warnings must be a whole number (0 or more); received ${JSON.stringify(max)}`, command);
   // Named as the loader names them in diagnostics: the path as given, `<stdin>` for `-`.
   const files = [...args.positionals, ...(list(args, 'values') ?? [])].map((p) => (p === '-' ? STDIN_NAME : p));
-  return { quiet: flag(args, 'quiet'), maxWarnings: max === undefined ? undefined : Number(max), allWarnings: flag(args, 'all-warnings'), files };
+  return { quiet: flag(args, 'quiet'), maxWarnings: max === undefined ? undefined : Number(max), allWarnings: flag(args, 'all-warnings'), all: flag(args, 'all'), files };
 }
 
 /**

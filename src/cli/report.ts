@@ -47,6 +47,11 @@ export interface ReportOptions {
   /** Print every warning on its own line, repeated ones too (`--all-warnings`). */
   readonly allWarnings?: boolean | undefined;
   /**
+   * Print every diagnostic on its own line, repeated errors and warnings too (`--all`).
+   * @default false
+   */
+  readonly all?: boolean | undefined;
+  /**
    * The input files in the order given, as diagnostics name them: diagnostics are printed file by
    * file in this order (then by line and column); any other file's after them.
    * @default - files in the order they first appear among the diagnostics
@@ -54,7 +59,7 @@ export interface ReportOptions {
   readonly files?: readonly string[] | undefined;
 }
 
-/** A rule that warns more often than this is printed as one line. */
+/** A rule that warns (or an error repeated) more often than this is printed as one line. */
 export const GROUP_AFTER = 3;
 /** How many further documents a grouped line names. */
 const NAMED = 3;
@@ -69,22 +74,33 @@ function ruleOf(d: Diagnostic): string {
 }
 
 /**
- * The lines of a report, in input order: every error, and every warning, except that a rule
+ * What makes errors alike: their rule, and their message but for its numbers (`document 7 is
+ * empty`), so that one mistake repeated is one line and every different error keeps its own.
+ */
+function errorRuleOf(d: Diagnostic): string {
+  return `${ruleOf(d)}\u0000${d.message.replace(/[0-9]+/g, '#')}`;
+}
+
+/**
+ * The lines of a report, in input order: every error and every warning, except that a rule
  * (a diagnostic code about one field) warning more than {@link GROUP_AFTER} times is one line:
  * its first occurrence, how many there are in all, and the first few other documents (unless
- * `allWarnings`). Only the diagnostics printed are located (see `diagnostic-order`).
+ * `allWarnings` or `all`); so is an error repeated more than that (same code, field and message
+ * but for its numbers), unless `all`. Only the diagnostics printed are located (see
+ * `diagnostic-order`).
  */
 export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
   const order = new InputOrder(ds, options.files);
   // By code, then field: a site's hundreds of thousands of warnings share a few of each, so no
-  // key is built per warning.
-  const byRule = new Map<string, Map<string, number[]>>();
+  // key is built per warning. Errors are few but for one mistake repeated, and keyed apart.
+  const byRule = { warning: new Map<string, Map<string, number[]>>(), error: new Map<string, Map<string, number[]>>() };
   const groupOf: (number[] | undefined)[] = new Array(ds.length);
   ds.forEach((d, i) => {
-    if (d.severity !== 'warning' || d.code === undefined) return;
-    let fields = byRule.get(d.code);
-    if (fields === undefined) byRule.set(d.code, (fields = new Map()));
-    const rule = ruleOf(d);
+    if ((d.severity !== 'warning' && d.severity !== 'error') || d.code === undefined) return;
+    const codes = byRule[d.severity];
+    let fields = codes.get(d.code);
+    if (fields === undefined) codes.set(d.code, (fields = new Map()));
+    const rule = d.severity === 'warning' ? ruleOf(d) : errorRuleOf(d);
     let same = fields.get(rule);
     if (same === undefined) fields.set(rule, (same = []));
     same.push(i);
@@ -95,7 +111,8 @@ export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = 
   ds.forEach((d, i) => {
     if (d.severity === 'warning' && options.quiet) return;
     const same = groupOf[i];
-    if (same === undefined || same.length <= GROUP_AFTER || options.allWarnings) shown.push(i);
+    const every = options.all || (d.severity === 'warning' && options.allWarnings);
+    if (same === undefined || same.length <= GROUP_AFTER || every) shown.push(i);
     else if (same[0] === i) {
       const first = order.earliest(same);
       grouped.set(first, same);
@@ -109,7 +126,7 @@ export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = 
     const own = d.document ?? d.location;
     const others = order.firstDocuments(same.filter((x) => x !== i), NAMED, own);
     const named = others.first.join(', ') + (others.total > NAMED ? ` and ${others.total - NAMED} more` : '');
-    return `${formatLine(d)} [${d.code}: ${same.length} warnings like this one${named ? `, also in ${named}` : ''}]`;
+    return `${formatLine(d)} [${d.code}: ${same.length} ${d.severity === 'error' ? 'errors' : 'warnings'} like this one${named ? `, also in ${named}` : ''}]`;
   });
 }
 

@@ -94,11 +94,18 @@ describe('inputs of many tiny documents or findings stop at a limit, with what w
   // Before the limits, 10 MB of `---` lines (2.5 million empty documents) took 2.4 GB and 18 s.
   const lastLines = (out: string, n: number) => out.trimEnd().split('\n').slice(-n);
 
-  test(`more than ${MAX_DOCUMENTS.toLocaleString('en-US')} documents: each one read is reported, then where reading stopped`, async () => {
+  test(`more than ${MAX_DOCUMENTS.toLocaleString('en-US')} documents: each one read is reported (one line, or one each with --all), then where reading stopped`, async () => {
     const f = write(dir, 'empties.yaml', '---\n'.repeat(MAX_DOCUMENTS + 50_000));
     const r = await cli(['validate', f]);
     expect(r.code).toBe(1);
-    expect(lastLines(r.stderr, 3)).toEqual([
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      `${f}:1:1: error: document 1 is empty (an extra '---', or only comments); Armada fails on it ("None is not a valid override statement"): remove it [empty-document: 100000 errors like this one, also in ${f}:2:1, ${f}:3:1, ${f}:4:1 and 99996 more]`,
+      `${f}:100001:1: error: armada-cdk stopped reading here, and read nothing after it: the input holds more than 100,000 documents (a site of 8,000 charts has about 9,000); is it the rendered site you meant?`,
+      'invalid: 100001 errors, 0 warnings',
+    ]);
+    const all = await cli(['validate', f, '--all']);
+    expect(all.stderr.trimEnd().split('\n')).toHaveLength(100_002);
+    expect(lastLines(all.stderr, 3)).toEqual([
       `${f}:100000:1: error: document 100000 is empty (an extra '---', or only comments); Armada fails on it ("None is not a valid override statement"): remove it`,
       `${f}:100001:1: error: armada-cdk stopped reading here, and read nothing after it: the input holds more than 100,000 documents (a site of 8,000 charts has about 9,000); is it the rendered site you meant?`,
       'invalid: 100001 errors, 0 warnings',
