@@ -40,6 +40,7 @@ export const INPUT_HELP = `Input options (as armada apply):
 /** Loads, overrides and validates the positional files (`-` is stdin). */
 export async function readManifest(args: ParsedArgs, io: CliIo, command: string): Promise<ResolvedInputs> {
   if (args.positionals.length === 0) throw new UsageError('no input files (use - for stdin)', command);
+  checkSets(list(args, 'set'), command);
   // Progress only where a person watches (a TTY) and a run can be long (many files).
   const progress = io.stderr.isTTY && args.positionals.length > 10 ? (msg: string) => io.stderr.write(`\r${msg.slice(0, 100)}\x1b[K`) : undefined;
   const valuesFiles = list(args, 'values');
@@ -53,6 +54,20 @@ export async function readManifest(args: ParsedArgs, io: CliIo, command: string)
   });
   if (progress) io.stderr.write('\r\x1b[K');
   return { ...result, diagnostics: [...result.diagnostics, ...placeholderWarnings(result.documents)] };
+}
+
+/** A malformed `--set` is a usage error, as any other malformed option: every one is named. */
+function checkSets(sets: readonly string[], command: string): void {
+  if (sets.length === 0) return;
+  // Loaded only for a run with --set, as resolve loads it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { quotedSet, setSyntaxError } = require('../importer/overrides') as typeof import('../importer/overrides');
+  const wrong: string[] = [];
+  sets.forEach((expr, i) => {
+    const why = setSyntaxError(expr);
+    if (why !== undefined) wrong.push(`--set[${i}] ${quotedSet(expr)}: ${why}`);
+  });
+  if (wrong.length > 0) throw new UsageError(wrong.join('; '), command);
 }
 
 /** `--quiet`, `--max-warnings`, `--all-warnings` and `--all` of the command line. */

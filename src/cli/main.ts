@@ -44,15 +44,16 @@ function version(): string {
 export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
-    if (command === 'help' && rest[0] && Object.hasOwn(COMMANDS, rest[0])) return io.stdout.write(COMMANDS[rest[0]].load().HELP), EXIT.OK;
-    // Asked for, help is the output; without a command it explains a usage error, on stderr.
+    // Asked for, help is the output (a failed write fails the run); without a command it explains
+    // a usage error, on stderr.
+    if (command === 'help' && rest[0] && Object.hasOwn(COMMANDS, rest[0])) return io.stdout.write(COMMANDS[rest[0]].load().HELP), settleOutput(io, EXIT.OK);
     if (command === undefined) return io.stderr.write(HELP), EXIT.USAGE;
     io.stdout.write(HELP);
-    return EXIT.OK;
+    return settleOutput(io, EXIT.OK);
   }
   if (command === '-V' || command === '-v' || command === '--version') {
     io.stdout.write(`${version()}\n`);
-    return EXIT.OK;
+    return settleOutput(io, EXIT.OK);
   }
   const cmd = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (!cmd) {

@@ -150,15 +150,14 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
     const err = (message: string, severity: 'error' | 'warning' = 'error'): void => {
       out.push({ severity, location, code: DiagnosticCodes.OVERRIDE, message: `${quotedSet(expr)}: ${message}` });
     };
+    const malformed = setSyntaxError(expr);
+    if (malformed !== undefined) return err(malformed);
     const eq = expr.indexOf('=');
-    if (eq < 0) return err('expected TYPE:NAME:PATH=VALUE (no "=" found)');
     const value = expr.slice(eq + 1);
     const docPath = expr.slice(0, eq).split(':');
-    if (docPath.length < 3) return err('expected TYPE:NAME:PATH=VALUE (TYPE is chart, chart_group or manifest)');
     const dataPath = docPath.pop()!.split('.');
     const [alias, name] = docPath;
-    const type = Object.hasOwn(TYPE_ALIASES, alias) ? TYPE_ALIASES[alias] : undefined;
-    if (!type) return err(`unknown document type ${JSON.stringify(alias)}; Armada knows chart, chart_group and manifest`);
+    const type = TYPE_ALIASES[alias];
     if (value === '') return err('the value is empty (Armada fails on an empty --set value)');
     if (/["\\]/.test(value)) return err('the value contains a double quote or a backslash, which breaks Armada\'s JSON round trip of --set values');
     // json.loads refuses raw control characters inside a string ("Invalid control character").
@@ -212,6 +211,19 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
 function traced(doc: OverridableDocument, source: ValueSource | undefined): ((path: string[]) => void) | undefined {
   const trace = doc.trace;
   return trace && source ? (path) => trace.record(path, source) : undefined;
+}
+
+/**
+ * What is wrong with the form of a `--set` argument (`TYPE:NAME:PATH=VALUE`, TYPE one Armada
+ * knows), or undefined: a mistake the command line shows by itself, before any document is read.
+ */
+export function setSyntaxError(expr: string): string | undefined {
+  const eq = expr.indexOf('=');
+  if (eq < 0) return 'expected TYPE:NAME:PATH=VALUE (no "=" found)';
+  const docPath = expr.slice(0, eq).split(':');
+  if (docPath.length < 3) return 'expected TYPE:NAME:PATH=VALUE (TYPE is chart, chart_group or manifest)';
+  if (!Object.hasOwn(TYPE_ALIASES, docPath[0])) return `unknown document type ${JSON.stringify(docPath[0])}; Armada knows chart, chart_group and manifest`;
+  return undefined;
 }
 
 /** Longer `--set` arguments are quoted by their start and their length. */

@@ -168,6 +168,18 @@ describe('usage errors: exit 2 with a hint, never a stack trace', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  test.each([
+    [['bogus'], '--set[0] "bogus": expected TYPE:NAME:PATH=VALUE (no "=" found)'],
+    [['chart:x'], '--set[0] "chart:x": expected TYPE:NAME:PATH=VALUE (no "=" found)'],
+    [['chart:a=1'], '--set[0] "chart:a=1": expected TYPE:NAME:PATH=VALUE (TYPE is chart, chart_group or manifest)'],
+    [['chart:x:a=1', 'pod:x:a=1', 'y'], '--set[1] "pod:x:a=1": unknown document type "pod"; Armada knows chart, chart_group and manifest; --set[2] "y": expected TYPE:NAME:PATH=VALUE (no "=" found)'],
+  ])('a malformed --set %j is a usage error, before any input is read', async (sets, message) => {
+    for (const command of ['validate', 'plan']) {
+      const r = await cli([command, 'missing.yaml', ...sets.flatMap((x) => ['--set', x])]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `armada-cdk ${command}: ${message}\nRun armada-cdk ${command} --help for usage.\n`]);
+    }
+  });
+
   test('--help on every command, with examples; --version', async () => {
     for (const c of ['validate', 'plan', 'convert', 'import', 'values-types']) {
       const r = await cli([c, '--help']);

@@ -325,8 +325,8 @@ describe('messages', () => {
     ]);
     const main = write(dir, 'site.yaml', SIMPLE);
     const set = await cli(['validate', main, '--set', 'constructor:blog-1:values.a=1']);
-    expect(set.code).toBe(1);
-    expect(set.stdout + set.stderr).toContain('"constructor:blog-1:values.a=1": unknown document type "constructor"; Armada knows chart, chart_group and manifest');
+    expect(set.code).toBe(2);
+    expect(set.stderr).toBe('armada-cdk validate: --set[0] "constructor:blog-1:values.a=1": unknown document type "constructor"; Armada knows chart, chart_group and manifest\nRun armada-cdk validate --help for usage.\n');
     const bool = await cli(['validate', write(dir, 'bool.yaml', SIMPLE.replace('sequenced: False', 'sequenced: !!bool constructor'))]);
     expect(bool.code).toBe(1);
     expect(bool.stderr).toContain('cannot construct a boolean from');
@@ -349,6 +349,16 @@ describe('broken pipes and full outputs', () => {
       fs.closeSync(out);
     }
   }, 90_000);
+
+  test.each([[['--help']], [['help', 'validate']], [['validate', '--help']], [['--version']]])('%j > /dev/full: the help or version was not written, exit 1', async (args) => {
+    const out = fs.openSync('/dev/full', 'w');
+    try {
+      const r = await finished(spawnCli(args, { stdio: ['ignore', out, 'pipe'] }));
+      expect([r.code, r.stderr]).toEqual([1, 'armada-cdk: cannot write to standard output: no space left on device (ENOSPC)\n']);
+    } finally {
+      fs.closeSync(out);
+    }
+  }, 30_000);
 
   test('convert | head: exits quietly when the reader goes away (EPIPE)', async () => {
     const f = write(dir, 'epipe.yaml', execFileSync(process.execPath, [sharedPath('tools', 'gen-manifest.mjs'), '300'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
