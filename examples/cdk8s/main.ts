@@ -1,7 +1,8 @@
 // `npm run synth`: the example site as airship ArmadaCharts (dist/site.k8s.yaml), as classic
 // Armada documents for `armada apply` (dist/armada-documents.k8s.yaml), and the operator that
-// reconciles those ArmadaCharts (dist/operator.k8s.yaml, after dist/operator-release-namespaces.k8s.yaml:
-// apply both first, then the site); and the same site for Flux (dist/flux.k8s.yaml).
+// reconciles those ArmadaCharts (dist/operator.k8s.yaml, after dist/operator-crds.k8s.yaml and
+// dist/operator-release-namespaces.k8s.yaml: apply the three first, then the site); and the same
+// site for Flux (dist/flux.k8s.yaml).
 import * as cdk8s from 'cdk8s';
 import { ChartSource } from 'armada-cdk';
 import { ArmadaChartOutput, ArmadaDocuments, ArmadaOperator, FluxOutput, OperatorApi, ResourceKinds } from 'armada-cdk/cdk8s';

@@ -1,7 +1,8 @@
 /**
  * The operator install bundle: everything `kubectl apply -f` needs to run an Armada operator,
  * without Helm (which would need the operator's own chart installed by the tool the operator
- * replaces): CRDs, Namespaces, ServiceAccount, RBAC, Deployment, in that order in the file.
+ * replaces): Namespaces, ServiceAccount, RBAC, Deployment, in that order in the file, with the
+ * CRDs and the release namespaces in files of their own, which deleting the bundle leaves alone.
  * What differs between the operators is in their profiles; this construct only assembles.
  */
 import * as cdk8s from 'cdk8s';
@@ -10,10 +11,9 @@ import { ArmadaManifest } from '../../constructs/armada-manifest';
 import { hasErrors } from '../../model/diagnostics';
 import { OperatorApi } from '../operator-api';
 import { printWarning } from '../warning-handler';
-import { RenderedObject } from '../rendered-object';
 import { Cdk8sPlus, loadCdk8sPlus } from './cdk8s-plus';
 import { checkLabel, checkProps } from './check-props';
-import { operatorCrds } from './crds';
+import { operatorCrdChart } from './crd-chart';
 import { deploymentJson } from './deployment';
 import { describeFinding, escalationFindings } from './escalation';
 import { NamespaceWriter } from './namespaces';
@@ -31,10 +31,12 @@ export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResource
 const API_VALUES: readonly unknown[] = Object.values(OperatorApi);
 
 /**
- * An Armada operator, installed by `kubectl apply -f` of the chart it is created in: its CRDs
- * (generated from this library's wire types), Namespaces, ServiceAccount, RBAC and a hardened
+ * An Armada operator, installed by `kubectl apply -f` of the chart it is created in (its
+ * Namespace, ServiceAccount, RBAC and a hardened
  * Deployment (non-root, read-only root filesystem, no privilege escalation, no capabilities,
- * RuntimeDefault seccomp). With a `manifest`, RBAC is least-privilege and derived from it.
+ * RuntimeDefault seccomp), after the chart of its CRDs (generated from this library's wire types)
+ * and the one of its release namespaces, written beside it. With a `manifest`, RBAC is
+ * least-privilege and derived from it.
  *
  * RBAC that depends on the manifest is built when cdk8s validates the app, so that it reflects
  * the finished manifest.
@@ -47,8 +49,15 @@ export class ArmadaOperator extends Construct {
   public readonly serviceAccount: cdk8s.ApiObject;
   /** The operator's Deployment object. */
   public readonly deployment: cdk8s.ApiObject;
-  /** The CRDs, first in the file, written exactly as generated. */
+  /** The CRDs, written exactly as generated, in {@link ArmadaOperator.crdChart}. */
   public readonly crds: readonly cdk8s.ApiObject[];
+  /**
+   * The chart that holds the CRDs, beside the operator's (`<chart>-crds`, named after the chart
+   * of the app's first operator of this API, which shares it with any other): to apply before
+   * the bundle, and never to delete with it, since deleting a CRD deletes every custom resource
+   * of it, and the operator then uninstalls their releases.
+   */
+  public readonly crdChart: cdk8s.Chart;
   /**
    * The chart that holds the release namespaces (`releaseNamespaceOutput: 'separate'`, with
    * least-privilege RBAC or a manifest), beside the operator's chart: to apply before the bundle,
@@ -97,12 +106,9 @@ export class ArmadaOperator extends Construct {
     this.namespace = props.namespace ?? this.profile.defaultNamespace ?? this.siteNamespace() ?? 'default';
     checkLabel(where, 'namespace', this.namespace);
 
-    // Tree order is file order (cdk8s writes objects depth-first): CRDs, Namespaces,
-    // ServiceAccount, RBAC, NetworkPolicy, Deployment. The namespace and RBAC scopes are filled at
-    // validation.
-    this.crds = operatorCrds(this.api).map((crd) =>
-      new RenderedObject(this, `crd-${crd.metadata.name.split('.')[0]}`, { apiVersion: crd.apiVersion, kind: crd.kind, name: crd.metadata.name }, crd as unknown as Record<string, unknown>),
-    );
+    // Tree order is file order (cdk8s writes objects depth-first): Namespaces, ServiceAccount,
+    // RBAC, NetworkPolicy, Deployment. The namespace and RBAC scopes are filled at validation.
+    ({ chart: this.crdChart, crds: this.crds } = operatorCrdChart(chart, this.api));
     this.namespaceWriter = new NamespaceWriter(this.kplus, props.podSecurity ?? {});
     // Filled at validation: whether the operator's namespace is its own or holds releases is
     // known only from the finished manifest.
@@ -268,7 +274,7 @@ export class ArmadaOperator extends Construct {
   }
 }
 
-function findChart(c: IConstruct): IConstruct | undefined {
-  for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (cdk8s.Chart.isChart(s)) return s;
+function findChart(c: IConstruct): cdk8s.Chart | undefined {
+  for (let s: IConstruct | undefined = c; s; s = s.node.scope) if (cdk8s.Chart.isChart(s)) return s as cdk8s.Chart;
   return undefined;
 }

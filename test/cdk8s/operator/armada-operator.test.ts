@@ -19,23 +19,28 @@ const committed = (f: string) => JSON.parse(fs.readFileSync(path.join(CRDS, f), 
 const deploymentOf = (objects: any[]) => objects.find((o) => o.kind === 'Deployment');
 const containerOf = (objects: any[]) => deploymentOf(objects).spec.template.spec.containers[0];
 
-/** The acceptance checks of any bundle: Kubernetes 1.28 schemas, CRD rules, cross-object rules. */
-function expectAppliable(objects: any[], namespaces: any[] = [], version: '28' | '33' = '28') {
-  for (const o of [...namespaces, ...objects]) expect([ids([o])[0], kubernetesSchemaErrors(o, version)]).toEqual([ids([o])[0], []]);
-  for (const o of objects.filter((x) => x.kind === 'CustomResourceDefinition')) expect(crdDefinitionErrors(o)).toEqual([]);
+/**
+ * The acceptance checks of any bundle, its CRDs and release namespaces: Kubernetes 1.28 schemas,
+ * CRD rules, cross-object rules. The bundle holds no CRD: deleting it must leave them.
+ */
+function expectAppliable(objects: any[], namespaces: any[] = [], version: '28' | '33' = '28', crds: any[] = []) {
+  for (const o of [...crds, ...namespaces, ...objects]) expect([ids([o])[0], kubernetesSchemaErrors(o, version)]).toEqual([ids([o])[0], []]);
+  for (const o of crds) expect(crdDefinitionErrors(o)).toEqual([]);
+  expect(objects.filter((o) => o.kind === 'CustomResourceDefinition')).toEqual([]);
+  expect(bundleErrors(crds)).toEqual([]);
   expect(bundleErrors(namespaces)).toEqual([]);
   expect(bundleErrors(objects, namespaces)).toEqual([]);
 }
 
 describe('ArmadaOperator bundle', () => {
   test('airship, example site: everything kubectl apply needs, in a safe order, valid against Kubernetes 1.28; release namespaces apart', () => {
-    const { objects, warnings, namespaces } = synthOperator({ manifest: defineSite() });
-    // Deleting the bundle must never delete a site: release namespaces are in their own file.
+    const { objects, warnings, namespaces, crds } = synthOperator({ manifest: defineSite() });
+    // Deleting the bundle must never delete a site: release namespaces and CRDs are in files of their own.
     expect(ids(namespaces)).toEqual(['Namespace openstack']);
+    expect(ids(crds)).toEqual(['CustomResourceDefinition armadacharts.armada.airshipit.org']);
     expect(namespaces[0].metadata.labels).toEqual({ 'pod-security.kubernetes.io/audit': 'restricted', 'pod-security.kubernetes.io/enforce': 'baseline', 'pod-security.kubernetes.io/warn': 'restricted' });
-    expect(objects[1].metadata.labels).toEqual({ 'pod-security.kubernetes.io/audit': 'restricted', 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' });
+    expect(objects[0].metadata.labels).toEqual({ 'pod-security.kubernetes.io/audit': 'restricted', 'pod-security.kubernetes.io/enforce': 'restricted', 'pod-security.kubernetes.io/warn': 'restricted' });
     expect(ids(objects)).toEqual([
-      'CustomResourceDefinition armadacharts.armada.airshipit.org',
       'Namespace armada-operator-system',
       'ServiceAccount armada-operator-system/armada-operator',
       'Role armada-operator-system/armada-operator-leader-election',
@@ -55,9 +60,9 @@ describe('ArmadaOperator bundle', () => {
     );
     expect(warnings[1].message).toMatch(/^charts "ingress-kube-system", "ingress-openstack", "mariadb", .* use the default kind list, a guess of what an OpenStack-Helm chart creates: configmaps, .* and helm-toolkit's dependency-check Roles \(get, list on daemonsets, endpoints, jobs, pods, secrets, services\); anything else they create .* fails to install with Forbidden; read each chart rendered with resourceKinds/);
     expect(objects.find((o) => o.kind === 'NetworkPolicy').spec).toEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/component': 'operator', 'app.kubernetes.io/name': 'armada-operator' } }, policyTypes: ['Ingress'] });
-    expectAppliable(objects, namespaces);
+    expectAppliable(objects, namespaces, '28', crds);
     // The CRD is the generated one, byte for byte.
-    expect(objects[0]).toEqual(committed('airship-v1-armadacharts.json'));
+    expect(crds[0]).toEqual(committed('airship-v1-armadacharts.json'));
     for (const b of objects.filter((o) => o.kind.endsWith('Binding'))) {
       expect(b.subjects).toEqual([{ apiGroup: '', kind: 'ServiceAccount', name: 'armada-operator', namespace: 'armada-operator-system' }]);
     }
@@ -101,13 +106,15 @@ describe('ArmadaOperator bundle', () => {
   });
 
   test('keleustes: three apiextensions v1 CRDs, the manifest\'s namespace, WATCH_NAMESPACE, no cluster permissions', () => {
-    const { objects, namespaces } = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), readOnlyRootFilesystem: false });
+    const { objects, namespaces, crds } = synthOperator({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), readOnlyRootFilesystem: false });
     // Its namespace is its releases': a release namespace, not the bundle's.
     expect(ids(namespaces)).toEqual(['Namespace openstack']);
-    expect(ids(objects)).toEqual([
+    expect(ids(crds)).toEqual([
       'CustomResourceDefinition armadacharts.armada.airshipit.org',
       'CustomResourceDefinition armadachartgroups.armada.airshipit.org',
       'CustomResourceDefinition armadamanifests.armada.airshipit.org',
+    ]);
+    expect(ids(objects)).toEqual([
       'ServiceAccount openstack/armada-operator',
       'Role openstack/armada-operator-leader-election',
       'RoleBinding openstack/armada-operator-leader-election',
@@ -117,8 +124,8 @@ describe('ArmadaOperator bundle', () => {
       'Deployment openstack/armada-operator',
     ]);
     // The image volume that seeds the charts directory needs Kubernetes 1.33's schema.
-    expectAppliable(objects, namespaces, '33');
-    expect(objects.slice(0, 3)).toEqual(['armadacharts', 'armadachartgroups', 'armadamanifests'].map((p) => committed(`keleustes-v1alpha1-${p}.json`)));
+    expectAppliable(objects, namespaces, '33', crds);
+    expect(crds).toEqual(['armadacharts', 'armadachartgroups', 'armadamanifests'].map((p) => committed(`keleustes-v1alpha1-${p}.json`)));
     const c = containerOf(objects);
     expect(c).toMatchObject({ name: 'armada-operator', image: 'keleustes/armada-operator-dev:v2.14.1', imagePullPolicy: 'IfNotPresent', command: ['/usr/local/bin/armada-operator'] });
     expect(c.args).toBeUndefined();
@@ -212,7 +219,7 @@ describe('ArmadaOperator bundle', () => {
   test('createNamespaces false leaves the operator\'s Namespace out; releaseNamespaceOutput none writes no release namespace', () => {
     const { objects, namespaces, operator } = synthOperator({ manifest: defineSite(), createNamespaces: false, releaseNamespaceOutput: 'none', podSecurity: { openstack: 'privileged' } });
     expect([objects.filter((o) => o.kind === 'Namespace'), namespaces, operator.releaseNamespaceChart]).toEqual([[], [], undefined]);
-    expect(objects).toHaveLength(12);
+    expect(objects).toHaveLength(11);
     const privileged = synthOperator({ manifest: defineSite(), podSecurity: { openstack: 'privileged' } });
     expect(privileged.namespaces[0].metadata.labels['pod-security.kubernetes.io/enforce']).toBe('privileged');
   });
@@ -220,14 +227,13 @@ describe('ArmadaOperator bundle', () => {
   test('cluster-admin: one binding to the built-in role, and a warning that says why it is unsafe', () => {
     const { objects, warnings } = synthOperator({ manifest: defineSite(), rbac: 'cluster-admin' });
     expect(ids(objects)).toEqual([
-      'CustomResourceDefinition armadacharts.armada.airshipit.org',
       'Namespace armada-operator-system',
       'ServiceAccount armada-operator-system/armada-operator',
       'ClusterRoleBinding armada-operator-armada-operator-system-cluster-admin',
       'NetworkPolicy armada-operator-system/armada-operator-deny-ingress',
       'Deployment armada-operator-system/armada-operator',
     ]);
-    expect(objects[3].roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' });
+    expect(objects[2].roleRef).toEqual({ apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' });
     expect(warnings.filter((w) => w.code !== 'sensitive-namespace').map((w) => [w.severity, w.code, w.message])).toEqual([
       [
         'warning',
@@ -371,13 +377,13 @@ describe('the release-namespace chart', () => {
 
   test('every release in a system namespace: no empty file (kubectl apply refuses one), and no chart', () => {
     const { files, operator } = synthFiles({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite('kube-system') });
-    expect(files).toEqual(['operator.k8s.yaml']);
+    expect(files).toEqual(['operator-crds.k8s.yaml', 'operator.k8s.yaml']);
     expect(operator.releaseNamespaceChart).toBeUndefined();
   });
 
   test('releases in other namespaces: their Namespaces, in the file of their own', () => {
     const { files, operator, text } = synthFiles({ manifest: defineSite() });
-    expect(files).toEqual(['operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
+    expect(files).toEqual(['operator-crds.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
     expect(operator.releaseNamespaceChart).toBeDefined();
     const written = ids(yaml.loadAll(text('operator-release-namespaces.k8s.yaml')) as any[]);
     expect(written.length).toBeGreaterThan(0);
@@ -388,7 +394,7 @@ describe('the release-namespace chart', () => {
     const { files, text } = synthFiles({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite('kube-system') }, (operator) => {
       new cdk8s.ApiObject(operator.releaseNamespaceChart!, 'quota', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'site', namespace: 'kube-system' } });
     });
-    expect(files).toEqual(['operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
+    expect(files).toEqual(['operator-crds.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
     expect(ids(yaml.loadAll(text('operator-release-namespaces.k8s.yaml')) as any[])).toEqual(['ResourceQuota kube-system/site']);
   });
 });
@@ -420,7 +426,7 @@ describe('an operator namespace that holds releases', () => {
 
   test('keleustes, namespace from the manifest: the bundle holds no Namespace; openstack is a release namespace (baseline), in its own file', () => {
     const files = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() });
-    expect(Object.keys(files)).toEqual(['operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
+    expect(Object.keys(files)).toEqual(['operator-crds.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
     expect(files['operator-release-namespaces.k8s.yaml'].ids).toEqual(['Namespace openstack']);
     expect(files['operator-release-namespaces.k8s.yaml'].namespaces).toEqual({ openstack: PSA('baseline') });
     expect(files['operator.k8s.yaml'].ids).toEqual([
@@ -437,7 +443,7 @@ describe('an operator namespace that holds releases', () => {
 
   test('airship, namespace set to a release namespace: the bundle holds no Namespace; openstack is written with the release namespaces (baseline)', () => {
     const files = outputs({ manifest: defineSite(), namespace: 'openstack' });
-    expect(Object.keys(files)).toEqual(['operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
+    expect(Object.keys(files)).toEqual(['operator-crds.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml']);
     // kube-system, the site's other namespace, is never created.
     expect(files['operator-release-namespaces.k8s.yaml'].ids).toEqual(['Namespace openstack']);
     expect(files['operator-release-namespaces.k8s.yaml'].namespaces).toEqual({ openstack: PSA('baseline') });
@@ -462,7 +468,7 @@ describe('an operator namespace that holds releases', () => {
   test('a release namespace follows releaseNamespaceOutput, not createNamespaces', () => {
     // none: written nowhere (whoever deploys creates it, before the bundle).
     const none = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), releaseNamespaceOutput: 'none' });
-    expect(Object.keys(none)).toEqual(['operator.k8s.yaml']);
+    expect(Object.keys(none)).toEqual(['operator-crds.k8s.yaml', 'operator.k8s.yaml']);
     expect(none['operator.k8s.yaml'].ids.filter((i) => i.startsWith('Namespace '))).toEqual([]);
     const kelNoManifest = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'ops' });
     expect([kelNoManifest['operator.k8s.yaml'].namespaces, kelNoManifest['operator-release-namespaces.k8s.yaml'].namespaces]).toEqual([{}, { ops: PSA('baseline') }]);
@@ -475,9 +481,9 @@ describe('an operator namespace that holds releases', () => {
       const shared = outputs({ manifest: defineSite(), namespace: 'openstack', rbac });
       expect([shared['operator.k8s.yaml'].namespaces, shared['operator-release-namespaces.k8s.yaml'].ids]).toEqual([{}, ['Namespace openstack']]);
       const own = outputs({ manifest: defineSite(), rbac });
-      expect([Object.keys(own), own['operator.k8s.yaml'].namespaces]).toEqual([['operator.k8s.yaml'], { 'armada-operator-system': PSA('restricted') }]);
+      expect([Object.keys(own), own['operator.k8s.yaml'].namespaces]).toEqual([['operator-crds.k8s.yaml', 'operator.k8s.yaml'], { 'armada-operator-system': PSA('restricted') }]);
       const unknown = outputs({ namespace: 'openstack', rbac });
-      expect([Object.keys(unknown), unknown['operator.k8s.yaml'].namespaces]).toEqual([['operator.k8s.yaml'], { openstack: PSA('restricted') }]);
+      expect([Object.keys(unknown), unknown['operator.k8s.yaml'].namespaces]).toEqual([['operator-crds.k8s.yaml', 'operator.k8s.yaml'], { openstack: PSA('restricted') }]);
     }
   });
 });
@@ -495,13 +501,13 @@ describe('the example app', () => {
       if (previous === undefined) delete process.env.CDK8S_OUTDIR;
       else process.env.CDK8S_OUTDIR = previous;
     }
-    expect(fs.readdirSync(outdir).sort()).toEqual(['armada-documents.k8s.yaml', 'flux.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml', 'site.k8s.yaml']);
-    const objects = yaml.loadAll(fs.readFileSync(path.join(outdir, 'operator.k8s.yaml'), 'utf8')) as any[];
-    const namespaces = yaml.loadAll(fs.readFileSync(path.join(outdir, 'operator-release-namespaces.k8s.yaml'), 'utf8')) as any[];
+    expect(fs.readdirSync(outdir).sort()).toEqual(['armada-documents.k8s.yaml', 'flux.k8s.yaml', 'operator-crds.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml', 'site.k8s.yaml']);
+    const read = (f: string) => yaml.loadAll(fs.readFileSync(path.join(outdir, f), 'utf8')) as any[];
+    const [crds, namespaces, objects] = ['operator-crds.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml'].map(read);
     expect(ids(objects).filter((i) => i.startsWith('Namespace '))).toEqual(['Namespace armada-operator-system']);
-    expect(objects[0].metadata.name).toBe('armadacharts.armada.airshipit.org');
+    expect(ids(crds)).toEqual(['CustomResourceDefinition armadacharts.armada.airshipit.org']);
     expect(deploymentOf(objects).metadata).toMatchObject({ name: 'armada-operator', namespace: 'armada-operator-system' });
-    expectAppliable(objects, namespaces);
+    expectAppliable(objects, namespaces, '28', crds);
     // The ingress charts declare a cluster-scoped kind: the only chart kind in the ClusterRole.
     expect(objects.find((o) => o.kind === 'ClusterRole').rules).toContainEqual({ apiGroups: ['networking.k8s.io'], resources: ['ingressclasses'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] });
   });

@@ -67,20 +67,18 @@ const CASES: Readonly<Record<string, () => Omit<ArmadaOperatorProps, 'onWarning'
 
 /**
  * The bundle as written by `cdk8s synth`, its release namespaces, and its warnings. The CRDs
- * (first in the file) are the committed ones, checked apart: written out they would be most of
- * every file.
+ * (their own file, alone) are the committed ones, checked apart: written out they would be most
+ * of every file.
  */
 function render(props: Omit<ArmadaOperatorProps, 'onWarning'>): string {
   const { operator, warnings } = synthOperator(props);
   const chart = cdk8s.Chart.of(operator);
-  const objects = chart.toJson();
-  const crds = objects.filter((o) => o.kind === 'CustomResourceDefinition');
-  expect(objects.slice(0, crds.length)).toEqual(crds);
+  const crds = operator.crdChart.toJson();
   expect(JSON.stringify(crds)).toBe(JSON.stringify(operatorCrds(operator.api)));
-  const rest = objects.slice(crds.length);
   const parts = [
     `# warnings\n${warnings.map((w) => `${w.code}: ${w.message}\n`).join('')}`,
-    `# ${chart.node.id}.k8s.yaml after the CRDs ${crds.map((c) => c.metadata.name).join(', ')}\n${cdk8s.Yaml.stringify(...rest)}`,
+    `# ${operator.crdChart.node.id}.k8s.yaml: ${crds.map((c) => c.metadata.name).join(', ')}\n`,
+    `# ${chart.node.id}.k8s.yaml\n${cdk8s.Yaml.stringify(...chart.toJson())}`,
   ];
   if (operator.releaseNamespaceChart) parts.push(`# ${operator.releaseNamespaceChart.node.id}.k8s.yaml\n${cdk8s.Yaml.stringify(...operator.releaseNamespaceChart.toJson())}`);
   return parts.join('');

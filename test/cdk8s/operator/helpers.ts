@@ -4,8 +4,8 @@ import { ArmadaOperator, ArmadaOperatorProps } from '../../../src/cdk8s';
 import { Diagnostic } from '../../../src/model/diagnostics';
 
 /**
- * Synthesizes an ArmadaOperator alone in a chart; returns its objects, in file order, the
- * release namespaces written beside it, and the warnings.
+ * Synthesizes an ArmadaOperator alone in a chart; returns its objects, in file order, the CRDs
+ * and the release namespaces written beside it, and the warnings.
  */
 export function synthOperator(props: Omit<ArmadaOperatorProps, 'onWarning'> = {}) {
   const warnings: Diagnostic[] = [];
@@ -14,7 +14,8 @@ export function synthOperator(props: Omit<ArmadaOperatorProps, 'onWarning'> = {}
   const operator = new ArmadaOperator(chart, 'armada-operator', { ...props, onWarning: (w) => warnings.push(w) });
   const objects = cdk8s.Testing.synth(chart) as any[];
   const namespaces = operator.releaseNamespaceChart ? (cdk8s.Testing.synth(operator.releaseNamespaceChart) as any[]) : [];
-  return { objects, warnings, operator, namespaces };
+  const crds = cdk8s.Testing.synth(operator.crdChart) as any[];
+  return { objects, warnings, operator, namespaces, crds };
 }
 
 /** `kind namespace/name` of each object, in order. */

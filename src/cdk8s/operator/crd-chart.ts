@@ -1,0 +1,40 @@
+/**
+ * The CRDs of an operator API, in a chart of their own beside the first operator's. In the
+ * bundle, `kubectl delete -f` of the bundle would delete the CRDs, so every custom resource,
+ * whose finalizers then make the operator uninstall every release. One chart per app and API:
+ * the CRDs are cluster-scoped, the same for every operator of the API, and written once.
+ */
+import * as cdk8s from 'cdk8s';
+import { IConstruct } from 'constructs';
+import type { OperatorApi } from '../operator-api';
+import { RenderedObject } from '../rendered-object';
+import { operatorCrds } from './crds';
+
+/** A CRD chart and its objects, in file order. */
+export interface OperatorCrdChart {
+  readonly chart: cdk8s.Chart;
+  readonly crds: readonly cdk8s.ApiObject[];
+}
+
+// Keyed by app: two apps in one process (tests, a monorepo's synth) each write their own file.
+const byApp = new WeakMap<IConstruct, Map<OperatorApi, OperatorCrdChart>>();
+
+/**
+ * The app's CRD chart for `api`, created beside `operatorChart` (`<chart>-crds`, which sorts
+ * before `<chart>-release-namespaces` and `<chart>`, as `kubectl apply -f` of a directory
+ * applies them) by the first operator of the API.
+ */
+export function operatorCrdChart(operatorChart: cdk8s.Chart, api: OperatorApi): OperatorCrdChart {
+  const app = operatorChart.node.root;
+  let charts = byApp.get(app);
+  if (!charts) byApp.set(app, (charts = new Map()));
+  const existing = charts.get(api);
+  if (existing) return existing;
+  const chart = new cdk8s.Chart(operatorChart.node.scope ?? app, `${operatorChart.node.id}-crds`);
+  const crds = operatorCrds(api).map((crd) =>
+    new RenderedObject(chart, `crd-${crd.metadata.name.split('.')[0]}`, { apiVersion: crd.apiVersion, kind: crd.kind, name: crd.metadata.name }, crd as unknown as Record<string, unknown>),
+  );
+  const created = { chart, crds };
+  charts.set(api, created);
+  return created;
+}
