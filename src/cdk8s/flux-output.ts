@@ -22,6 +22,11 @@ export interface FluxOutputProps extends OutputProps, FluxOptions {}
 export class FluxOutput extends ManifestOutput {
   private readonly props: FluxOutputProps;
 
+  /** @internal */
+  protected override _kindName(): string {
+    return 'FluxOutput';
+  }
+
   constructor(scope: Construct, id: string, props: FluxOutputProps) {
     super(scope, id, props);
     for (const [name, value] of [['namespace', props.namespace], ['sourceNamespace', props.sourceNamespace]] as const) {

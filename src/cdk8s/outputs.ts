@@ -10,6 +10,7 @@ import { KeleustesReleaseNaming, toKeleustesObjects } from '../model/wire/keleus
 import { firstByName } from '../model/first-by-name';
 import { OperatorApi } from './operator-api';
 import { yamlHazards } from './yaml-hazards';
+import { watchClashes } from './app-clashes';
 import { RenderedIdentity, RenderedObject } from './rendered-object';
 import { printWarning, WarningHandler } from './warning-handler';
 
@@ -68,7 +69,11 @@ export type Rendered = { objects: readonly { identity: RenderedIdentity; body: R
  */
 export abstract class ManifestOutput extends Construct {
   public readonly manifest: ArmadaManifest;
+  /** @internal */
+  public readonly _reportsSameFile = true;
   private rendered = false;
+  /** Kept: a second synth of the app must fail as the first did. */
+  private clashErrors: string[] = [];
   private readonly onWarning: WarningHandler;
 
   constructor(scope: Construct, id: string, props: OutputProps) {
@@ -83,6 +88,22 @@ export abstract class ManifestOutput extends Construct {
     this.onWarning = props.onWarning ?? printWarning;
     this.claim();
     this.node.addValidation({ validate: () => this.renderOnce() });
+    watchClashes(this);
+  }
+
+  /** @internal */
+  public _renderNow(): void {
+    this.renderOnce();
+  }
+
+  /** @internal */
+  public _describe(): string {
+    return `the ${this._kindName()} ${this.node.path}`;
+  }
+
+  /** @internal What errors call this output. */
+  protected _kindName(): string {
+    return 'output';
   }
 
   protected claim(): void {
@@ -97,7 +118,8 @@ export abstract class ManifestOutput extends Construct {
   protected abstract render(): Rendered;
 
   private renderOnce(): string[] {
-    if (this.rendered || !this.active()) return [];
+    if (this.rendered) return this.clashErrors;
+    if (!this.active()) return [];
     const resolved = this.manifest.resolve();
     // The manifest reports its own errors when cdk8s validates its tree; when it lives in another
     // tree (a shared site module), this output is the only one that can.
@@ -122,7 +144,8 @@ export abstract class ManifestOutput extends Construct {
       const o = new RenderedObject(this, id, identity, body);
       created.set(objectKey(o), o);
     }
-    return this.clashes(created);
+    this.clashErrors = this.clashes(created);
+    return this.clashErrors;
   }
 
   /**
@@ -181,6 +204,11 @@ export class ArmadaChartOutput extends ManifestOutput {
     }
   }
 
+  /** @internal */
+  protected override _kindName(): string {
+    return `ArmadaChartOutput (api ${this.api})`;
+  }
+
   protected render(): Rendered {
     const { spec, plan } = this.manifest.resolve();
     const r = this.api === OperatorApi.KELEUSTES_V1ALPHA1
@@ -219,6 +247,11 @@ export class ArmadaDocuments extends ManifestOutput {
     this.version = props.version;
   }
 
+  /** @internal */
+  protected override _kindName(): string {
+    return 'ArmadaDocuments';
+  }
+
   protected render(): Rendered {
     const r = toArmadaDocuments(this.manifest.resolve().spec, { version: this.version });
     const diagnostics = [...r.diagnostics.all];
@@ -254,6 +287,10 @@ export class AutomaticOutput extends ArmadaChartOutput {
   }
   protected override active(): boolean {
     return this.manifest._outputs.length === 0;
+  }
+  /** @internal */
+  protected override _kindName(): string {
+    return `automatic output (api ${this.api})`;
   }
 }
 

@@ -9,6 +9,7 @@ import * as cdk8s from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import { ArmadaManifest } from '../../constructs/armada-manifest';
 import { hasErrors } from '../../model/diagnostics';
+import { ownChart, watchClashes } from '../app-clashes';
 import { OperatorApi } from '../operator-api';
 import { printWarning } from '../warning-handler';
 import { Cdk8sPlus, loadCdk8sPlus } from './cdk8s-plus';
@@ -73,6 +74,9 @@ export class ArmadaOperator extends Construct {
     return this.namespaceChart;
   }
 
+  /** @internal */
+  public readonly _reportsSameFile = false;
+
   private namespaceChart?: cdk8s.Chart | undefined;
 
   private readonly props: ArmadaOperatorProps;
@@ -86,6 +90,8 @@ export class ArmadaOperator extends Construct {
   private readonly sa: InstanceType<Cdk8sPlus['ServiceAccount']>;
   private readonly denyIngress?: cdk8s.ApiObject | undefined;
   private rendered = false;
+  /** A constructor that threw leaves its operator in the tree: no sibling to refuse. */
+  private built = false;
 
   constructor(scope: Construct, id: string, props: ArmadaOperatorProps = {}) {
     super(scope, id);
@@ -105,10 +111,15 @@ export class ArmadaOperator extends Construct {
     // end up elsewhere, synthesis reports it.
     this.namespace = props.namespace ?? this.profile.defaultNamespace ?? this.siteNamespace() ?? 'default';
     checkLabel(where, 'namespace', this.namespace);
+    const sibling = chart.node.findAll().find((c) => c instanceof ArmadaOperator && c.built && findChart(c) === chart);
+    if (sibling) {
+      throw new Error(`${where}: the chart ${chart.node.path} already holds the ArmadaOperator ${sibling.node.path}; create each ArmadaOperator in a cdk8s.Chart of its own (the files of its CRDs and release namespaces are named after that chart)`);
+    }
 
     // Tree order is file order (cdk8s writes objects depth-first): Namespaces, ServiceAccount,
     // RBAC, NetworkPolicy, Deployment. The namespace and RBAC scopes are filled at validation.
     ({ chart: this.crdChart, crds: this.crds } = operatorCrdChart(chart, this.api));
+    ownChart(this.crdChart, this);
     this.namespaceWriter = new NamespaceWriter(this.kplus, props.podSecurity ?? {});
     // Filled at validation: whether the operator's namespace is its own or holds releases is
     // known only from the finished manifest.
@@ -117,6 +128,7 @@ export class ArmadaOperator extends Construct {
       // Apart from the bundle, so that deleting the operator never deletes a site.
       const app = chart.node.scope ?? chart.node.root;
       this.namespaceChart = new cdk8s.Chart(app, `${chart.node.id}-release-namespaces`);
+      ownChart(this.namespaceChart, this);
     }
     this.sa = new this.kplus.ServiceAccount(this, 'service-account', {
       metadata: { name: this.name, namespace: this.namespace, labels: this.labels() },
@@ -136,6 +148,18 @@ export class ArmadaOperator extends Construct {
     const who = { name: this.name, namespace: this.namespace, labels: this.labels(), selector: this.selector(), replicas };
     this.deployment = new cdk8s.ApiObject(this, 'deployment', deploymentJson(this.profile, props, who));
     this.node.addValidation({ validate: () => this.renderOnce() });
+    watchClashes(this);
+    this.built = true;
+  }
+
+  /** @internal */
+  public _renderNow(): void {
+    this.renderOnce();
+  }
+
+  /** @internal */
+  public _describe(): string {
+    return `the ArmadaOperator ${this.node.path} (api ${this.api})`;
   }
 
   /**
@@ -221,7 +245,7 @@ export class ArmadaOperator extends Construct {
       const model = this.props.manifest !== undefined && hasErrors(this.props.manifest.resolve().diagnostics);
       return sameTree && model ? [] : r.errors;
     }
-    const errors = [...this.crdConflicts(), ...this.escalationErrors(r.permissions, r.releases)];
+    const errors = [...this.crdConflicts(), ...this.sameApiConflicts(), ...this.escalationErrors(r.permissions, r.releases)];
     if (errors.length > 0) return errors;
     this.rendered = true;
     const warn = this.props.onWarning ?? printWarning;
@@ -262,6 +286,22 @@ export class ArmadaOperator extends Construct {
     return others.map((o) => {
       const what = o instanceof ArmadaOperator ? 'the ArmadaOperator' : 'the ArmadaChartOutput';
       return `api ${JSON.stringify(this.api)}: ${what} ${o.node.path} uses ${JSON.stringify(o.api)}, and both operators define the CRD armadacharts.armada.airshipit.org (versions v1 and v1alpha1): applying one replaces the other's, and the API server refuses it once CRs are stored; use one operator per cluster`;
+    });
+  }
+
+  /**
+   * Two operators of one API that would reconcile the same custom resources, each installing and
+   * upgrading every release: the airship operator watches every namespace, keleustes its own.
+   * Reported by the later one, naming the earlier.
+   */
+  private sameApiConflicts(): string[] {
+    const same = this.node.root.node.findAll().filter((c): c is ArmadaOperator => c instanceof ArmadaOperator && c.api === this.api);
+    const earlier = same.slice(0, same.indexOf(this));
+    const cluster = this.profile.watch === 'cluster';
+    return earlier.filter((o) => cluster || o.namespace === this.namespace).map((o) => {
+      const scope = cluster ? 'every ArmadaChart of the cluster (it watches every namespace)' : `every custom resource of namespace ${JSON.stringify(this.namespace)}, which both watch`;
+      const fix = cluster ? 'create one airship ArmadaOperator per cluster' : 'give each operator (and its manifest) a namespace of its own';
+      return `api ${JSON.stringify(this.api)}: the ArmadaOperator ${o.node.path} installs the same operator, and both would reconcile ${scope}, each installing and upgrading every release against the other; ${fix}`;
     });
   }
 

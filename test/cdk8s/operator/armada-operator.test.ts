@@ -400,6 +400,92 @@ describe('the release-namespace chart', () => {
 });
 
 /**
+ * Two operators of one API in one app: they would reconcile the same custom resources (airship:
+ * every namespace; keleustes: its own), and their bundles write the same objects.
+ */
+describe('two ArmadaOperators of one API', () => {
+  const quiet = { onWarning: () => undefined };
+  const KELEUSTES = OperatorApi.KELEUSTES_V1ALPHA1;
+  /** The lines of the synth error (none when it succeeds), and the files written. */
+  function synth(build: (app: cdk8s.App) => void) {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-two-operators-'));
+    try {
+      const app = new cdk8s.App({ outdir });
+      build(app);
+      let errors: string[] = [];
+      try {
+        app.synth();
+      } catch (e) {
+        errors = (e as Error).message.split('\n').slice(1).map((l) => l.trim());
+      }
+      const files = fs.readdirSync(outdir).sort();
+      const texts = new Map(files.map((f) => [f, fs.readFileSync(path.join(outdir, f), 'utf8')]));
+      return { errors, files, text: (f: string) => texts.get(f) ?? '' };
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
+  }
+
+  test('airship, the same bundle twice: both paths and the API, and the objects both write; no file written', () => {
+    const { errors, files } = synth((app) => {
+      new ArmadaOperator(new cdk8s.Chart(app, 'one'), 'op', { manifest: defineSite(), ...quiet });
+      new ArmadaOperator(new cdk8s.Chart(app, 'two'), 'op', { manifest: defineSite(), ...quiet });
+    });
+    expect(errors).toEqual([
+      "[] the ArmadaOperator two/op (api armada.airshipit.org/v1) writes ServiceAccount armada-operator-system/armada-operator, NetworkPolicy armada-operator-system/armada-operator-deny-ingress, Deployment armada-operator-system/armada-operator, which the ArmadaOperator one/op (api armada.airshipit.org/v1) writes as well, into two's file and one's: applied, one would replace the other, and kubectl delete -f of either file would delete the other's; give them different names or namespaces, or write them once",
+      '[two/op] api "armada.airshipit.org/v1": the ArmadaOperator one/op installs the same operator, and both would reconcile every ArmadaChart of the cluster (it watches every namespace), each installing and upgrading every release against the other; create one airship ArmadaOperator per cluster',
+    ]);
+    expect(files).toEqual([]);
+  });
+
+  test('airship, other names and namespaces: still one too many, since each watches every namespace', () => {
+    const { errors } = synth((app) => {
+      new ArmadaOperator(new cdk8s.Chart(app, 'one'), 'op', { manifest: defineSite(), ...quiet });
+      new ArmadaOperator(new cdk8s.Chart(app, 'two'), 'op', { manifest: defineSite(), name: 'other', namespace: 'ops', ...quiet });
+    });
+    expect(errors).toEqual([expect.stringMatching(/^\[two\/op\] api "armada.airshipit.org\/v1": the ArmadaOperator one\/op installs the same operator/)]);
+  });
+
+  test('keleustes in two namespaces are distinct: one CRD file, shared; in one namespace they clash', () => {
+    const apart = synth((app) => {
+      new ArmadaOperator(new cdk8s.Chart(app, 'tenant-a'), 'op', { api: KELEUSTES, manifest: keleustesSite('a'), ...quiet });
+      new ArmadaOperator(new cdk8s.Chart(app, 'tenant-b'), 'op', { api: KELEUSTES, manifest: keleustesSite('b'), ...quiet });
+    });
+    expect(apart.errors).toEqual([]);
+    expect(apart.files).toEqual(['tenant-a-crds.k8s.yaml', 'tenant-a-release-namespaces.k8s.yaml', 'tenant-a.k8s.yaml', 'tenant-b-release-namespaces.k8s.yaml', 'tenant-b.k8s.yaml']);
+    expect(ids(yaml.loadAll(apart.text('tenant-a-crds.k8s.yaml')) as any[])).toEqual(operatorCrds(KELEUSTES).map((c) => `CustomResourceDefinition ${c.metadata.name}`));
+
+    const together = synth((app) => {
+      new ArmadaOperator(new cdk8s.Chart(app, 'tenant-a'), 'op', { api: KELEUSTES, manifest: keleustesSite('a'), ...quiet });
+      new ArmadaOperator(new cdk8s.Chart(app, 'tenant-b'), 'op', { api: KELEUSTES, manifest: keleustesSite('a'), name: 'other', ...quiet });
+    });
+    expect(together.errors).toEqual([
+      '[tenant-b/op] api "armada.airshipit.org/v1alpha1": the ArmadaOperator tenant-a/op installs the same operator, and both would reconcile every custom resource of namespace "a", which both watch, each installing and upgrading every release against the other; give each operator (and its manifest) a namespace of its own',
+    ]);
+  });
+
+  test('an object of the bundle that another file writes too: both paths, whatever wrote the other', () => {
+    const { errors } = synth((app) => {
+      new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'op', { api: KELEUSTES, manifest: keleustesSite('a'), ...quiet });
+      new cdk8s.ApiObject(new cdk8s.Chart(app, 'mine'), 'sa', { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'armada-operator', namespace: 'a' } });
+      new cdk8s.ApiObject(new cdk8s.Chart(app, 'crds'), 'crd', { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'armadacharts.armada.airshipit.org' } });
+    });
+    expect(errors).toEqual([
+      "[] mine/sa writes ServiceAccount a/armada-operator, which the ArmadaOperator operator/op (api armada.airshipit.org/v1alpha1) writes as well, into mine's file and operator's: applied, one would replace the other, and kubectl delete -f of either file would delete the other's; give them different names or namespaces, or write them once",
+      "[] crds/crd writes CustomResourceDefinition armadacharts.armada.airshipit.org, which the ArmadaOperator operator/op (api armada.airshipit.org/v1alpha1) writes as well, into crds's file and operator-crds's: applied, one would replace the other, and kubectl delete -f of either file would delete the other's; give them different names or namespaces, or write them once",
+    ]);
+  });
+
+  test('two in one chart are refused at once, naming both', () => {
+    const chart = new cdk8s.Chart(new cdk8s.App(), 'operator');
+    new ArmadaOperator(chart, 'first', { manifest: defineSite(), ...quiet });
+    expect(() => new ArmadaOperator(chart, 'second', { api: KELEUSTES, manifest: keleustesSite(), ...quiet })).toThrow(
+      'ArmadaOperator operator/second: the chart operator already holds the ArmadaOperator operator/first; create each ArmadaOperator in a cdk8s.Chart of its own (the files of its CRDs and release namespaces are named after that chart)',
+    );
+  });
+});
+
+/**
  * An operator whose namespace holds releases: `kubectl delete -f` of the bundle prunes every
  * object in it, a Namespace with all its contents, and Pod Security admission refuses the pods
  * the namespace's `enforce` level forbids. So that Namespace belongs with the release namespaces.
