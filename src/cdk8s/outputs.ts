@@ -277,8 +277,8 @@ export class ArmadaDocuments extends ManifestOutput {
 }
 
 /**
- * The output a manifest gets when it is created inside a cdk8s Chart and no explicit output
- * renders it: airship v1 ArmadaCharts. It steps aside as soon as an explicit output exists.
+ * The output a manifest gets when it is created inside a cdk8s Chart and no explicit output of
+ * the same cdk8s App renders it: airship v1 ArmadaCharts. It steps aside as soon as one exists.
  */
 export class AutomaticOutput extends ArmadaChartOutput {
   protected override claim(): void {
@@ -286,7 +286,10 @@ export class AutomaticOutput extends ArmadaChartOutput {
     this.manifest._claim(this, true);
   }
   protected override active(): boolean {
-    return this.manifest._outputs.length === 0;
+    // An output in another app (a shared site rendered for a second cluster, a test's second
+    // App) writes that app's files, not this one's.
+    const app = this.node.root;
+    return this.manifest._outputs.every((o) => o.node.root !== app);
   }
   /** @internal */
   protected override _kindName(): string {
