@@ -136,7 +136,7 @@ describe.each(complete)('%s', (file) => {
   test('Deckhand metadata and documents: convert --to documents-v2 keeps the metadata of every Armada document, and names each other document it leaves out', async () => {
     // A rendered Deckhand site: every document carries layering and storage metadata (added
     // where the document has none).
-    const deckhand = text.replace(/^(metadata:\n  schema: metadata\/Document\/v1\n  name: .*\n)(?! {2}\S)/gm, '$1  storagePolicy: cleartext\n  layeringDefinition:\n    abstract: false\n    layer: site\n');
+    const deckhand = text.replace(/^(metadata:\n {2}schema: metadata\/Document\/v1\n {2}name: .*\n)(?! {2}\S)/gm, '$1  storagePolicy: cleartext\n  layeringDefinition:\n    abstract: false\n    layer: site\n');
     const metadataOf = (docs: Doc[]) => new Map(docs.filter((d) => d?.schema?.startsWith('armada/')).map((d) => [`${d.schema.replace(/v\d$/, '')} ${d.metadata.name}`, d.metadata]));
     const input = metadataOf(yaml.loadAll(deckhand) as Doc[]);
     expect([...input.values()].filter((m) => (m as Record<string, unknown>).storagePolicy !== undefined).length).toBeGreaterThan(0);
