@@ -7,7 +7,7 @@ import { append } from '../model/append';
 import type { Diagnostic } from '../model/diagnostics';
 import type { ManifestSpec } from '../model/spec';
 import { SourceType } from '../model/source';
-import { validateManifestTyped, ValidateOptions } from '../model/validate';
+import { FailedDocuments, validateManifestTyped, ValidateOptions } from '../model/validate';
 
 /** Options of {@link validateSite}. */
 export interface ValidateSiteOptions extends ValidateOptions {
@@ -16,12 +16,18 @@ export interface ValidateSiteOptions extends ValidateOptions {
    * @default true
    */
   readonly chartSchemas?: boolean | undefined;
+  /**
+   * Documents of an imported site that failed Armada's schema check and are not in the spec: the
+   * rules leave out what depends on them.
+   * @default - none: the spec is the whole site
+   */
+  readonly failed?: FailedDocuments | undefined;
 }
 
 /** Every diagnostic of a site, the manifest's first, then the chart values'. */
 export function validateSite(raw: ManifestSpec, options: ValidateSiteOptions = {}): Diagnostic[] {
   // The spec without the fields whose runtime type is wrong (each one an error).
-  const { diagnostics: found, spec } = validateManifestTyped(raw, options);
+  const { diagnostics: found, spec } = validateManifestTyped(raw, options, options.failed);
   const diagnostics = [...found.all];
   // Only a local chart can have a values.schema.json to check: a site without one loads none of it.
   if (options.chartSchemas === false || !spec.charts.some((c) => c.source?.type === SourceType.LOCAL)) return diagnostics;

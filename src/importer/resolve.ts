@@ -111,6 +111,10 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   // Reading that stopped at a limit has said so; the documents read are checked while there is
   // room left.
   const readingStopped = loaded.diagnostics.some((d) => d.code === LoadCodes.INPUT_LIMIT);
+  // Errors that leave the site unknown (unreadable input, fragments, a stop) end the run before
+  // the rules; a document that fails the schema only leaves itself out of them.
+  let blocked = hasErrors(diagnostics);
+  const failed = new Set<LoadedArmadaDocument>();
   // Deckhand keeps substitutions and layering actions in the metadata of rendered documents too,
   // so those alone do not prove a fragment: they do when the data also fails Armada's schema.
   // Abstract documents, layering children, replacements and charts without a source are never
@@ -122,6 +126,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     if (room <= 0 || schemaErrors.length > room) {
       append(diagnostics, schemaErrors.slice(0, Math.max(room, 0)));
       if (!readingStopped) diagnostics.push(stoppedChecking(room > 0 ? schemaErrors[room].location : doc.location()));
+      blocked = true;
       break;
     }
     const reasons = unrenderedReasons(doc);
@@ -132,6 +137,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
     const fragment = strong.length > 0 || (reasons.length > 0 && hasErrors(schemaErrors));
     if (!fragment) {
       append(diagnostics, schemaErrors);
+      if (schemaErrors.length > 0) failed.add(doc);
       const replacement = reasons.find((r) => r.path.join('.') === REPLACEMENT);
       if (replacement) {
         diagnostics.push({
@@ -146,6 +152,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
       continue;
     }
     const deckhand = reasons.some((r) => r.path[0] === 'metadata');
+    blocked = true;
     diagnostics.push({
       severity: 'error',
       location: doc.location(reasons[0].path),
@@ -157,23 +164,32 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
         : `this document looks unrendered (${reasons.map((r) => r.message).join('; ')}): render the site first, or pass it with --values if it is an override document`,
     });
   }
-  if (hasErrors(diagnostics)) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
+  if (blocked) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
 
-  const inputs: InputDocument[] = effective.map((doc) => {
-    const info = armadaSchema(doc.schema)!;
-    // Chart values read as they were written need no second walk for non-JSON values.
-    if (doc.plainJson) {
-      const values = (doc.data as Record<string, unknown>).values;
-      if (isPlainObject(values)) assumeJsonTree(values);
-    }
-    return { schema: doc.schema, name: doc.name, data: doc.data as Record<string, unknown>, origin: new DocumentOrigin(doc, info.kind, info.version) };
-  });
-  const { spec, diagnostics: conversion } = documentsToSpec(inputs, { targetManifest: options.targetManifest });
+  const inputs: InputDocument[] = effective.map((doc) => (failed.size > 0 && failed.has(doc) ? failedInput(doc) : inputDocument(doc)));
+  const { spec, diagnostics: conversion, failed: leftOut } = documentsToSpec(inputs, { targetManifest: options.targetManifest });
   append(diagnostics, conversion.all);
   if (!spec) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
   progress(`checking manifest ${spec.name} (${spec.charts.length} charts)`);
-  append(diagnostics, validateSite(spec, { chartSchemas: !options.skipChartSchemas }));
-  return { spec, diagnostics: bySet(diagnostics), documents: loaded.documents };
+  append(diagnostics, validateSite(spec, { chartSchemas: !options.skipChartSchemas, failed: leftOut }));
+  // A site without its failed documents is no site to build: only its findings are returned.
+  return { ...(leftOut ? {} : { spec }), diagnostics: bySet(diagnostics), documents: loaded.documents };
+}
+
+function inputDocument(doc: LoadedArmadaDocument): InputDocument {
+  const info = armadaSchema(doc.schema)!;
+  // Chart values read as they were written need no second walk for non-JSON values.
+  if (doc.plainJson) {
+    const values = (doc.data as Record<string, unknown>).values;
+    if (isPlainObject(values)) assumeJsonTree(values);
+  }
+  return { schema: doc.schema, name: doc.name, data: doc.data as Record<string, unknown>, origin: new DocumentOrigin(doc, info.kind, info.version) };
+}
+
+/** A document that failed Armada's schema: its kind and name count, its data is not read. */
+function failedInput(doc: LoadedArmadaDocument): InputDocument {
+  const info = armadaSchema(doc.schema)!;
+  return { schema: doc.schema, name: doc.name, data: {}, origin: new DocumentOrigin(doc, info.kind, info.version), failed: true };
 }
 
 /**

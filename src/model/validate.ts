@@ -34,6 +34,23 @@ export interface ValidateOptions {
 
 const PRE_DELETE_TYPES = ['job', 'cronjob', 'pod'];
 
+/**
+ * Documents of an imported site that failed Armada's schema check and are not in the spec. Their
+ * data cannot be trusted, so the rules say nothing that depends on them: a reference to one of
+ * their names is not "missing", and a chart that only they could deploy is judged on its own
+ * content, not as deployed or as unused.
+ */
+export interface FailedDocuments {
+  /**
+   * The target manifest's own document failed: no manifest-level rule runs, and which groups it
+   * deploys is not known (the spec lists none).
+   */
+  readonly manifest: boolean;
+  /** Names of the chart groups whose documents failed. */
+  readonly groups: ReadonlySet<string>;
+  /** Names of the charts whose documents failed. */
+  readonly charts: ReadonlySet<string>;
+}
 
 /** Validates a resolved manifest; returns every error and warning. */
 export function validateManifest(spec: ManifestSpec, options: ValidateOptions = {}): Diagnostics {
@@ -43,18 +60,21 @@ export function validateManifest(spec: ManifestSpec, options: ValidateOptions = 
 /**
  * {@link validateManifest}, also returning the spec the rules read: `raw` without the fields whose
  * runtime type is wrong (each one an error), so that later checks can read it safely.
+ * @param failed - documents of an imported site left out of `raw` (see {@link FailedDocuments}); none by default
  */
-export function validateManifestTyped(raw: ManifestSpec, options: ValidateOptions = {}): { diagnostics: Diagnostics; spec: ManifestSpec } {
+export function validateManifestTyped(raw: ManifestSpec, options: ValidateOptions = {}, failed?: FailedDocuments): { diagnostics: Diagnostics; spec: ManifestSpec } {
   const d = new Diagnostics();
   const spec = checkFieldTypes(raw, d);
-  checkManifest(spec, d);
-  const { deployed, reachable } = checkReferences(spec, d);
+  if (!failed?.manifest) checkManifest(spec, d);
+  checkGroups(spec, d);
+  const { deployed, reachable, unsure } = checkReferences(spec, d, failed);
   const first = firstByName(spec.charts);
   for (const chart of spec.charts) {
     // Armada never looks at a chart that no group deploys and no deployed chart uses as a
     // subchart (not even its source), nor at a second chart of the same name, so such a chart
-    // only has to have a valid name.
-    if (reachable.has(chart.name) && first.get(chart.name) === chart) checkChart(spec, chart, deployed.has(chart.name), d, options);
+    // only has to have a valid name. One that a failed document may deploy is judged on its own
+    // fields; what needs it deployed (its prefixed release name, the reach of its wait) is left out.
+    if ((reachable.has(chart.name) || unsure) && first.get(chart.name) === chart) checkChart(spec, chart, deployed.has(chart.name), d, options);
     else checkName(chart, d);
   }
   checkDuplicates(spec, d);
@@ -76,6 +96,9 @@ function checkManifest(spec: ManifestSpec, d: Diagnostics): void {
   if (spec.chartGroups.length === 0) {
     d.error(spec.origin, ['chartGroups'], 'no-groups', 'the manifest lists no chart groups; Armada requires at least one ChartGroup and one Chart');
   }
+}
+
+function checkGroups(spec: ManifestSpec, d: Diagnostics): void {
   for (const g of spec.groups) {
     const p = dns1123SubdomainProblem(g.name);
     if (p) d.error(g.origin, ['name'], 'name', `chart group name ${show(g.name)} ${p}`);
@@ -87,15 +110,27 @@ function checkManifest(spec: ManifestSpec, d: Diagnostics): void {
 }
 
 /**
- * Resolves manifest -> groups -> charts -> dependencies; returns the charts Armada deploys, and
- * those it reaches at all (deployed ones and their subcharts).
+ * Resolves manifest -> groups -> charts -> dependencies; returns the charts Armada deploys, those
+ * it reaches at all (deployed ones and their subcharts), and whether a failed document on the way
+ * may reach others (`unsure`: then no chart is called unused).
  */
-function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<string>; reachable: Set<string> } {
+function checkReferences(spec: ManifestSpec, d: Diagnostics, failed?: FailedDocuments): { deployed: Set<string>; reachable: Set<string>; unsure: boolean } {
   const groups = firstByName(spec.groups);
   const charts = firstByName(spec.charts);
   const deployed = new Set<string>();
   const where = new Map<string, string[]>();
   const foreign = (name: string) => (spec.foreignDefinitions?.[name] ? ` (${spec.foreignDefinitions[name]})` : '');
+  // A failed document's own references are unknown: whatever it lists may be deployed.
+  let unsure = failed?.manifest === true;
+  const hasFailed = (names: ReadonlySet<string> | undefined, name: string) => {
+    if (names?.has(name) !== true) return false;
+    unsure = true;
+    return true;
+  };
+  const failedGroup = (name: string) => hasFailed(failed?.groups, name);
+  const failedChart = (name: string) => hasFailed(failed?.charts, name);
+  // A name misspelt may have meant a document that failed.
+  const known = (names: Iterable<string>, failedNames: ReadonlySet<string> | undefined) => (failedNames?.size ? [...names, ...failedNames] : names);
 
   // A typo'd name most likely meant a chart that no group lists yet.
   const listedCharts = new Set(spec.groups.flatMap((g) => g.charts));
@@ -108,7 +143,8 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<st
     listedGroups.add(name);
     const group = groups.get(name);
     if (!group) {
-      const hint = suggest(name, groups.keys());
+      if (failedGroup(name)) return;
+      const hint = suggest(name, known(groups.keys(), failed?.groups));
       d.error(spec.origin, ['chartGroups', i], 'ARM001', `chart group ${show(name)} is not in the manifest${foreign(name)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
       return;
     }
@@ -123,7 +159,8 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<st
       }
       inGroup.add(c);
       if (!charts.has(c)) {
-        const hint = suggest(c, unlisted) ?? suggest(c, charts.keys());
+        if (failedChart(c)) return;
+        const hint = suggest(c, unlisted) ?? suggest(c, known(charts.keys(), failed?.charts));
         d.error(group.origin, ['charts', j], 'ARM001', `chart ${show(c)} is not in the manifest${foreign(c)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
         return;
       }
@@ -149,7 +186,8 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<st
     seen.add(name);
     (chart.dependencies ?? []).forEach((dep, i) => {
       if (!charts.has(dep)) {
-        const hint = suggest(dep, charts.keys());
+        if (failedChart(dep)) return;
+        const hint = suggest(dep, known(charts.keys(), failed?.charts));
         d.error(chart.origin, ['dependencies', i], 'ARM001', `subchart dependency ${show(dep)} is not in the manifest${foreign(dep)}${hint ? `; did you mean ${show(hint)}?` : ''}`);
         return;
       }
@@ -159,17 +197,17 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics): { deployed: Set<st
   };
   for (const c of deployed) visit(c, new Set());
 
-  for (const chart of spec.charts) {
+  for (const chart of unsure ? [] : spec.charts) {
     if (!deployed.has(chart.name) && !usedAsDependency.has(chart.name) && charts.get(chart.name) === chart) {
       d.warn(chart.origin, undefined, 'not-deployed', `chart ${show(chart.name)} is in no chart group of the manifest and no deployed chart uses it as a subchart; it is not deployed`);
     }
   }
-  for (const g of spec.groups) {
+  for (const g of failed?.manifest ? [] : spec.groups) {
     if (!listedGroups.has(g.name) && groups.get(g.name) === g) {
       d.warn(g.origin, undefined, 'not-deployed', `chart group ${show(g.name)} is not listed in the manifest's chartGroups; it is not deployed`);
     }
   }
-  return { deployed, reachable: new Set([...deployed, ...usedAsDependency]) };
+  return { deployed, reachable: new Set([...deployed, ...usedAsDependency]), unsure };
 }
 
 function checkName(chart: ChartSpec, d: Diagnostics): void {

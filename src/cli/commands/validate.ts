@@ -8,8 +8,9 @@ export const HELP = `Usage: armada-cdk validate FILE... [options]
 
 Validates Armada documents the way Armada reads them: YAML 1.1 as PyYAML loads it, Armada's own
 JSON schemas, references (manifest -> groups -> charts -> dependencies), then every rule armada-cdk
-checks at synth (names, releases, waits, timeouts, values, ...). Documents of other schemas
-(Deckhand, Pegleg, Promenade) are ignored, as Armada ignores them.
+checks at synth (names, releases, waits, timeouts, values, ...). A document the schemas reject
+is left out of the rules, which still check the others. Documents of other schemas (Deckhand,
+Pegleg, Promenade) are ignored, as Armada ignores them.
 
 Prints one line per diagnostic on stderr: FILE:LINE:COL: error: <document>: <field>: <message>,
 then "valid: ..." or "invalid: ..." with the counts (N errors, M warnings).

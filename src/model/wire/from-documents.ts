@@ -19,6 +19,7 @@ import {
 import { V2_DEFAULT_WAIT_RESOURCES, WaitResource, WaitResourceOptions } from '../wait';
 import { firstByName } from '../first-by-name';
 import { DiagnosticCodes } from '../codes';
+import type { FailedDocuments } from '../validate';
 
 /** One Armada document as the loader hands it over. */
 export interface InputDocument {
@@ -29,6 +30,12 @@ export interface InputDocument {
   readonly data: Record<string, unknown>;
   /** Where the document came from; rules locate their findings through it. */
   readonly origin: Origin;
+  /**
+   * The document failed Armada's schema check: it counts as a document of its kind and name (a
+   * reference to it is not missing), but its data is not read.
+   * @default false
+   */
+  readonly failed?: boolean | undefined;
 }
 
 /** Options of {@link documentsToSpec}. */
@@ -48,14 +55,35 @@ export function armadaSchema(schema: string): { kind: 'Chart' | 'ChartGroup' | '
   return m ? { kind: m[1] as 'Chart' | 'ChartGroup' | 'Manifest', version: Number(m[2]) as SchemaVersion } : undefined;
 }
 
+/** What {@link documentsToSpec} returns. */
+export interface DocumentsSpec {
+  /** The site, without the documents that failed; undefined when no manifest can be chosen. */
+  readonly spec?: ManifestSpec | undefined;
+  readonly diagnostics: Diagnostics;
+  /**
+   * The documents left out of `spec` because they failed (see {@link InputDocument.failed}),
+   * for the rules to leave out what depends on them.
+   * @default - none failed
+   */
+  readonly failed?: FailedDocuments | undefined;
+}
+
 /**
  * Selects the manifest as Armada does and converts every chart and group document of the stream.
- * Non-Armada documents are ignored.
+ * Non-Armada documents are ignored; failed ones count in the choice of the manifest and the
+ * presence of each kind, and are otherwise left out.
  */
-export function documentsToSpec(docs: readonly InputDocument[], options: DocumentsToSpecOptions = {}): { spec?: ManifestSpec | undefined; diagnostics: Diagnostics } {
+export function documentsToSpec(docs: readonly InputDocument[], options: DocumentsToSpecOptions = {}): DocumentsSpec {
   const d = new Diagnostics();
-  const armada = docs.map((doc) => ({ doc, info: armadaSchema(doc.schema) })).filter((x) => x.info !== undefined);
-  let manifests = armada.filter((x) => x.info!.kind === 'Manifest');
+  const all: ArmadaInput[] = [];
+  let anyFailed = false;
+  for (const doc of docs) {
+    const info = armadaSchema(doc.schema);
+    if (info === undefined) continue;
+    all.push({ doc, info });
+    anyFailed ||= doc.failed === true;
+  }
+  let manifests = all.filter((x) => x.info!.kind === 'Manifest');
   if (options.targetManifest !== undefined) {
     const wanted = manifests.filter((x) => x.doc.name === options.targetManifest);
     if (wanted.length === 0) {
@@ -83,7 +111,7 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
     });
     return { diagnostics: d };
   }
-  if (!armada.some((x) => x.info!.kind === 'Chart') || !armada.some((x) => x.info!.kind === 'ChartGroup')) {
+  if (!all.some((x) => x.info!.kind === 'Chart') || !all.some((x) => x.info!.kind === 'ChartGroup')) {
     // Armada's own check and words (`Manifest.__init__`).
     d.add({
       severity: 'error',
@@ -95,6 +123,8 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
     return { diagnostics: d };
   }
   const m = manifests[0];
+  const failed = anyFailed ? failedDocuments(all, m.doc) : undefined;
+  const armada = failed ? all.filter((x) => !x.doc.failed) : all;
   const version = m.info!.version;
   const charts: ChartSpec[] = [];
   const groups: ChartGroupSpec[] = [];
@@ -108,24 +138,42 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
       charts.push(chart);
     } else if (info!.kind === 'ChartGroup') groups.push(groupFromData(doc, info!.version, version));
   }
+  // A failed manifest's data is not read: it deploys no group the rules can see.
+  const data = failed?.manifest ? {} : m.doc.data;
   const spec: ManifestSpec = {
     name: m.doc.name,
-    releasePrefix: m.doc.data.release_prefix as string,
+    releasePrefix: (failed?.manifest ? '' : data.release_prefix) as string,
     schemaVersion: version,
-    chartGroups: [...((m.doc.data.chart_groups as string[] | undefined) ?? [])],
+    chartGroups: [...((data.chart_groups as string[] | undefined) ?? [])],
     groups,
     charts,
     origin: m.doc.origin,
   };
-  const scope = buildScope(spec);
+  const scope = buildScope(spec, failed);
+  const first = firstByName(spec.charts);
   for (const [chart, findings] of deferred) {
-    if (scope.reachable.has(chart)) d.addAll(findings.built.collected);
-    if (scope.deployed.has(chart)) d.addAll(findings.deployed.collected);
+    // A chart a failed document may deploy is judged on its own fields: what Armada would find
+    // wrong in them when it builds or deploys the chart.
+    const maybe = scope.unsure && first.get(chart.name) === chart;
+    if (maybe || scope.reachable.has(chart)) d.addAll(findings.built.collected);
+    if (maybe || scope.deployed.has(chart)) d.addAll(findings.deployed.collected);
   }
   for (const other of manifests.length === 1 ? armada.filter((x) => x.info!.kind === 'Manifest' && x.doc !== m.doc) : []) {
-    checkOtherManifest(other.doc, spec, d);
+    checkOtherManifest(other.doc, spec, d, failed);
   }
-  return { spec, diagnostics: d };
+  return { spec, diagnostics: d, ...(failed ? { failed } : {}) };
+}
+
+/** An Armada document with its kind and version. */
+interface ArmadaInput {
+  readonly doc: InputDocument;
+  readonly info: NonNullable<ReturnType<typeof armadaSchema>>;
+}
+
+/** The names of the failed documents, by kind. */
+function failedDocuments(all: readonly ArmadaInput[], manifest: InputDocument): FailedDocuments {
+  const of = (kind: string) => new Set(all.filter((x) => x.doc.failed && x.info.kind === kind).map((x) => x.doc.name));
+  return { manifest: manifest.failed === true, groups: of('ChartGroup'), charts: of('Chart') };
 }
 
 /**
@@ -137,25 +185,36 @@ interface ChartFindings {
   readonly deployed: Diagnostics;
 }
 
-/** The chart specs Armada deploys for the target manifest, and those it builds at all. */
-function buildScope(spec: ManifestSpec): { deployed: Set<ChartSpec>; reachable: Set<ChartSpec> } {
+/**
+ * The chart specs Armada deploys for the target manifest, those it builds at all, and whether a
+ * failed document on the way may deploy others (`unsure`).
+ */
+function buildScope(spec: ManifestSpec, failed: FailedDocuments | undefined): { deployed: Set<ChartSpec>; reachable: Set<ChartSpec>; unsure: boolean } {
   const groups = firstByName(spec.groups);
   const charts = firstByName(spec.charts);
   const deployed = new Set<ChartSpec>();
   const reachable = new Set<ChartSpec>();
+  let unsure = failed?.manifest === true;
+  const chart = (name: string) => {
+    const c = charts.get(name);
+    if (!c && failed?.charts.has(name)) unsure = true;
+    return c;
+  };
   const visit = (c: ChartSpec | undefined) => {
     if (!c || reachable.has(c)) return;
     reachable.add(c);
-    for (const dep of c.dependencies ?? []) visit(charts.get(dep));
+    for (const dep of c.dependencies ?? []) visit(chart(dep));
   };
   for (const g of spec.chartGroups) {
-    for (const name of groups.get(g)?.charts ?? []) {
-      const c = charts.get(name);
+    const group = groups.get(g);
+    if (!group && failed?.groups.has(g)) unsure = true;
+    for (const name of group?.charts ?? []) {
+      const c = chart(name);
       if (c) deployed.add(c);
       visit(c);
     }
   }
-  return { deployed, reachable };
+  return { deployed, reachable, unsure };
 }
 
 /**
@@ -163,7 +222,7 @@ function buildScope(spec: ManifestSpec): { deployed: Set<ChartSpec>; reachable: 
  * (`validate_armada_manifests`): a group, chart or subchart another manifest names and no
  * document defines fails the apply, although the target manifest never uses it.
  */
-function checkOtherManifest(doc: InputDocument, target: ManifestSpec, d: Diagnostics): void {
+function checkOtherManifest(doc: InputDocument, target: ManifestSpec, d: Diagnostics, failed: FailedDocuments | undefined): void {
   const groups = firstByName(target.groups);
   const charts = firstByName(target.charts);
   const fail = (field: (string | number)[], what: string) =>
@@ -172,21 +231,27 @@ function checkOtherManifest(doc: InputDocument, target: ManifestSpec, d: Diagnos
   listed.forEach((g, i) => {
     if (typeof g !== 'string') return;
     const group = groups.get(g);
+    // What a failed group lists is not known.
+    if (!group && failed?.groups.has(g)) return;
     if (!group) return fail(['chartGroups', i], `manifest ${show(doc.name)} lists chart group ${show(g)}, which no document defines`);
     for (const c of group.charts) {
-      const problem = chartBuildProblem(c, charts, []);
+      const problem = chartBuildProblem(c, charts, [], failed?.charts);
       if (problem) fail(['chartGroups', i], `manifest ${show(doc.name)} lists chart group ${show(g)}, whose chart ${problem}`);
     }
   });
 }
 
-/** Why Armada's `build_chart_deps` fails for `name` (missing chart, missing subchart, cycle), or undefined. */
-function chartBuildProblem(name: string, charts: ReadonlyMap<string, ChartSpec>, path: readonly string[]): string | undefined {
+/**
+ * Why Armada's `build_chart_deps` fails for `name` (missing chart, missing subchart, cycle), or
+ * undefined; a chart whose document failed is not missing, and its subcharts are not known.
+ */
+function chartBuildProblem(name: string, charts: ReadonlyMap<string, ChartSpec>, path: readonly string[], failed: ReadonlySet<string> | undefined): string | undefined {
   if (path.includes(name)) return `${show(path[0])} has subchart dependencies that form a cycle (${[...path, name].join(' -> ')})`;
   const c = charts.get(name);
+  if (!c && failed?.has(name)) return undefined;
   if (!c) return path.length === 0 ? `${show(name)} is defined by no document` : `${show(path[0])} needs subchart ${show(name)}, which no document defines`;
   for (const dep of c.dependencies ?? []) {
-    const p = chartBuildProblem(dep, charts, [...path, name]);
+    const p = chartBuildProblem(dep, charts, [...path, name], failed);
     if (p) return p;
   }
   return undefined;
