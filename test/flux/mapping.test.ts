@@ -4,6 +4,7 @@ import { goDuration, HelmReleasePlacement } from '../../src/model/wire/flux-v2';
 import { fluxCrdErrors } from '../helpers/flux-crds';
 import { fluxOf, oneChart, TAR } from '../helpers/flux-site';
 
+const LOST_PREFIX = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2): ';
 const REMEDIATE = { retries: 0, remediateLastFailure: true, ignoreTestFailures: true };
 
 describe('Flux mapping: one HelmRelease per deployed chart', () => {
@@ -31,6 +32,11 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
       ['two', 'two', { kind: 'HelmRepository', name: 'charts' }],
     ]);
     expect(sources.map((s) => [s.kind, s.metadata.namespace, s.metadata.name])).toEqual([['HelmRepository', 'one', 'charts'], ['HelmRepository', 'two', 'charts']]);
+    // Nothing creates those namespaces before the objects in them are applied: said once.
+    expect(fluxOf(site, { placement: HelmReleasePlacement.CHART_NAMESPACE }).diagnostics.filter((d) => d.code === 'flux-assumption' && d.location === 'site').map((d) => d.message)).toEqual([
+      'for Flux (helm.toolkit.fluxcd.io/v2): with HelmReleasePlacement.CHART_NAMESPACE the HelmReleases and their sources are written into the charts\' namespaces ("one", "two"), which must exist before they are applied: Armada\'s Helm created a namespace with its release, and install.createNamespace does so only once the HelmRelease exists; create them first (a Kustomization that this one dependsOn)',
+    ]);
+    expect(fluxOf(site).diagnostics.filter((d) => d.code === 'flux-assumption' && d.location === 'site')).toEqual([]);
   });
 
   test('namespace, interval, sourceInterval and suspend options', () => {
@@ -47,7 +53,13 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
   });
 
   test('values as written, keys sorted, null kept (Helm removes the default); none or {} writes no values', () => {
-    expect(oneChart({ values: { z: 1, conf: { legacy: null, a: 'yes' } } }).spec.values).toEqual({ conf: { a: 'yes', legacy: null }, z: 1 });
+    const withNull = oneChart({ values: { z: 1, conf: { legacy: null, a: 'yes' } } });
+    expect(withNull.spec.values).toEqual({ conf: { a: 'yes', legacy: null }, z: 1 });
+    // Kept, but an update drops it from the object: said, once per chart, where it is.
+    expect(withNull.findings.filter(([f]) => f?.startsWith('values'))).toEqual([
+      ['values.conf.legacy', "cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2): null here: the HelmRelease keeps it in spec.values, but kustomize-controller and kubectl apply drop a null from the object when they update it, and Helm then keeps the chart's default, which Armada's values file removed; put such values in a ConfigMap the HelmRelease reads with valuesFrom"],
+    ]);
+    expect(oneChart({ values: { a: null, b: [null], c: { d: null } } }).findings.filter(([f]) => f?.startsWith('values')).map(([f, m]) => [f, m.slice(LOST_PREFIX.length, LOST_PREFIX.length + 41)])).toEqual([['values.a', 'null at values.a, values.b[0], values.c.d']]);
     expect(Object.keys(oneChart({ values: { z: 1, a: 2 } }).spec.values)).toEqual(['a', 'z']);
     expect(oneChart().spec).not.toHaveProperty('values');
     expect(oneChart({ values: {} }).spec).not.toHaveProperty('values');
@@ -67,8 +79,8 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
   describe("Flux's wait carries Armada's: on when native wait is on or anything is waited on", () => {
     test('v1 defaults (native wait, jobs then pods): wait on, jobs waited for', () => {
       const { spec } = oneChart();
-      expect(spec.install).toEqual({ createNamespace: true, remediation: REMEDIATE });
-      expect(spec.upgrade).toEqual({ remediation: { ...REMEDIATE, strategy: 'uninstall' } });
+      expect(spec.install).toEqual({ createNamespace: true, disableOpenAPIValidation: true, remediation: REMEDIATE });
+      expect(spec.upgrade).toEqual({ disableOpenAPIValidation: true, remediation: { ...REMEDIATE, strategy: 'uninstall' } });
     });
     test('no job among the wait resources: disableWaitForJobs (Helm 3 --wait skips Jobs too)', () => {
       const { spec } = oneChart({ wait: { resources: [WaitResource.deployment()] } });
@@ -101,6 +113,10 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
   test('hooks and force: upgrade.noHooks -> upgrade.disableHooks (install keeps its hooks), upgrade.options.force -> upgrade.force', () => {
     const { spec } = oneChart({ upgrade: { noHooks: true, options: { force: true } } });
     expect([spec.upgrade.disableHooks, spec.upgrade.force, spec.install.disableHooks]).toEqual([true, true, undefined]);
+    // helm-controller replaces (Helm 3's force) only without server-side apply, which is its
+    // default for an install, and upgrades follow the release's install.
+    expect(spec.install.serverSideApply).toBe(false);
+    expect(oneChart().spec.install).not.toHaveProperty('serverSideApply');
     const plain = oneChart({ upgrade: { noHooks: false, options: { force: false } } }).spec;
     expect([plain.upgrade.disableHooks, plain.upgrade.force]).toEqual([undefined, undefined]);
   });
@@ -156,6 +172,25 @@ describe('Flux mapping: sources', () => {
       { spec: { chart: './nova', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-stable-2024-1' }, reconcileStrategy: 'Revision' } },
     ]);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
+  });
+
+  test('git: a full SHA in upper case is a commit (lower case); a reference that may be no branch is written as one, with a warning saying what to write', () => {
+    const OSH = 'https://opendev.org/openstack/openstack-helm';
+    const { sources, findings } = gitSite(
+      ChartSource.git(OSH, { reference: '87AAD18F7D8C6A1A08F3ADC8866EFD33BEE6AA52' }),
+      ChartSource.git(OSH, { reference: '2024.2.0' }),
+      ChartSource.git(OSH, { reference: '87aad18' }),
+      ChartSource.git(OSH, { reference: 'HEAD' }),
+      ChartSource.git(OSH, { reference: 'stable/2024.1' }),
+    );
+    expect(sources.map((s) => s.spec.ref)).toEqual([{ commit: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' }, { branch: '2024.2.0' }, { branch: '87aad18' }, { branch: 'HEAD' }, { branch: 'stable/2024.1' }]);
+    const why = 'for Flux (helm.toolkit.fluxcd.io/v2): the reference is written as the GitRepository\'s ref.branch, and Flux fetches only a branch of that name, where Armada fetches whatever it names; ';
+    const after = ', or the source never becomes Ready and no release after it is installed';
+    expect(findings.filter(([f]) => f === 'source.reference')).toEqual([
+      ['source.reference', `${why}"2024.2.0" looks like a tag: if it is one, write refs/tags/2024.2.0${after}`],
+      ['source.reference', `${why}"87aad18" looks like an abbreviated commit: write the full 40-character SHA${after}`],
+      ['source.reference', `${why}HEAD (the remote's default branch): name that branch${after}`],
+    ]);
   });
 
   test('git: scp-style URLs become ssh:// URLs', () => {

@@ -149,9 +149,33 @@ describe('Flux warnings and errors: the site', () => {
     const r = fluxOf(site);
     expect(r.releases.map((x) => x.metadata.name)).toEqual(['p-a', 'p-b']);
     expect(r.diagnostics.filter((d) => d.code === 'not-expressible').map((d) => [d.location, d.field, d.message])).toEqual([
-      ['site/a', undefined, `${LOST}the chart is deployed again in step 1 (group "g2"), but one HelmRelease exists per release; it is deployed once, in step 0, and the steps after 1 wait for that one`],
+      ['site/a', undefined, `${LOST}the chart is deployed again in step 1 (group "g2"), but one HelmRelease exists per release; it is deployed once, in step 0, and the steps after 1 wait for that one and for every release of the steps before 1`],
     ]);
     expect(g1).toBeDefined();
+  });
+
+  test('a step of repeats only: the steps after it wait for every release of the steps before it, as Armada does', () => {
+    // Armada: a and b together, then a again, then c, which starts once b is done too.
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const g1 = new ChartGroup(site, 'g1');
+    const a = new Chart(g1, 'a', { namespace: 'ns', source: TAR });
+    new Chart(g1, 'b', { namespace: 'ns', source: TAR });
+    new ChartGroup(site, 'again', { sequenced: true, charts: [a] });
+    new Chart(new ChartGroup(site, 'g3'), 'c', { namespace: 'ns', source: TAR });
+    // Sequenced: a, then b, then a again, then c.
+    const seq = new ArmadaManifest(undefined, 'seq', { releasePrefix: 'p' });
+    const s = new ChartGroup(seq, 's', { sequenced: true });
+    const sa = new Chart(s, 'a', { namespace: 'ns', source: TAR });
+    new Chart(s, 'b', { namespace: 'ns', source: TAR });
+    new ChartGroup(seq, 'again', { charts: [sa] });
+    new Chart(new ChartGroup(seq, 'last'), 'c', { namespace: 'ns', source: TAR });
+    for (const m of [site, seq]) {
+      expect(fluxOf(m).releases.map((x) => [x.metadata.name, x.spec.dependsOn])).toEqual([
+        ['p-a', undefined],
+        ['p-b', m === seq ? [{ name: 'p-a' }] : undefined],
+        ['p-c', [{ name: 'p-a' }, { name: 'p-b' }]],
+      ]);
+    }
   });
 
   test('single namespace: two releases of one name in different namespaces are an error; CHART_NAMESPACE takes them', () => {

@@ -18,18 +18,32 @@ export type FluxSourceKey =
   | { readonly kind: 'GitRepository'; readonly namespace: string; readonly url: string; readonly ref: GitRef }
   | { readonly kind: 'HelmRepository'; readonly namespace: string; readonly url: string };
 
-const FULL_SHA = /^[0-9a-f]{40}$/;
+const FULL_SHA = /^[0-9a-fA-F]{40}$/;
 
 /**
- * Armada's git `reference` as a GitRepository `ref`: a full commit SHA is a commit, a `refs/...`
- * reference (Gerrit's `refs/changes/...`, a tag as `refs/tags/...`) is a `name`, anything else a
- * branch, as Armada fetches it (`git fetch origin <reference>`); `master` when none was written.
+ * Armada's git `reference` as a GitRepository `ref`: a full commit SHA is a commit (lower case,
+ * as Flux compares it), a `refs/...` reference (Gerrit's `refs/changes/...`, a tag as
+ * `refs/tags/...`) is a `name`, anything else a branch, as Armada fetches it (`git fetch origin
+ * <reference>`); `master` when none was written.
  */
 export function gitRef(reference: string | undefined): GitRef {
   const r = reference ?? 'master';
-  if (FULL_SHA.test(r)) return { commit: r };
+  if (FULL_SHA.test(r)) return { commit: r.toLowerCase() };
   if (r.startsWith('refs/')) return { name: r };
   return { branch: r };
+}
+
+/**
+ * Why a reference written as a branch may be none: `git fetch origin <reference>`, as Armada
+ * runs it, takes a tag, an abbreviated commit or HEAD as well, where a GitRepository's `branch`
+ * is only ever a branch (the source never becomes Ready). Undefined for a name that looks like a
+ * branch.
+ */
+export function doubtfulBranch(reference: string): string | undefined {
+  if (reference === 'HEAD') return 'HEAD (the remote\'s default branch): name that branch';
+  if (/^[0-9a-fA-F]{7,39}$/.test(reference)) return `${JSON.stringify(reference)} looks like an abbreviated commit: write the full 40-character SHA`;
+  if (/^v?\d+(?:\.\d+)+(?:[-+.][0-9A-Za-z.-]+)?$/.test(reference)) return `${JSON.stringify(reference)} looks like a tag: if it is one, write refs/tags/${reference}`;
+  return undefined;
 }
 
 function refText(ref: GitRef): string {

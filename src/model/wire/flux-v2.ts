@@ -11,7 +11,7 @@
  * Releases are adopted, not reinstalled: `releaseName` is the Helm release Armada installed, and
  * `storageNamespace` is the chart's namespace, where Helm 3 (and so Armada) keeps the release.
  */
-import { Diagnostics, FieldPath, show } from '../diagnostics';
+import { Diagnostics, FieldPath, formatFieldPath, show } from '../diagnostics';
 import { Duration, GO_DURATION_MAX_SECONDS } from '../duration';
 import { hasOwnKey } from '../own-keys';
 import { effectiveNativeWait } from '../effective';
@@ -23,7 +23,7 @@ import { ChartSpec, ManifestSpec } from '../spec';
 import { CONTROLLER_TYPES, parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';
 import { ordered, valuesOut, WriterForm } from './emit';
-import { FluxSourceKey, FluxSources, SOURCE_API_VERSION, gitRef, slug } from './flux-sources';
+import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, slug } from './flux-sources';
 
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
 /** Annotations carrying the plan on each HelmRelease, for people reading the cluster. */
@@ -145,7 +145,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
     for (const r of step.releases) {
       const chart = charts.get(r.chart)!;
       if (refs.has(r.chart)) {
-        d.warn(chart.origin, undefined, 'not-expressible', `${LOST}: the chart is deployed again in step ${step.index} (group ${show(step.group)}), but one HelmRelease exists per release; it is deployed once, in step ${r.firstStep}, and the steps after ${step.index} wait for that one`);
+        d.warn(chart.origin, undefined, 'not-expressible', `${LOST}: the chart is deployed again in step ${step.index} (group ${show(step.group)}), but one HelmRelease exists per release; it is deployed once, in step ${r.firstStep}, and the steps after ${step.index} wait for that one and for every release of the steps before ${step.index}`);
         continue;
       }
       const ref = { name: r.name, namespace: placement === HelmReleasePlacement.CHART_NAMESPACE ? r.namespace : namespace };
@@ -211,6 +211,11 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
     d.warn(spec.origin, undefined, 'flux-cross-namespace', `HelmReleases in ${foreign.map((n) => show(n)).join(', ')} read their charts from sources in ${show(options.sourceNamespace)}: a helm-controller run with --no-cross-namespace-refs refuses that (AccessDenied, the HelmRelease stalls); leave sourceNamespace unset to write the sources beside the HelmReleases`);
   }
 
+  if (placement === HelmReleasePlacement.CHART_NAMESPACE) {
+    const used = [...new Set([...sources.all.map((x) => x.key.namespace), ...releases.map((r) => r.ref.namespace)])];
+    const named = used.slice(0, 5).map((n) => show(n)).join(', ') + (used.length > 5 ? ` and ${used.length - 5} more` : '');
+    d.warn(spec.origin, undefined, 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): with HelmReleasePlacement.CHART_NAMESPACE the HelmReleases and their sources are written into the charts' namespaces (${named}), which must exist before they are applied: Armada's Helm created a namespace with its release, and install.createNamespace does so only once the HelmRelease exists; create them first (a Kustomization that this one dependsOn)`);
+  }
   const objects: KubeObject[] = sources.all.map(({ id, key }) => sourceObject(sources.nameOf(id), key, sourceInterval));
   for (const r of releases) objects.push(r.build());
   return { objects, diagnostics: d };
@@ -237,7 +242,12 @@ export function intervalProblem(value: Duration): string | undefined {
   return undefined;
 }
 
-/** The previous step's releases, then the chart's own edges; never itself, each once. */
+/**
+ * The previous step's releases, then the chart's own edges; never itself, each once. A step whose
+ * releases are all repeats has no HelmRelease of its own: theirs belong to earlier steps and do
+ * not wait for the rest of the step before this one, so the steps before it are added too, back
+ * to one that installs a release first (whose HelmReleases wait for everything before them).
+ */
 function dependencies(plan: Plan, chart: ChartSpec, step: number, refs: Map<string, ReleaseRef>): ReleaseRef[] {
   const out: ReleaseRef[] = [];
   const seen = new Set<string>([chart.name]);
@@ -247,7 +257,11 @@ function dependencies(plan: Plan, chart: ChartSpec, step: number, refs: Map<stri
     seen.add(n);
     out.push(ref);
   };
-  if (step > 0) for (const r of plan.steps[step - 1].releases) add(r.chart);
+  for (let s = step - 1; s >= 0; s--) {
+    const releases = plan.steps[s].releases;
+    for (const r of releases) add(r.chart);
+    if (releases.some((r) => r.firstStep === plan.steps[s].index)) break;
+  }
   for (const n of chart.dependsOn) add(n);
   return out;
 }
@@ -313,11 +327,13 @@ class ChartMapping {
       const url = this.gitUrl(published.location, `${what}: `);
       if (url === undefined) return () => ({});
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(published.reference) };
+      this.checkBranch(['source', 'location'], key.ref, `${what}: `);
       path = chartPath(`${published.effectiveSubpath}/${s.effectiveSubpath}`);
     } else if (s.type === SourceType.GIT) {
       const url = this.gitUrl(s.location, '');
       if (url === undefined) return () => ({});
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(s.reference) };
+      this.checkBranch(['source', 'reference'], key.ref);
       if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], () => `proxyServer ${show(s.proxyServer)}: Flux takes a Git proxy from a Secret (spec.proxySecretRef of the GitRepository) or from the source-controller's HTTPS_PROXY`);
       if (s.authMethod !== undefined) this.lost(['source', 'authMethod'], () => `authMethod ${show(s.authMethod)}: give the GitRepository spec.secretRef, a Secret with the SSH key (identity and known_hosts), and an ssh:// URL`);
     }
@@ -338,6 +354,13 @@ class ChartMapping {
     // Armada deploys whatever the reference points to on every apply; Flux's default rebuilds the
     // chart only when Chart.yaml's version changes.
     return () => ({ spec: ordered([['chart', path], ['sourceRef', ref()], ['reconcileStrategy', 'Revision']]) });
+  }
+
+  /** A reference written as a branch that may be a tag, an abbreviated commit or HEAD (see doubtfulBranch). */
+  private checkBranch(field: FieldPath, ref: GitRef, what = ''): void {
+    if (!('branch' in ref)) return;
+    const doubt = doubtfulBranch(ref.branch);
+    if (doubt) this.assumed(field, () => `${what}the reference is written as the GitRepository's ref.branch, and Flux fetches only a branch of that name, where Armada fetches whatever it names; ${doubt}, or the source never becomes Ready and no release after it is installed`);
   }
 
   /** A URL a GitRepository accepts; `what` prefixes the findings when the URL is not the chart's own. */
@@ -379,6 +402,7 @@ class ChartMapping {
     const r = this.r;
     this.reportWaits();
     this.reportUnsupported();
+    this.reportNulls();
     // Armada waits when Helm's native wait is on or when it has resources to wait on; Flux has
     // one wait, on every object of the release, so that wait carries both.
     const waits = effectiveNativeWait(c, this.spec.schemaVersion) || r.waitResources.length > 0;
@@ -390,12 +414,24 @@ class ChartMapping {
     // release as it is, which Flux does without remediation. A failed test never purges.
     const remediation = p.protected ? { retries: 0, remediateLastFailure: false } : { retries: 0, remediateLastFailure: true, ignoreTestFailures: true };
     const u = c.upgrade;
+    const force = u?.options?.force === true;
     return [
       ['timeout', goDuration(r.waitTimeout)],
-      ['install', ordered([['createNamespace', true], ['disableWait', disableWait], ['disableWaitForJobs', disableWaitForJobs], ['remediation', remediation]])],
+      // Armada runs helm with --disable-openapi-validation, always; and force means Helm 3's
+      // replace, which helm-controller does only without server-side apply (its default for an
+      // install, so for a release it installs again after a failure).
+      ['install', ordered([
+        ['createNamespace', true],
+        ['disableOpenAPIValidation', true],
+        ['serverSideApply', force ? false : undefined],
+        ['disableWait', disableWait],
+        ['disableWaitForJobs', disableWaitForJobs],
+        ['remediation', remediation],
+      ])],
       ['upgrade', ordered([
         ['disableHooks', u?.noHooks === true ? true : undefined],
-        ['force', u?.options?.force === true ? true : undefined],
+        ['disableOpenAPIValidation', true],
+        ['force', force ? true : undefined],
         ['disableWait', disableWait],
         ['disableWaitForJobs', disableWaitForJobs],
         ['remediation', p.protected ? remediation : { ...remediation, strategy: 'uninstall' }],
@@ -425,6 +461,27 @@ class ChartMapping {
         this.lost(at('allowAsyncUpdates'), () => `allowAsyncUpdates=true: Flux waits until every pod of the ${res.type} runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`);
       }
     });
+  }
+
+  /**
+   * A null in the values removes the chart's default in Helm, and Armada passes it in a values
+   * file; in a HelmRelease, kustomize-controller and kubectl apply drop nulls from spec.values on
+   * update (a merge patch deletes what is null), so Helm keeps the default. One warning per chart.
+   */
+  private reportNulls(): void {
+    const values = this.c.values;
+    if (values === undefined) return;
+    const found: FieldPath[] = [];
+    const walk = (v: unknown, at: (string | number)[]): void => {
+      if (found.length > 3) return;
+      if (v === null) found.push(at);
+      else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...at, i]));
+      else if (typeof v === 'object') for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], [...at, k]);
+    };
+    walk(values, ['values']);
+    if (found.length === 0) return;
+    const first = found[0];
+    this.lost(first, () => `null ${found.length > 1 ? `at ${found.slice(0, 3).map((f) => formatFieldPath(f)).join(', ')}${found.length > 3 ? ' and more' : ''}` : 'here'}: the HelmRelease keeps it in spec.values, but kustomize-controller and kubectl apply drop a null from the object when they update it, and Helm then keeps the chart's default, which Armada's values file removed; put such values in a ConfigMap the HelmRelease reads with valuesFrom`);
   }
 
   private reportUnsupported(): void {
