@@ -100,6 +100,17 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
     });
   });
 
+  test('native wait off with kinds listed: Flux waits on every object, a warning naming the kinds Armada waited on', () => {
+    const only = oneChart({ wait: { native: { enabled: false }, resources: [WaitResource.job(), WaitResource.daemonSet()] } });
+    expect(only.findings.filter(([f]) => f === 'wait.native.enabled')).toEqual([
+      ['wait.native.enabled', `${LOST_PREFIX}native wait off: Armada waits on job, daemonset only; Flux waits on every object of the release (kstatus), which is stronger: a PersistentVolumeClaim that binds on first use or a LoadBalancer Service without an address keeps the release from Ready until it times out`],
+    ]);
+    // Native wait on (v1's default): Helm's wait covers what kstatus does; nothing to say.
+    expect(oneChart({ wait: { resources: [WaitResource.job()] } }).findings.filter(([f]) => f === 'wait.native.enabled')).toEqual([]);
+    // Nothing waited on at all: disableWait, nothing to say either.
+    expect(oneChart({ wait: { native: { enabled: false }, resources: [] } }).findings.filter(([f]) => f === 'wait.native.enabled')).toEqual([]);
+  });
+
   test('tests: test.enable and test.timeout from the effective test (on, 300 s by default)', () => {
     expect(oneChart().spec.test).toEqual({ enable: true, timeout: '5m' });
     expect(oneChart({ test: { timeout: Duration.minutes(10) } }).spec.test).toEqual({ enable: true, timeout: '10m' });

@@ -444,6 +444,12 @@ class ChartMapping {
 
   private reportWaits(): void {
     const w = this.c.wait;
+    const kinds = [...new Set(this.r.waitResources.map((x) => x.type))];
+    if (kinds.length > 0 && !effectiveNativeWait(this.c, this.spec.schemaVersion)) {
+      // Helm's own wait (Armada's native wait) covers what kstatus does; without it Armada waited
+      // on the listed kinds only.
+      this.lost(['wait', 'native', 'enabled'], () => `native wait off: Armada waits on ${kinds.join(', ')} only; Flux waits on every object of the release (kstatus), which is stronger: a PersistentVolumeClaim that binds on first use or a LoadBalancer Service without an address keeps the release from Ready until it times out`);
+    }
     const labelled = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
     if (w?.labels !== undefined && Object.keys(w.labels).length > 0) this.lost(['wait', 'labels'], () => `label-selected waits: ${labelled}`);
     w?.resources?.forEach((res, i) => {
