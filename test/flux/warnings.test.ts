@@ -1,7 +1,7 @@
 /** Every finding of the Flux target, with its exact text and the field it names. */
 import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, SchemaVersion, WaitResource } from '../../src';
 import { HelmReleasePlacement } from '../../src/model/wire/flux-v2';
-import { fluxOf, oneChart, TAR } from '../helpers/flux-site';
+import { BRANCH_NOTE, fluxOf, oneChart, TAR } from '../helpers/flux-site';
 
 const LOST = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2): ';
 const LABELS = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
@@ -9,7 +9,7 @@ const LABELS = 'Flux waits on every object of the release (kstatus), not on obje
 /** The findings other than the tar-source assumption every `oneChart` has. */
 function findings(...args: Parameters<typeof oneChart>) {
   const r = oneChart(...args);
-  return r.diagnostics.filter((d) => !d.message.includes('a tar source becomes HelmRepository')).map((d) => [d.severity, d.location, d.field, d.message]);
+  return r.diagnostics.filter((d) => !d.message.includes('a tar source becomes HelmRepository') && !BRANCH_NOTE.test(d.message)).map((d) => [d.severity, d.location, d.field, d.message]);
 }
 
 describe('Flux warnings: waits (whether Flux is stronger or weaker, per wait type)', () => {
@@ -152,6 +152,19 @@ describe('Flux warnings and errors: the site', () => {
       ['site/a', undefined, `${LOST}the chart is deployed again in step 1 (group "g2"), but one HelmRelease exists per release; it is deployed once, in step 0, and the steps after 1 wait for that one and for every release of the steps before 1`],
     ]);
     expect(g1).toBeDefined();
+  });
+
+  test('GitRepositories that follow a branch: one warning for the site, naming the first three', () => {
+    const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const g = new ChartGroup(site, 'g');
+    ['one', 'two', 'three', 'four'].forEach((repo) => new Chart(g, repo, { namespace: 'ns', source: ChartSource.git(`https://e.org/${repo}`) }));
+    new Chart(g, 'pinned', { namespace: 'ns', source: ChartSource.git('https://e.org/pinned', { reference: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' }) });
+    expect(fluxOf(site).diagnostics.filter((d) => BRANCH_NOTE.test(d.message)).map((d) => [d.location, d.code, d.message])).toEqual([
+      ['site', 'flux-assumption', 'for Flux (helm.toolkit.fluxcd.io/v2): 4 GitRepositories follow a branch ("one-master", "two-master", "three-master" and 1 more): with reconcileStrategy Revision every commit to it, even one to another chart, is a new version of every chart read from it, and Flux upgrades each of those releases at once, out of the plan\'s order (dependsOn holds back only what is not Ready), where Armada deployed a branch\'s new commits only when applied; pin the references to commits'],
+    ]);
+    const pinned = new ArmadaManifest(undefined, 'pinned', { releasePrefix: 'p' });
+    new Chart(new ChartGroup(pinned, 'g'), 'c', { namespace: 'ns', source: ChartSource.git('https://e.org/c', { reference: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' }) });
+    expect(fluxOf(pinned).diagnostics.filter((d) => BRANCH_NOTE.test(d.message))).toEqual([]);
   });
 
   test('a step of repeats only: the steps after it wait for every release of the steps before it, as Armada does', () => {

@@ -1,6 +1,9 @@
 import { ArmadaManifest, Chart, ChartGroup, ChartProps, ChartSource, SchemaVersion } from '../../src';
 import { FluxOptions, toFluxObjects } from '../../src/model/wire/flux-v2';
 
+/** The site's one warning about GitRepositories that follow a branch. */
+export const BRANCH_NOTE = /GitRepositor(?:y|ies) follows? a branch/;
+
 /** The Flux objects and diagnostics of a site that has no errors of its own. */
 export function fluxOf(site: ArmadaManifest, options: FluxOptions = {}) {
   const { spec, plan, diagnostics } = site.resolve();
@@ -13,8 +16,8 @@ export function fluxOf(site: ArmadaManifest, options: FluxOptions = {}) {
     releases: objects.filter((o) => o.kind === 'HelmRelease'),
     sources: objects.filter((o) => o.kind !== 'HelmRelease'),
     diagnostics: r.diagnostics.all,
-    /** Flux findings about charts, as `[field, message]`. */
-    findings: r.diagnostics.all.map((d) => [d.field, d.message] as [string | undefined, string]),
+    /** Flux findings about charts, as `[field, message]` (the site's note on branches aside: test/flux/warnings.test.ts has it). */
+    findings: r.diagnostics.all.filter((d) => !BRANCH_NOTE.test(d.message)).map((d) => [d.field, d.message] as [string | undefined, string]),
   };
 }
 

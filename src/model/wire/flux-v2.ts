@@ -211,6 +211,11 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
     d.warn(spec.origin, undefined, 'flux-cross-namespace', `HelmReleases in ${foreign.map((n) => show(n)).join(', ')} read their charts from sources in ${show(options.sourceNamespace)}: a helm-controller run with --no-cross-namespace-refs refuses that (AccessDenied, the HelmRelease stalls); leave sourceNamespace unset to write the sources beside the HelmReleases`);
   }
 
+  const branches = sources.all.filter(({ key }) => key.kind === 'GitRepository' && 'branch' in key.ref);
+  if (branches.length > 0) {
+    const named = branches.slice(0, 3).map(({ id }) => show(sources.nameOf(id))).join(', ') + (branches.length > 3 ? ` and ${branches.length - 3} more` : '');
+    d.warn(spec.origin, undefined, 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): ${branches.length === 1 ? 'a GitRepository follows a branch' : `${branches.length} GitRepositories follow a branch`} (${named}): with reconcileStrategy Revision every commit to it, even one to another chart, is a new version of every chart read from it, and Flux upgrades each of those releases at once, out of the plan's order (dependsOn holds back only what is not Ready), where Armada deployed a branch's new commits only when applied; pin the references to commits`);
+  }
   if (placement === HelmReleasePlacement.CHART_NAMESPACE) {
     const used = [...new Set([...sources.all.map((x) => x.key.namespace), ...releases.map((r) => r.ref.namespace)])];
     const named = used.slice(0, 5).map((n) => show(n)).join(', ') + (used.length > 5 ? ` and ${used.length - 5} more` : '');
