@@ -109,6 +109,11 @@ function pyKey(key: unknown): { kind: 'number'; value: number } | { kind: 'null'
   return undefined;
 }
 
+/** A chart's values, which Armada hands to Helm as a values file. */
+function isChartValues(path: readonly (string | number)[]): boolean {
+  return path[0] === 'data' && path[1] === 'values';
+}
+
 /** Labels Armada turns into a selector: under `data.wait` (and its resources) or `data.upgrade` (pre-upgrade deletes). */
 function isSelectorLabels(path: readonly (string | number)[]): boolean {
   return path[0] === 'data' && (path[1] === 'wait' || path[1] === 'upgrade') && path[path.length - 1] === 'labels';
@@ -135,6 +140,15 @@ function checkKeys(
         field: formatWirePath([...path, text]),
         code: LoadCodes.YAML_CONSTRUCT,
         message: `PyYAML reads the label key ${text} as ${k.kind === 'bool' ? `the boolean ${py}` : `the number ${py}`}, so Armada selects on "${py}=..." and no label named ${JSON.stringify(text)} matches; quote the key ('${text}')`,
+      });
+    }
+    if (k.kind === 'null' && isChartValues(path)) {
+      out.push({
+        ...base,
+        location: at(offset),
+        field: formatWirePath([...path, text]),
+        code: LoadCodes.YAML_CONSTRUCT,
+        message: `PyYAML reads the key ${text} as None: Armada writes it into the values it gives Helm as a null key, which Helm cannot read (sigs.k8s.io/yaml: "unsupported map key of type"), so the release fails; quote the key ('${text}') or remove it`,
       });
     }
     const hash = k.kind === 'null' ? 'null' : `n:${k.kind === 'bool' ? (k.value ? 1 : 0) : k.value}`;

@@ -23,6 +23,12 @@ const CASES: [string, string, string[]][] = [
   ['0x1: a\ntrue: b\n', 'loads', ['test.yaml:2:1: the keys 0x1 and true are one key in Python (equal values hash alike), so PyYAML keeps only the key 0x1 with the last value; quote them to keep them apart as strings, or remove one']],
   ['"1": a\n1: b\n', 'loads', [`test.yaml:2:1: the keys "1" (line 1, column 1) and 1 are two keys to PyYAML (the str '1' and the int 1): ${HELP_ONE_KEY('1')}`]],
   ['a: 1&b=2\nc: 3&b=2\n', 'loads', []],
+  // PyYAML loads a null key; Helm, which Armada gives the values to, cannot read one.
+  ['schema: armada/Chart/v1\ndata:\n  values:\n    ~: a\n    b: {null: c}\n', 'loads', [
+    `test.yaml:4:5: PyYAML reads the key ~ as None: Armada writes it into the values it gives Helm as a null key, which Helm cannot read (sigs.k8s.io/yaml: "unsupported map key of type"), so the release fails; quote the key ('~') or remove it`,
+    `test.yaml:5:9: PyYAML reads the key null as None: Armada writes it into the values it gives Helm as a null key, which Helm cannot read (sigs.k8s.io/yaml: "unsupported map key of type"), so the release fails; quote the key ('null') or remove it`,
+  ]],
+  ['schema: armada/Chart/v1\ndata:\n  values:\n    "~": a\n  other: {~: x}\n', 'loads', []],
 ];
 
 describe('PyYAML keys and anchors', () => {
