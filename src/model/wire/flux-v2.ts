@@ -483,13 +483,27 @@ class ChartMapping {
     const values = this.c.values;
     if (values === undefined) return;
     const found: FieldPath[] = [];
-    const walk = (v: unknown, at: (string | number)[]): void => {
+    // One path, extended and shortened in place: every chart's values are walked, and a copy is
+    // made only for a null found.
+    const at: (string | number)[] = ['values'];
+    const walk = (v: unknown): void => {
       if (found.length > 3) return;
-      if (v === null) found.push(at);
-      else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...at, i]));
-      else if (typeof v === 'object') for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], [...at, k]);
+      if (v === null) found.push([...at]);
+      else if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          at.push(i);
+          walk(v[i]);
+          at.pop();
+        }
+      } else if (typeof v === 'object') {
+        for (const k of Object.keys(v)) {
+          at.push(k);
+          walk((v as Record<string, unknown>)[k]);
+          at.pop();
+        }
+      }
     };
-    walk(values, ['values']);
+    walk(values);
     if (found.length === 0) return;
     const first = found[0];
     this.lost(first, () => `null ${found.length > 1 ? `at ${found.slice(0, 3).map((f) => formatFieldPath(f)).join(', ')}${found.length > 3 ? ' and more' : ''}` : 'here'}: the HelmRelease keeps it in spec.values, but kustomize-controller and kubectl apply drop a null from the object when they update it, and Helm then keeps the chart's default, which Armada's values file removed; put such values in a ConfigMap the HelmRelease reads with valuesFrom`);
