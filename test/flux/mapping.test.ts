@@ -59,6 +59,12 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
     expect(withNull.findings.filter(([f]) => f?.startsWith('values'))).toEqual([
       ['values.conf.legacy', "cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2): null here: the HelmRelease keeps it in spec.values, but kustomize-controller and kubectl apply drop a null from the object when they update it, and Helm then keeps the chart's default, which Armada's values file removed; put such values in a ConfigMap the HelmRelease reads with valuesFrom"],
     ]);
+    // Values near the API server's object limit: said, with their size.
+    const big = oneChart({ values: { blob: 'x'.repeat(1_200_000) } });
+    expect(big.findings.filter(([f]) => f === 'values')).toEqual([
+      ['values', `${LOST_PREFIX}the values alone are about 1.1 MiB, and a HelmRelease holds them: the API server refuses an object over about 1.5 MiB (etcd's request limit), and a client-side kubectl apply one over 256 KiB (its last-applied annotation), where Armada handed Helm a file; put them in ConfigMaps or Secrets the HelmRelease reads with valuesFrom`],
+    ]);
+    expect(oneChart({ values: { blob: 'x'.repeat(900_000) } }).findings.filter(([f]) => f === 'values')).toEqual([]);
     expect(oneChart({ values: { a: null, b: [null], c: { d: null } } }).findings.filter(([f]) => f?.startsWith('values')).map(([f, m]) => [f, m.slice(LOST_PREFIX.length, LOST_PREFIX.length + 41)])).toEqual([['values.a', 'null at values.a, values.b[0], values.c.d']]);
     expect(Object.keys(oneChart({ values: { z: 1, a: 2 } }).spec.values)).toEqual(['a', 'z']);
     expect(oneChart().spec).not.toHaveProperty('values');

@@ -228,6 +228,9 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
 
 const LOST = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2)';
 
+/** Values larger than this (as YAML, about) make a HelmRelease near the API server's limit. */
+const VALUES_SIZE_WARNING = 1024 * 1024;
+
 function checkOptions(spec: ManifestSpec, o: { namespace: string; sourceNamespace?: string | undefined; interval: Duration; sourceInterval: Duration }, d: Diagnostics): void {
   for (const [name, value] of [['namespace', o.namespace], ['sourceNamespace', o.sourceNamespace]] as const) {
     const p = value === undefined ? undefined : dns1123LabelProblem(value);
@@ -407,7 +410,7 @@ class ChartMapping {
     const r = this.r;
     this.reportWaits();
     this.reportUnsupported();
-    this.reportNulls();
+    this.reportValues();
     // Armada waits when Helm's native wait is on or when it has resources to wait on; Flux has
     // one wait, on every object of the release, so that wait carries both.
     const waits = effectiveNativeWait(c, this.spec.schemaVersion) || r.waitResources.length > 0;
@@ -475,21 +478,25 @@ class ChartMapping {
   }
 
   /**
-   * A null in the values removes the chart's default in Helm, and Armada passes it in a values
-   * file; in a HelmRelease, kustomize-controller and kubectl apply drop nulls from spec.values on
-   * update (a merge patch deletes what is null), so Helm keeps the default. One warning per chart.
+   * Two things of the values only a HelmRelease has to care about, found in one walk (every
+   * chart's values are walked). A null removes the chart's default in Helm, and Armada passes it in
+   * a values file; in a HelmRelease, kustomize-controller and kubectl apply drop nulls from
+   * spec.values on update (a merge patch deletes what is null), so Helm keeps the default. And the
+   * values are stored in the object, which the API server refuses past its request limit, where
+   * Armada handed Helm a file of any size. One warning of each per chart.
    */
-  private reportNulls(): void {
+  private reportValues(): void {
     const values = this.c.values;
     if (values === undefined) return;
     const found: FieldPath[] = [];
-    // One path, extended and shortened in place: every chart's values are walked, and a copy is
-    // made only for a null found.
+    let size = 0;
+    // One path, extended and shortened in place; copied only for a null found.
     const at: (string | number)[] = ['values'];
     const walk = (v: unknown): void => {
-      if (found.length > 3) return;
-      if (v === null) found.push([...at]);
-      else if (Array.isArray(v)) {
+      if (v === null) {
+        size += 4;
+        if (found.length < 4) found.push([...at]);
+      } else if (Array.isArray(v)) {
         for (let i = 0; i < v.length; i++) {
           at.push(i);
           walk(v[i]);
@@ -497,16 +504,20 @@ class ChartMapping {
         }
       } else if (typeof v === 'object') {
         for (const k of Object.keys(v)) {
+          size += k.length + 4;
           at.push(k);
           walk((v as Record<string, unknown>)[k]);
           at.pop();
         }
-      }
+      } else size += typeof v === 'string' ? v.length + 2 : 8;
     };
     walk(values);
+    if (size > VALUES_SIZE_WARNING) {
+      const mib = (size / 1024 / 1024).toFixed(1);
+      this.lost(['values'], () => `the values alone are about ${mib} MiB, and a HelmRelease holds them: the API server refuses an object over about 1.5 MiB (etcd's request limit), and a client-side kubectl apply one over 256 KiB (its last-applied annotation), where Armada handed Helm a file; put them in ConfigMaps or Secrets the HelmRelease reads with valuesFrom`);
+    }
     if (found.length === 0) return;
-    const first = found[0];
-    this.lost(first, () => `null ${found.length > 1 ? `at ${found.slice(0, 3).map((f) => formatFieldPath(f)).join(', ')}${found.length > 3 ? ' and more' : ''}` : 'here'}: the HelmRelease keeps it in spec.values, but kustomize-controller and kubectl apply drop a null from the object when they update it, and Helm then keeps the chart's default, which Armada's values file removed; put such values in a ConfigMap the HelmRelease reads with valuesFrom`);
+    this.lost(found[0], () => `null ${found.length > 1 ? `at ${found.slice(0, 3).map((f) => formatFieldPath(f)).join(', ')}${found.length > 3 ? ' and more' : ''}` : 'here'}: the HelmRelease keeps it in spec.values, but kustomize-controller and kubectl apply drop a null from the object when they update it, and Helm then keeps the chart's default, which Armada's values file removed; put such values in a ConfigMap the HelmRelease reads with valuesFrom`);
   }
 
   private reportUnsupported(): void {
