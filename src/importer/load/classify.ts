@@ -121,8 +121,13 @@ export function classifyDocuments(docs: readonly LoadedDocument[]): ClassifyResu
  * which the loader says nothing (Armada ignores it without a word).
  */
 export function isOtherToolsDocument(raw: unknown): boolean {
-  if (!isPlainObject(raw) || typeof raw.schema !== 'string' || isArmadaSchema(raw.schema)) return false;
-  return !/^armada\//i.test(raw.schema) && suggest(raw.schema, ARMADA_SCHEMAS, SuggestionRules.ARMADA_KEY) === undefined;
+  return isPlainObject(raw) && typeof raw.schema === 'string' && !isArmadaSchema(raw.schema) && armadaLike(raw.schema) === undefined;
+}
+
+/** For a schema that is not Armada's: whether it looks like one (`armada/...`), with the schema it may mean. */
+function armadaLike(schema: string): { hint: string | undefined } | undefined {
+  const hint = suggest(schema, ARMADA_SCHEMAS, SuggestionRules.ARMADA_KEY);
+  return hint || /^armada\//i.test(schema) ? { hint } : undefined;
 }
 
 function ignoredWarning(doc: LoadedDocument, raw: Record<string, unknown>): Diagnostic | undefined {
@@ -135,8 +140,9 @@ function ignoredWarning(doc: LoadedDocument, raw: Record<string, unknown>): Diag
       message: `document ${doc.index + 1} has no schema string, so Armada ignores it${legacy}`,
     };
   }
-  const hint = suggest(raw.schema, ARMADA_SCHEMAS, SuggestionRules.ARMADA_KEY);
-  if (!hint && !/^armada\//i.test(raw.schema)) return undefined;
+  const like = armadaLike(raw.schema);
+  if (like === undefined) return undefined;
+  const { hint } = like;
   return {
     severity: 'warning',
     location: doc.location(['schema']),
