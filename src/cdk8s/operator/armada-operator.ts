@@ -14,7 +14,7 @@ import { OperatorApi } from '../operator-api';
 import { printWarning } from '../warning-handler';
 import { Cdk8sPlus, loadCdk8sPlus } from './cdk8s-plus';
 import { checkLabel, checkProps } from './check-props';
-import { operatorCrdChart } from './crd-chart';
+import { freeSiblingScope, operatorCrdChart } from './crd-chart';
 import { deploymentJson } from './deployment';
 import { describeFinding, escalationFindings } from './escalation';
 import { NamespaceWriter } from './namespaces';
@@ -118,7 +118,7 @@ export class ArmadaOperator extends Construct {
 
     // Tree order is file order (cdk8s writes objects depth-first): Namespaces, ServiceAccount,
     // RBAC, NetworkPolicy, Deployment. The namespace and RBAC scopes are filled at validation.
-    ({ chart: this.crdChart, crds: this.crds } = operatorCrdChart(chart, this.api));
+    ({ chart: this.crdChart, crds: this.crds } = operatorCrdChart(chart, this.api, where));
     ownChart(this.crdChart, this);
     this.namespaceWriter = new NamespaceWriter(this.kplus, props.podSecurity ?? {});
     // Filled at validation: whether the operator's namespace is its own or holds releases is
@@ -126,8 +126,7 @@ export class ArmadaOperator extends Construct {
     this.namespaceScope = new Construct(this, 'namespaces');
     if ((props.releaseNamespaceOutput ?? 'separate') === 'separate' && (this.rbacMode === 'least-privilege' || props.manifest !== undefined)) {
       // Apart from the bundle, so that deleting the operator never deletes a site.
-      const app = chart.node.scope ?? chart.node.root;
-      this.namespaceChart = new cdk8s.Chart(app, `${chart.node.id}-release-namespaces`);
+      this.namespaceChart = new cdk8s.Chart(freeSiblingScope(chart, 'release-namespaces', where), `${chart.node.id}-release-namespaces`);
       ownChart(this.namespaceChart, this);
     }
     this.sa = new this.kplus.ServiceAccount(this, 'service-account', {

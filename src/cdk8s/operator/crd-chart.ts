@@ -24,17 +24,34 @@ const byApp = new WeakMap<IConstruct, Map<OperatorApi, OperatorCrdChart>>();
  * before `<chart>-release-namespaces` and `<chart>`, as `kubectl apply -f` of a directory
  * applies them) by the first operator of the API.
  */
-export function operatorCrdChart(operatorChart: cdk8s.Chart, api: OperatorApi): OperatorCrdChart {
+export function operatorCrdChart(operatorChart: cdk8s.Chart, api: OperatorApi, where: string): OperatorCrdChart {
   const app = operatorChart.node.root;
   let charts = byApp.get(app);
   if (!charts) byApp.set(app, (charts = new Map()));
   const existing = charts.get(api);
   if (existing) return existing;
-  const chart = new cdk8s.Chart(operatorChart.node.scope ?? app, `${operatorChart.node.id}-crds`);
+  const chart = new cdk8s.Chart(freeSiblingScope(operatorChart, 'crds', where), `${operatorChart.node.id}-crds`);
   const crds = operatorCrds(api).map((crd) =>
     new RenderedObject(chart, `crd-${crd.metadata.name.split('.')[0]}`, { apiVersion: crd.apiVersion, kind: crd.kind, name: crd.metadata.name }, crd as unknown as Record<string, unknown>),
   );
   const created = { chart, crds };
   charts.set(api, created);
   return created;
+}
+
+/**
+ * Where the operator's sibling chart `<chart>-<suffix>` goes (beside the operator's chart), once
+ * it is known that the user has no construct of that id there: constructs' own error ("There is
+ * already a Construct with name ...") would not say that the operator needs the name, or why.
+ */
+export function freeSiblingScope(operatorChart: cdk8s.Chart, suffix: string, where: string): IConstruct {
+  const scope = operatorChart.node.scope ?? operatorChart.node.root;
+  const id = `${operatorChart.node.id}-${suffix}`;
+  const taken = scope.node.tryFindChild(id);
+  if (taken !== undefined) {
+    throw new Error(
+      `${where}: the construct ${taken.node.path} has the id ${JSON.stringify(id)}, which the operator needs for its chart of ${suffix === 'crds' ? 'CRDs' : 'release namespaces'} (written to ${id}.k8s.yaml beside the chart ${operatorChart.node.path}); rename that construct, or create the ArmadaOperator in a chart of another name`,
+    );
+  }
+  return scope;
 }

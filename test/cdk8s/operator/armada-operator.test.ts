@@ -390,6 +390,17 @@ describe('the release-namespace chart', () => {
     expect(written.every((i) => i.startsWith('Namespace ') && i !== `Namespace ${operator.namespace}`)).toBe(true);
   });
 
+  test('a construct of the user already named <chart>-crds or <chart>-release-namespaces: an error that says the operator needs the name', () => {
+    for (const [taken, what] of [['operator-crds', 'CRDs'], ['operator-release-namespaces', 'release namespaces']] as const) {
+      const app = new cdk8s.App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-taken-')) });
+      new cdk8s.Chart(app, taken);
+      expect(() => new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'armada-operator', { manifest: defineSite(), onWarning: () => undefined })).toThrow(
+        `ArmadaOperator operator/armada-operator: the construct ${taken} has the id "${taken}", which the operator needs for its chart of ${what} (written to ${taken}.k8s.yaml beside the chart operator); rename that construct, or create the ArmadaOperator in a chart of another name`,
+      );
+      fs.rmSync(app.outdir, { recursive: true, force: true });
+    }
+  });
+
   test('a chart the user added to is kept, with what they added', () => {
     const { files, text } = synthFiles({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite('kube-system') }, (operator) => {
       new cdk8s.ApiObject(operator.releaseNamespaceChart!, 'quota', { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'site', namespace: 'kube-system' } });
