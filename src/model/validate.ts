@@ -15,7 +15,7 @@ import {
   releaseName,
 } from './names';
 import { buildPlan } from './plan';
-import { firstByName } from './first-by-name';
+import { firstByName, repeatedNameMessage } from './first-by-name';
 import { SourceType } from './source';
 import { ChartSpec, ManifestSpec, SchemaVersion, Labels, HookAction } from './spec';
 import { findValueProblems, OpaqueLeafTest } from './values';
@@ -221,7 +221,7 @@ function checkDuplicates(spec: ManifestSpec, d: Diagnostics): void {
     for (const i of items) {
       const prev = first.get(i.name);
       if (prev) {
-        d.error(i.origin, ['name'], 'duplicate-name', `another ${kind} is already named ${show(i.name)} (${prev.locate().location}); Armada would silently use the first one and ignore this one, so armada-cdk requires names unique per kind`);
+        d.error(i.origin, ['name'], 'duplicate-name', repeatedNameMessage(kind, i.name, prev.locate().location));
       } else {
         first.set(i.name, i.origin);
       }

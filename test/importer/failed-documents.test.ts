@@ -81,3 +81,34 @@ describe('resolveInputs: a document that fails the schema leaves out only itself
     expect(r.diagnostics.map((d) => d.code)).toEqual(['unrendered']);
   });
 });
+
+describe('resolveInputs: a name a failed document repeats is reported with the schema error, not after it is fixed', () => {
+  const located = (ds: readonly Diagnostic[]) => ds.filter((d) => d.code === 'duplicate-name').map((d) => `${path.basename(d.location)} ${d.document}: ${d.message.split(`${dir}${path.sep}`).join('')}`);
+  const bad = '  protected: {continue_processing: x}\n';
+
+  test('a failed chart after a passing one of its name, and a failed group before a passing one', async () => {
+    const f = put('repeat.yaml', manifest('site', 'blog') + group('blog', 'a', '  sequenced: 3\n') + group('blog', 'a') + chart('a') + chart('a', bad));
+    const r = await resolveInputs([f], { skipChartSchemas: true });
+    expect(r.spec).toBeUndefined();
+    expect(located(r.diagnostics)).toEqual([
+      'repeat.yaml:15:42 armada/ChartGroup/v1 blog: another chart group is already named "blog" (repeat.yaml:8:1); Armada would silently use the first one and ignore this one, so armada-cdk requires names unique per kind',
+      'repeat.yaml:29:42 armada/Chart/v1 a: another chart is already named "a" (repeat.yaml:19:1); Armada would silently use the first one and ignore this one, so armada-cdk requires names unique per kind',
+    ]);
+    expect(r.diagnostics.filter((d) => d.code === 'ARM100').map((d) => d.field)).toEqual(['data.sequenced', 'data.protected.continue_processing']);
+  });
+
+  test('failed, then passing, then passing: each later document reported once, the third against the second as validation does', async () => {
+    const f = put('three.yaml', manifest('site', 'blog') + group('blog', 'a') + chart('a', bad) + chart('a') + chart('a'));
+    const r = await resolveInputs([f], { skipChartSchemas: true });
+    expect(located(r.diagnostics)).toEqual([
+      'three.yaml:24:42 armada/Chart/v1 a: another chart is already named "a" (three.yaml:13:1); Armada would silently use the first one and ignore this one, so armada-cdk requires names unique per kind',
+      'three.yaml:33:42 armada/Chart/v1 a: another chart is already named "a" (three.yaml:23:1); Armada would silently use the first one and ignore this one, so armada-cdk requires names unique per kind',
+    ]);
+  });
+
+  test('no failed document: only validation reports a repeated name, once', async () => {
+    const f = put('plain-repeat.yaml', manifest('site', 'blog') + group('blog', 'a') + chart('a') + chart('a'));
+    const r = await resolveInputs([f], { skipChartSchemas: true });
+    expect(located(r.diagnostics)).toHaveLength(1);
+  });
+});

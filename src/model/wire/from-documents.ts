@@ -17,7 +17,7 @@ import {
   WaitOptions,
 } from '../spec';
 import { V2_DEFAULT_WAIT_RESOURCES, WaitResource, WaitResourceOptions } from '../wait';
-import { firstByName } from '../first-by-name';
+import { firstByName, repeatedNameMessage } from '../first-by-name';
 import { DiagnosticCodes } from '../codes';
 import type { FailedDocuments } from '../validate';
 
@@ -124,6 +124,7 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
   }
   const m = manifests[0];
   const failed = anyFailed ? failedDocuments(all, m.doc) : undefined;
+  if (failed) repeatedWithFailed(all, d);
   const armada = failed ? all.filter((x) => !x.doc.failed) : all;
   const version = m.info!.version;
   const charts: ChartSpec[] = [];
@@ -174,6 +175,30 @@ interface ArmadaInput {
 function failedDocuments(all: readonly ArmadaInput[], manifest: InputDocument): FailedDocuments {
   const of = (kind: string) => new Set(all.filter((x) => x.doc.failed && x.info.kind === kind).map((x) => x.doc.name));
   return { manifest: manifest.failed === true, groups: of('ChartGroup'), charts: of('Chart') };
+}
+
+/**
+ * Names that a failed document shares with another document of its kind. Validation sees only the
+ * documents that passed, so it would report such a name only once the failed one is fixed; here a
+ * document is reported when it is failed and repeats an earlier name, or when it is the first
+ * passing one of a name that failed documents had before it (validation reports the later passing
+ * ones, against this one).
+ */
+function repeatedWithFailed(all: readonly ArmadaInput[], d: Diagnostics): void {
+  const seen = new Map<string, { first: InputDocument; passing: boolean }>();
+  for (const { doc, info } of all) {
+    if (info.kind === 'Manifest') continue;
+    const key = `${info.kind}\u0000${doc.name}`;
+    const before = seen.get(key);
+    if (before === undefined) {
+      seen.set(key, { first: doc, passing: doc.failed !== true });
+      continue;
+    }
+    if (doc.failed === true || !before.passing) {
+      d.error(doc.origin, ['name'], 'duplicate-name', repeatedNameMessage(info.kind === 'Chart' ? 'chart' : 'chart group', doc.name, before.first.origin.locate().location));
+    }
+    if (doc.failed !== true) before.passing = true;
+  }
 }
 
 /**
