@@ -312,7 +312,6 @@ function present(part: string | undefined): part is string {
   return part !== undefined && part !== '';
 }
 
-/** `1 error`, `2 warnings`, `3 charts`. */
 /**
  * `1,000,000`: a count as the messages write it (`toLocaleString` would load the ICU data, some
  * 20 ms, in every run that builds a message with it).
@@ -321,6 +320,7 @@ export function withCommas(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** `1 error`, `2 warnings`, `3 charts`. */
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

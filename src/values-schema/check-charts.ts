@@ -4,7 +4,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { Diagnostic, Diagnostics, FieldPath } from '../model/diagnostics';
+import { Diagnostic, Diagnostics, FieldPath, withCommas } from '../model/diagnostics';
 import { append } from '../model/append';
 import { firstByName } from '../model/first-by-name';
 import { SourceType } from '../model/source';
@@ -176,7 +176,7 @@ function readChartDefaults(dir: string): { values: Record<string, unknown> } | {
   const size = measureAliases(v, {}, text.length);
   if (size === 'recursive') return { problem: `${file}: an alias contains the node it names, so the values are infinitely deep; Helm cannot load the chart either` };
   if (size !== 'ok') {
-    return { problem: `${file}: its aliases expand to more than ${size === 'budget' ? `${ALIAS_EXPANSION_BUDGET.toLocaleString('en-US')} nodes` : `${ALIAS_EXPANSION_CHAR_BUDGET / 1024 / 1024} MiB of text`} (an alias bomb?); Helm refuses such a file (excessive aliasing)` };
+    return { problem: `${file}: its aliases expand to more than ${size === 'budget' ? `${withCommas(ALIAS_EXPANSION_BUDGET)} nodes` : `${ALIAS_EXPANSION_CHAR_BUDGET / 1024 / 1024} MiB of text`} (an alias bomb?); Helm refuses such a file (excessive aliasing)` };
   }
   return { values: isPlainObject(v) ? v : {} };
 }
