@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { engineProblem } from '../../../src/pulumi/provider/readiness/kubeconfig';
 import { FakeApiServer } from './fake-api-server';
 import { NS, pod } from './fixtures';
 
@@ -96,4 +97,19 @@ it('never quotes a malformed kubeconfig in its error, whether given as contents 
     expect(r.cause).toBeNull();
     expect(r.stack).not.toContain('s3cr3t');
   }
+});
+
+describe('a client-node that cannot run on this Node.js', () => {
+  test('2.x before Node.js 22.19: says which version needs which Node.js, and what to install', () => {
+    expect(engineProblem('2.0.1', '20.20.2')).toBe(
+      '@kubernetes/client-node 2.0.1 needs Node.js 22.19.0 or later and this is Node.js 20.20.2; install @kubernetes/client-node@1 (Node.js 20 and later) or run on a newer Node.js',
+    );
+    expect(engineProblem('2.0.1', '22.18.9')).toMatch(/^@kubernetes\/client-node 2\.0\.1 needs Node\.js 22\.19\.0 or later and this is Node\.js 22\.18\.9;/);
+  });
+
+  test('2.x on a Node.js it runs on, 1.x anywhere, or nothing installed: no hint (the load error stands alone)', () => {
+    for (const node of ['22.19.0', '22.20.1', '24.0.0']) expect(engineProblem('2.0.1', node)).toBeUndefined();
+    expect(engineProblem('1.4.0', '20.0.0')).toBeUndefined();
+    expect(engineProblem(undefined, '20.0.0')).toBeUndefined();
+  });
 });

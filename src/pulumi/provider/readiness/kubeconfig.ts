@@ -73,10 +73,10 @@ function expandHome(p: string): string {
 }
 
 /**
- * `@kubernetes/client-node` 1.x is an ES module and an optional peer dependency, so it is loaded
- * only when a kubeconfig has to be read: `require` works on Node versions that load ES modules
- * synchronously, a real `import()` on the others (TypeScript would turn a plain `import()` into
- * `require` in CommonJS output, hence the Function).
+ * `@kubernetes/client-node` 1.x and 2.x are ES modules and an optional peer dependency, so it is
+ * loaded only when a kubeconfig has to be read: `require` works on Node versions that load ES
+ * modules synchronously, a real `import()` on the others (TypeScript would turn a plain
+ * `import()` into `require` in CommonJS output, hence the Function).
  */
 async function loadClientNode(): Promise<ClientNode> {
   const id = '@kubernetes/client-node';
@@ -88,11 +88,42 @@ async function loadClientNode(): Promise<ClientNode> {
       return await dynamicImport(id);
     } catch (importError) {
       const reason = importError instanceof Error ? importError.message : String(importError);
+      const engine = engineProblem(installedVersion(id), process.versions.node);
       throw new Error(
-        `Could not load the peer dependency ${id} (>= 1.0) to read the kubeconfig (${reason}); ` +
-          'install it, or pass a KubeConfig object.',
+        `Could not load the peer dependency ${id} (1.x or 2.x) to read the kubeconfig (${reason}): ${engine ?? 'install it'}; or pass a KubeConfig object.`,
         { cause: requireError },
       );
     }
   }
+}
+
+/** The installed package's version, or undefined when there is none. */
+function installedVersion(id: string): string | undefined {
+  try {
+    const { version } = require(`${id}/package.json`) as { version?: unknown };
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The oldest Node.js that client-node 2.x runs on: its `undici` 8 needs 22.19 (client-node itself declares no engines). */
+const CLIENT_NODE_2_NODE = [22, 19, 0] as const;
+
+/**
+ * Why the installed client-node cannot run on this Node.js: 2.x fails on Node.js 20 deep inside a
+ * dependency, with a message that names neither.
+ */
+export function engineProblem(clientNodeVersion: string | undefined, nodeVersion: string): string | undefined {
+  const major = clientNodeVersion === undefined ? NaN : Number(/^(\d+)\./.exec(clientNodeVersion)?.[1]);
+  const have = /^v?(\d+)\.(\d+)\.(\d+)/.exec(nodeVersion);
+  if (!(major >= 2) || !have) return undefined;
+  for (let i = 0; i < 3; i++) {
+    const diff = Number(have[i + 1]) - CLIENT_NODE_2_NODE[i];
+    if (diff > 0) return undefined;
+    if (diff < 0) {
+      return `@kubernetes/client-node ${clientNodeVersion} needs Node.js ${CLIENT_NODE_2_NODE.join('.')} or later and this is Node.js ${nodeVersion}; install @kubernetes/client-node@1 (Node.js 20 and later) or run on a newer Node.js`;
+    }
+  }
+  return undefined;
 }
