@@ -1,14 +1,14 @@
 /**
  * cdk8s-plus, loaded when an ArmadaOperator is created (not when armada-cdk/cdk8s is imported),
  * so that the other outputs need no cdk8s-plus at all. Any of the versions below works: the
- * bundle uses only their common API, and its output is the same with each (tested with 28 and 33).
+ * bundle uses only their common API, and its output is the same with each (tested with 28, 33 and 34).
  */
 import type * as kplus from 'cdk8s-plus-28';
 
 export type Cdk8sPlus = typeof kplus;
 
 /** Newest first: a project made by a recent `cdk8s init` has the newest. */
-export const SUPPORTED_CDK8S_PLUS = ['cdk8s-plus-33', 'cdk8s-plus-32', 'cdk8s-plus-31', 'cdk8s-plus-30', 'cdk8s-plus-29', 'cdk8s-plus-28'] as const;
+export const SUPPORTED_CDK8S_PLUS = ['cdk8s-plus-34', 'cdk8s-plus-33', 'cdk8s-plus-32', 'cdk8s-plus-31', 'cdk8s-plus-30', 'cdk8s-plus-29', 'cdk8s-plus-28'] as const;
 
 const loaded = new Map<string, Cdk8sPlus>();
 

@@ -112,7 +112,7 @@ export interface ArmadaOperatorProps {
   readonly imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never' | undefined;
   /**
    * The cdk8s-plus package to build the bundle with.
-   * @default - the newest installed of cdk8s-plus-33 ... cdk8s-plus-28
+   * @default - the newest installed of cdk8s-plus-34 ... cdk8s-plus-28
    */
   readonly cdk8sPlus?: string | undefined;
   /**

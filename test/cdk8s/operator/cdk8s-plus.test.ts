@@ -26,7 +26,7 @@ describe('cdk8s-plus: loaded only for ArmadaOperator, any supported version', ()
     expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ n: 1, plus: 0 });
   });
 
-  test.each(['cdk8s-plus-28', 'cdk8s-plus-33'])('%s: the same bundle, valid, for both operators', (name) => {
+  test.each(['cdk8s-plus-28', 'cdk8s-plus-33', 'cdk8s-plus-34'])('%s: the same bundle, valid, for both operators', (name) => {
     for (const props of [{ manifest: defineSite() }, { api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite() }]) {
       const withIt = synthOperator({ ...props, cdk8sPlus: name });
       const reference = synthOperator({ ...props, cdk8sPlus: 'cdk8s-plus-28' });
@@ -38,10 +38,10 @@ describe('cdk8s-plus: loaded only for ArmadaOperator, any supported version', ()
   });
 
   test('by default the newest installed; a clear message naming the package otherwise', () => {
-    expect(SUPPORTED_CDK8S_PLUS[0]).toBe('cdk8s-plus-33');
-    expect(loadCdk8sPlus('ArmadaOperator op').name).toBe('cdk8s-plus-33');
+    expect(SUPPORTED_CDK8S_PLUS[0]).toBe('cdk8s-plus-34');
+    expect(loadCdk8sPlus('ArmadaOperator op').name).toBe('cdk8s-plus-34');
     expect(() => loadCdk8sPlus('ArmadaOperator op', 'cdk8s-plus-31')).toThrow('ArmadaOperator op: cdk8sPlus "cdk8s-plus-31" is not installed; run "npm install cdk8s-plus-31"');
-    expect(() => loadCdk8sPlus('ArmadaOperator op', 'cdk8s-plus-27')).toThrow('ArmadaOperator op: cdk8sPlus "cdk8s-plus-27": not a supported package; use one of cdk8s-plus-33, cdk8s-plus-32, cdk8s-plus-31, cdk8s-plus-30, cdk8s-plus-29, cdk8s-plus-28');
+    expect(() => loadCdk8sPlus('ArmadaOperator op', 'cdk8s-plus-27')).toThrow('ArmadaOperator op: cdk8sPlus "cdk8s-plus-27": not a supported package; use one of cdk8s-plus-34, cdk8s-plus-33, cdk8s-plus-32, cdk8s-plus-31, cdk8s-plus-30, cdk8s-plus-29, cdk8s-plus-28');
     jest.isolateModules(() => {
       for (const n of SUPPORTED_CDK8S_PLUS) {
         jest.doMock(n, () => {
@@ -50,7 +50,7 @@ describe('cdk8s-plus: loaded only for ArmadaOperator, any supported version', ()
       }
       const isolated = require('../../../src/cdk8s/operator/cdk8s-plus') as typeof import('../../../src/cdk8s/operator/cdk8s-plus');
       expect(() => isolated.loadCdk8sPlus('ArmadaOperator op')).toThrow(
-        'ArmadaOperator op: ArmadaOperator needs cdk8s-plus, which is not installed; run "npm install cdk8s-plus-33" (any of cdk8s-plus-33, cdk8s-plus-32, cdk8s-plus-31, cdk8s-plus-30, cdk8s-plus-29, cdk8s-plus-28 works)',
+        'ArmadaOperator op: ArmadaOperator needs cdk8s-plus, which is not installed; run "npm install cdk8s-plus-33" (any of cdk8s-plus-34, cdk8s-plus-33, cdk8s-plus-32, cdk8s-plus-31, cdk8s-plus-30, cdk8s-plus-29, cdk8s-plus-28 works)',
       );
     });
   });
