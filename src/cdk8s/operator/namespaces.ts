@@ -2,9 +2,8 @@
 import { Construct, IConstruct } from 'constructs';
 import type { Cdk8sPlus } from './cdk8s-plus';
 import type { PodSecurityLevel } from './props';
+import { isSystemNamespace } from '../../model/system-namespaces';
 
-/** Namespaces every cluster has: never created, so never deleted with a bundle. */
-const SYSTEM_NAMESPACES = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 const LEVELS: readonly PodSecurityLevel[] = ['privileged', 'baseline', 'restricted'];
 
 /** Why a `podSecurity` entry is invalid, or undefined. */
@@ -24,7 +23,8 @@ export class NamespaceWriter {
 
   /** `level` unless `podSecurity` names the namespace; `warn` and `audit` are always `restricted`. */
   public create(scope: IConstruct, ns: string, level: PodSecurityLevel): void {
-    if (SYSTEM_NAMESPACES.has(ns) || this.created.has(ns)) return;
+    // Never created, so never deleted with a bundle.
+    if (isSystemNamespace(ns) || this.created.has(ns)) return;
     this.created.add(ns);
     new this.kplus.Namespace(scope as Construct, ns, {
       metadata: {
