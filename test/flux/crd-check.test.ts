@@ -33,6 +33,19 @@ describe('strict Flux CRD validation (test helper)', () => {
     expect(() => evalCel('self.a.size() > 1', { a: [] })).toThrow('CEL rule outside the supported subset: self.a.size() > 1');
   });
 
+  test('a v1 Namespace is checked against the Kubernetes API\'s types: unknown fields, name, annotations, apiVersion', () => {
+    const ns = (metadata: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata, ...extra });
+    expect(fluxCrdErrors(ns({ name: 'openstack', annotations: { 'kustomize.toolkit.fluxcd.io/prune': 'disabled' } }))).toEqual([]);
+    expect(fluxCrdErrors(ns({ name: 'openstack', annotation: {} }, { spec: { finalizer: [] } }))).toEqual(['/metadata/annotation is not a field of v1 Namespace', '/spec/finalizer is not a field of v1 Namespace']);
+    expect(fluxCrdErrors(ns({ name: 'Open_Stack', namespace: 'x', annotations: { 'a/b/c': 'x', n: 1 } }))).toEqual([
+      '/metadata/name "Open_Stack" is not a DNS-1123 label',
+      '/metadata/namespace is set on a cluster-scoped object',
+      '/metadata/annotations key "a/b/c": its name is not a qualified name',
+      '/metadata/annotations/n is not a string',
+    ]);
+    expect(fluxCrdErrors({ ...ns({ name: 'a' }), apiVersion: 'core/v1' })).toEqual(['/apiVersion is "core/v1", Namespace is served as v1']);
+  });
+
   test('closes objects except maps and preserve-unknown-fields', () => {
     expect(closeSchema({ type: 'object', properties: { m: { type: 'object', additionalProperties: { type: 'string' } }, v: { 'x-kubernetes-preserve-unknown-fields': true, type: 'object' } } })).toEqual({
       type: 'object',

@@ -5,10 +5,12 @@
  * (`additionalProperties`), since the API server would prune a field it does not know and so drop
  * it silently; and the CRDs' CEL rules (`x-kubernetes-validations`), evaluated by a small
  * interpreter of the CEL subset these CRDs use (has(), ==, !=, !, &&, ||, parentheses, strings),
- * which throws on anything else so that no rule goes unchecked.
+ * which throws on anything else so that no rule goes unchecked. The `v1` Namespaces of the output
+ * are checked against the Kubernetes API's own types (kube-namespace.ts).
  */
 import Ajv from 'ajv';
 import * as yaml from 'js-yaml';
+import { namespaceErrors } from './kube-namespace';
 import { readShared } from './shared';
 
 type Schema = Record<string, any>;
@@ -58,6 +60,7 @@ function crd(kind: string) {
 
 /** Every problem of one object against its Flux CRD (empty when the API server would accept it as is). */
 export function fluxCrdErrors(obj: { apiVersion?: string | undefined; kind: string; [k: string]: unknown }): string[] {
+  if (obj.kind === 'Namespace') return namespaceErrors(obj);
   const c = crd(obj.kind);
   const errors: string[] = [];
   if (obj.apiVersion !== c.apiVersion) errors.push(`/apiVersion is ${JSON.stringify(obj.apiVersion)}, the served version is ${c.apiVersion}`);
