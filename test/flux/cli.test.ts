@@ -68,6 +68,34 @@ describe('convert --to flux-v2', () => {
     expect(ns.map((o) => `${o.kind}/${o.metadata.namespace}`)).toEqual(['GitRepository/sources', 'GitRepository/sources', 'HelmRelease/gitops', 'HelmRelease/gitops']);
   });
 
+  test('--placement chart-namespace: the Namespaces first, sorted, one per namespace written into (none for kube-system or flux-system); valid; byte-identical runs', async () => {
+    const text = fs.readFileSync(corpus('armada__examples__simple.yaml'), 'utf8');
+    // The example's two charts are both in "default", which every cluster has: spread them.
+    const docs = text.split(/^---\n/m).filter((d) => d.trim() !== '');
+    const charts = docs.filter((d) => /schema: armada\/Chart\/v1/.test(d));
+    expect(charts).toHaveLength(2);
+    const site = (a: string, b: string) => [...docs.filter((d) => !charts.includes(d)), charts[0].replace(/namespace: default/, `namespace: ${a}`), charts[1].replace(/namespace: default/, `namespace: ${b}`)].map((d) => `---\n${d}`).join('');
+    const file = write(tmpdir(), 'spread.yaml', site('zeta', 'alpha'));
+    const args = ['convert', file, '--to', 'flux-v2', '--placement', 'chart-namespace', '--source-namespace', 'sources'];
+    const r = await cli(args);
+    expect([r.code, r.stderr]).toEqual([0, expect.not.stringContaining('must exist before')]);
+    const objects = parse(r.stdout);
+    expect(objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`).slice(0, 3)).toEqual(['Namespace//alpha', 'Namespace//sources', 'Namespace//zeta']);
+    expect(objects[0]).toEqual({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'alpha', annotations: { 'kustomize.toolkit.fluxcd.io/prune': 'disabled', 'kustomize.toolkit.fluxcd.io/ssa': 'IfNotPresent' } } });
+    for (const o of objects) expect([o.kind, o.metadata.name, fluxCrdErrors(o)]).toEqual([o.kind, o.metadata.name, []]);
+    // As kubectl apply -f applies them, in order: each object's namespace exists by then.
+    const created = new Set<string>();
+    for (const o of objects) {
+      if (o.kind === 'Namespace') created.add(o.metadata.name);
+      else expect([o.kind, o.metadata.name, created.has(o.metadata.namespace)]).toEqual([o.kind, o.metadata.name, true]);
+    }
+    expect((await cli(args)).stdout).toBe(r.stdout);
+    const system = await cli(['convert', write(tmpdir(), 'system.yaml', site('kube-system', 'flux-system')), '--to', 'flux-v2', '--placement', 'chart-namespace', '--source-namespace', 'sources']);
+    expect(parse(system.stdout).filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name)).toEqual(['sources']);
+    // The default placement is as it was: no Namespace.
+    expect(parse((await cli(['convert', file, '--to', 'flux-v2', '--source-namespace', 'sources'])).stdout).filter((o) => o.kind === 'Namespace')).toEqual([]);
+  });
+
   test('--local-source names the Git repository of a local directory', async () => {
     const r = await cli(['convert', corpus('openstack-helm-infra__tools__deployment__armada__manifests__armada-cluster-ingress.yaml'), '--to', 'flux-v2', '--local-source', '${OSH_INFRA_PATH}=https://opendev.org/openstack/openstack-helm-infra#refs/tags/2024.2.0']);
     expect(r.code).toBe(0);

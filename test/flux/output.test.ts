@@ -45,8 +45,15 @@ describe('FluxOutput', () => {
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
   });
 
-  test('placement CHART_NAMESPACE on the example site: still valid, sources beside the HelmReleases, one cross-namespace warning', () => {
-    const { objects, warnings } = synthFlux(defineSite(), { placement: HelmReleasePlacement.CHART_NAMESPACE });
+  test('placement CHART_NAMESPACE on the example site: its Namespace first (not kube-system\'s), still valid, sources beside the HelmReleases, one cross-namespace warning', () => {
+    const { objects, warnings, yaml } = synthFlux(defineSite(), { placement: HelmReleasePlacement.CHART_NAMESPACE });
+    expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'openstack', annotations: { 'kustomize.toolkit.fluxcd.io/prune': 'disabled', 'kustomize.toolkit.fluxcd.io/ssa': 'IfNotPresent' } } },
+    ]);
+    expect(objects[0].kind).toBe('Namespace');
+    // kubectl apply -f applies a file in the order written.
+    expect(yaml.startsWith('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: openstack\n')).toBe(true);
+    expect(warnings.filter((w) => /must exist before/.test(w.message))).toEqual([]);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
     for (const o of objects.filter((x) => x.kind === 'HelmRelease')) expect(o.metadata.namespace).toBe(o.spec.targetNamespace);
     expect(objects.filter((o) => o.kind === 'HelmRepository').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual([
@@ -55,6 +62,12 @@ describe('FluxOutput', () => {
       'openstack/openstack-helm',
     ]);
     expect(warnings.filter((w) => w.code === 'flux-cross-namespace')).toHaveLength(1);
+  });
+
+  test('the default placement writes no Namespace, with every namespace option set', () => {
+    const { objects } = synthFlux(defineSite(), { namespace: 'gitops', sourceNamespace: 'sources' });
+    expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([]);
+    expect([...new Set(objects.map((o) => `${o.kind}/${o.metadata.namespace}`))]).toEqual(['HelmRepository/sources', 'GitRepository/sources', 'HelmRelease/gitops']);
   });
 
   test('deterministic, and YAML 1.1 safe: values that PyYAML or go-yaml v2 would read as booleans, numbers or dates stay strings', () => {

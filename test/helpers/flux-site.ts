@@ -14,7 +14,8 @@ export function fluxOf(site: ArmadaManifest, options: FluxOptions = {}) {
   return {
     objects,
     releases: objects.filter((o) => o.kind === 'HelmRelease'),
-    sources: objects.filter((o) => o.kind !== 'HelmRelease'),
+    sources: objects.filter((o) => o.kind === 'GitRepository' || o.kind === 'HelmRepository'),
+    namespaces: objects.filter((o) => o.kind === 'Namespace'),
     diagnostics: r.diagnostics.all,
     /** Flux findings about charts, as `[field, message]` (the site's note on branches aside: test/flux/warnings.test.ts has it). */
     findings: r.diagnostics.all.filter((d) => !BRANCH_NOTE.test(d.message)).map((d) => [d.field, d.message] as [string | undefined, string]),

@@ -10,6 +10,10 @@
  *
  * Releases are adopted, not reinstalled: `releaseName` is the Helm release Armada installed, and
  * `storageNamespace` is the chart's namespace, where Helm 3 (and so Armada) keeps the release.
+ *
+ * Placed in the charts' namespaces, the output also creates those namespaces (see
+ * flux-namespaces.ts): Armada's Helm created a namespace with its release, and a HelmRelease's
+ * `install.createNamespace` cannot create the namespace the HelmRelease itself is in.
  */
 import { Diagnostics, FieldPath, formatFieldPath, show } from '../diagnostics';
 import { Duration, GO_DURATION_MAX_SECONDS } from '../duration';
@@ -23,6 +27,7 @@ import { ChartSpec, ManifestSpec } from '../spec';
 import { CONTROLLER_TYPES, parseMinReady } from '../wait';
 import type { KubeObject } from './airship-v1';
 import { ordered, valuesOut, WriterForm } from './emit';
+import { fluxNamespaceObjects } from './flux-namespaces';
 import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, slug } from './flux-sources';
 
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
@@ -44,7 +49,10 @@ export enum HelmReleasePlacement {
   SINGLE_NAMESPACE = 'single-namespace',
   /**
    * Each HelmRelease in its chart's namespace (the tenant's namespace): the releases of a site
-   * that spans namespaces then depend on each other across namespaces.
+   * that spans namespaces then depend on each other across namespaces. The output starts with a
+   * `v1` Namespace for each namespace it writes into, created only when missing and never pruned
+   * by kustomize-controller, except `default`, `kube-system`, `kube-public`, `kube-node-lease`
+   * and `namespace` (Flux's own), which exist already.
    */
   CHART_NAMESPACE = 'chart-namespace',
 }
@@ -71,7 +79,10 @@ export interface FluxOptions {
    */
   readonly placement?: HelmReleasePlacement | undefined;
   /**
-   * The namespace of every HelmRelease with `HelmReleasePlacement.SINGLE_NAMESPACE`.
+   * The namespace Flux runs in. With `HelmReleasePlacement.SINGLE_NAMESPACE` every HelmRelease
+   * is written there; with `CHART_NAMESPACE` it is the one namespace the output writes objects
+   * into (a chart's, or `sourceNamespace`) without a Namespace object for it: Flux's own
+   * installation creates and owns it.
    * @default FLUX_DEFAULT_NAMESPACE ('flux-system')
    */
   readonly namespace?: string | undefined;
@@ -126,7 +137,10 @@ interface ReleaseRef {
   readonly namespace: string;
 }
 
-/** Sources (in first-use order), then one HelmRelease per deployed chart, in plan order. */
+/**
+ * With CHART_NAMESPACE the Namespaces (sorted by name) first; then sources (in first-use order),
+ * then one HelmRelease per deployed chart, in plan order.
+ */
 export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptions = {}, form: WriterForm = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
   const d = new Diagnostics();
   const placement = options.placement ?? HelmReleasePlacement.SINGLE_NAMESPACE;
@@ -216,12 +230,12 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
     const named = branches.slice(0, 3).map(({ id }) => show(sources.nameOf(id))).join(', ') + (branches.length > 3 ? ` and ${branches.length - 3} more` : '');
     d.warn(spec.origin, undefined, 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): ${branches.length === 1 ? 'a GitRepository follows a branch' : `${branches.length} GitRepositories follow a branch`} (${named}): with reconcileStrategy Revision every commit to it, even one to another chart, is a new version of every chart read from it, and Flux upgrades each of those releases at once, out of the plan's order (dependsOn holds back only what is not Ready), where Armada deployed a branch's new commits only when applied; pin the references to commits`);
   }
-  if (placement === HelmReleasePlacement.CHART_NAMESPACE) {
-    const used = [...new Set([...sources.all.map((x) => x.key.namespace), ...releases.map((r) => r.ref.namespace)])];
-    const named = used.slice(0, 5).map((n) => show(n)).join(', ') + (used.length > 5 ? ` and ${used.length - 5} more` : '');
-    d.warn(spec.origin, undefined, 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): with HelmReleasePlacement.CHART_NAMESPACE the HelmReleases and their sources are written into the charts' namespaces (${named}), which must exist before they are applied: Armada's Helm created a namespace with its release, and install.createNamespace does so only once the HelmRelease exists; create them first (a Kustomization that this one dependsOn)`);
-  }
-  const objects: KubeObject[] = sources.all.map(({ id, key }) => sourceObject(sources.nameOf(id), key, sourceInterval));
+  // SINGLE_NAMESPACE writes into Flux's namespace or ones the options name, which the user made
+  // for it: its output stays as sites already apply it.
+  const objects: KubeObject[] = placement === HelmReleasePlacement.CHART_NAMESPACE
+    ? fluxNamespaceObjects([...sources.all.map((x) => x.key.namespace), ...releases.map((r) => r.ref.namespace)], namespace)
+    : [];
+  for (const { id, key } of sources.all) objects.push(sourceObject(sources.nameOf(id), key, sourceInterval));
   for (const r of releases) objects.push(r.build());
   return { objects, diagnostics: d };
 }
