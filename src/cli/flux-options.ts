@@ -21,8 +21,10 @@ export const FLUX_CLI_HELP = `  --interval DURATION  flux-v2: HelmRelease spec.i
                        flux-v2: GitRepository/HelmRepository interval (default: --interval)
   --placement single-namespace|chart-namespace
                        flux-v2: every HelmRelease in --flux-namespace (default), or each in its
-                       chart's namespace (dependsOn then crosses namespaces)
-  --flux-namespace NS  flux-v2: the HelmReleases' namespace (default flux-system)
+                       chart's namespace (dependsOn then crosses namespaces), after a Namespace
+                       for each namespace written into (created if missing, never pruned)
+  --flux-namespace NS  flux-v2: Flux's namespace (default flux-system): the HelmReleases' with
+                       single-namespace; never written as a Namespace with chart-namespace
   --source-namespace NS
                        flux-v2: the sources' namespace (default: beside the HelmReleases)
   --suspend            flux-v2: write every HelmRelease suspended (resume each to take it over)
