@@ -1,5 +1,5 @@
 import type { BlockOutline } from './outline';
-import { ChunkAst, collectionKeys, conflictingMerges, explicitMergeKeys, KeptIndexes } from './positions';
+import { badMergeValues, ChunkAst, collectionKeys, conflictingMerges, explicitMergeKeys, KeptIndexes, lostConstructFailures } from './positions';
 import { formatPosition, SourcePosition, WirePath } from './wire-path';
 import { Chunk } from './source';
 
@@ -196,6 +196,16 @@ export class YamlDocument implements LoadedDocument {
 
   public conflictingMerges() {
     return this.source.large ? [] : conflictingMerges(this.source.ast(), this.indexInChunk);
+  }
+
+  /** Merge keys whose value is not a mapping or a list of mappings (not looked for in large documents). */
+  public badMergeValues() {
+    return this.source.large ? [] : badMergeValues(this.source.ast(), this.indexInChunk);
+  }
+
+  /** Constructor failures in keys, or in values a repeated key replaced (not looked for in large documents). */
+  public lostConstructFailures() {
+    return this.source.large ? [] : lostConstructFailures(this.source.ast(), this.indexInChunk);
   }
 }
 

@@ -323,7 +323,7 @@ class BlockParser {
  */
 export function loadBlockDocument(text: string): unknown[] | undefined {
   if (!enabled || text.includes('\t') || text.includes('\r')) return undefined;
-  const { specials, merges } = constructStats;
+  const { specials, merges, failures } = constructStats;
   try {
     return [new BlockParser(text).document()];
   } catch (e) {
@@ -333,6 +333,7 @@ export function loadBlockDocument(text: string): unknown[] | undefined {
     if (e === GIVE_UP || e instanceof RangeError) {
       constructStats.specials = specials;
       constructStats.merges = merges;
+      constructStats.failures = failures;
       return undefined;
     }
     throw e;

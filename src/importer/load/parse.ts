@@ -12,11 +12,13 @@ import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
 import { KeptIndexes } from './positions';
 import { pyStrRepr } from './py-repr';
-import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
+import type * as JsYaml from 'js-yaml';
+import { constructStats, mayHaveNonSpecificTag, PYYAML_SAFE_SCHEMA, resolveNonSpecificTag } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
 import { keyProblems, longKeyProblems, mayHaveKeyProblems, mayHaveLongKey, repeatedKeyFinding } from './pyyaml-keys';
 import { mayHaveCollectionKeys } from './prescan';
 import { loadBlockDocument } from './fast-block';
+import { mayMisreadEmptyItem } from './js-yaml-quirks';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
 import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './limits';
 import type { collectSpecials } from './specials';
@@ -116,6 +118,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const chunkText = text.slice(chunk.start, chunk.end);
   const before = constructStats.specials;
   const mergesBefore = constructStats.merges;
+  const failuresBefore = constructStats.failures;
   // The common document is plain block style, which the fast path builds alike; js-yaml builds
   // (or refuses) every other.
   const fast = nonPrintableReported ? undefined : loadBlockDocument(chunkText);
@@ -125,16 +128,21 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const hasSpecials = constructStats.specials !== before;
   const hasMerges = constructStats.merges !== mergesBefore;
   // A document the fast path built has no anchor, alias or key but a plain string: nothing for
-  // these scans to find.
+  // these scans to find. The text scans assume plain keys: a document the second reader built
+  // (keys with properties) is checked in full.
   const simple = fast !== undefined;
-  const maybeCollectionKeys = !simple && mayHaveCollectionKeys(chunkText);
-  const maybeKeyProblems = !simple && mayHaveKeyProblems(chunkText);
+  const full = 'secondReader' in loaded && loaded.secondReader === true;
+  const maybeCollectionKeys = full || (!simple && mayHaveCollectionKeys(chunkText));
+  const maybeKeyProblems = full || (!simple && mayHaveKeyProblems(chunkText));
   // The fast path reads no key longer than PyYAML's limit.
   const maybeLongKeys = !simple && mayHaveLongKey(chunkText);
   const source = new ChunkSource(text, chunk, kept, duplicates);
-  const checkAliases = !simple && mayHaveAliases(chunkText);
+  const checkAliases = full || (!simple && mayHaveAliases(chunkText));
   // The fast path gives up long before PyYAML's depth.
-  const mayBeTooDeep = !simple && mayNestDeeperThan(chunkText);
+  const mayBeTooDeep = full || (!simple && mayNestDeeperThan(chunkText));
+  const failuresMade = constructStats.failures - failuresBefore;
+  let failuresFound = 0;
+  const built: YamlDocument[] = [];
   values.forEach((value, i) => {
     if (budget.stopped) return;
     if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics)) return;
@@ -147,6 +155,8 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     if (hasSpecials) ({ value: raw, specials, failures } = (require('./specials') as typeof import('./specials')).collectSpecials(value));
     const doc = new YamlDocument(source, i, file, documents.length, chunk.docLine, raw, specials, !hasSpecials && !checkAliases);
     documents.push(doc);
+    built.push(doc);
+    failuresFound += failures.length;
     for (const f of failures) {
       const ok = add({
         severity: 'error',
@@ -188,6 +198,16 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
         });
         if (!ok) return;
       }
+      for (const m of doc.badMergeValues()) {
+        const ok = add({
+          severity: 'error',
+          location: `${file}:${m.at.line}:${m.at.column}`,
+          ...(doc.label ? { document: doc.label } : {}),
+          code: LoadCodes.YAML_CONSTRUCT,
+          message: `expected a mapping or list of mappings for merging, but found ${m.found}: PyYAML refuses a '<<' whose value is anything else`,
+        });
+        if (!ok) return;
+      }
       for (const m of doc.conflictingMerges()) {
         const ok = add({
           severity: 'error',
@@ -213,6 +233,16 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
       }
     }
   });
+  // Failures made while building but found in no value: in keys, or in values a repeated key
+  // replaced (PyYAML constructs both, and fails). Plain `=` and `<<` keys make some that are none.
+  if (failuresMade > failuresFound && !budget.stopped) {
+    for (const doc of built) {
+      for (const f of doc.lostConstructFailures()) {
+        const ok = add({ severity: 'error', location: `${file}:${f.at.line}:${f.at.column}`, ...(doc.label ? { document: doc.label } : {}), code: LoadCodes.YAML_CONSTRUCT, message: f.message });
+        if (!ok) return;
+      }
+    }
+  }
 }
 
 /** Reports, once, where reading stopped and why; nothing after it is read (see `limits.ts`). */
@@ -222,23 +252,46 @@ function stopReading(budget: LoadBudget, diagnostics: Diagnostic[], location: st
   diagnostics.push({ severity: 'error', location, code: LoadCodes.INPUT_LIMIT, message: `armada-cdk stopped reading here, and read nothing after it: ${why}` });
 }
 
-/** The chunk's documents as js-yaml builds them, or undefined once their error is reported. */
-function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): { values: unknown[]; duplicates: boolean } | undefined {
+/**
+ * The chunk's documents as js-yaml builds them, or undefined once their error is reported.
+ * `secondReader` says that they come from the `yaml` package's AST instead (see `yaml-ast-load.ts`).
+ */
+function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): { values: unknown[]; duplicates: boolean; secondReader?: boolean } | undefined {
+  // Only a document that may hold a '!' node pays for a listener on every node.
+  if (mayMisreadEmptyItem(chunkText)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const read = (require('./yaml-ast-load') as typeof import('./yaml-ast-load')).loadWithYamlAst(chunkText);
+    if (read) return { ...read, secondReader: true };
+  }
+  const options: JsYaml.LoadOptions = mayHaveNonSpecificTag(chunkText) ? { schema: PYYAML_SAFE_SCHEMA, listener: resolveNonSpecificTag as unknown as NonNullable<JsYaml.LoadOptions['listener']> } : { schema: PYYAML_SAFE_SCHEMA };
   try {
-    return { values: jsyaml.loadAll(chunkText, null, { schema: PYYAML_SAFE_SCHEMA }), duplicates: false };
+    return { values: jsyaml.loadAll(chunkText, null, options), duplicates: false };
   } catch (e) {
     if (!(e instanceof jsyaml.YAMLException) || !e.reason.startsWith('duplicated mapping key')) {
-      reportLoadError(e, chunk, file, diagnostics, nonPrintableReported);
-      return undefined;
+      return readWithYamlAst(e, chunkText, chunk, file, diagnostics, nonPrintableReported);
     }
   }
   // PyYAML keeps the last value of a repeated key; js-yaml does that only in its JSON mode.
   try {
-    return { values: jsyaml.loadAll(chunkText, null, { schema: PYYAML_SAFE_SCHEMA, json: true }), duplicates: true };
+    return { values: jsyaml.loadAll(chunkText, null, { ...options, json: true }), duplicates: true };
   } catch (e) {
-    reportLoadError(e, chunk, file, diagnostics, nonPrintableReported);
-    return undefined;
+    return readWithYamlAst(e, chunkText, chunk, file, diagnostics, nonPrintableReported);
   }
+}
+
+/**
+ * After js-yaml failed: a document with an anchor or a tag may be one js-yaml cannot read and
+ * PyYAML can (properties on an implicit key); the `yaml` package reads it. Otherwise, or if that
+ * fails too, js-yaml's error is reported.
+ */
+function readWithYamlAst(e: unknown, chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): { values: unknown[]; duplicates: boolean; secondReader: true } | undefined {
+  if (e instanceof jsyaml.YAMLException && !nonPrintableReported && (chunkText.includes('&') || chunkText.includes('!'))) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const read = (require('./yaml-ast-load') as typeof import('./yaml-ast-load')).loadWithYamlAst(chunkText);
+    if (read) return { ...read, secondReader: true };
+  }
+  reportLoadError(e, chunk, file, diagnostics, nonPrintableReported);
+  return undefined;
 }
 
 /**

@@ -9,6 +9,8 @@ import type { Alias, Document, LineCounter, Pair, YAMLMap } from 'yaml';
 import { BlockIndex, UNKNOWN } from './block-index';
 import { PyKey, pyKeyOf, plainKeyString } from './pyyaml-schema';
 import { DuplicateKey, SourcePosition, WirePath } from './wire-path';
+import { ConstructFailure } from './py-values';
+import { pyScalarOf } from './yaml-ast-load';
 
 // The yaml package is loaded only when an AST is needed: most runs never build one.
 let yamlModule: typeof import('yaml') | undefined;
@@ -279,6 +281,85 @@ export function explicitMergeKeys(ast: ChunkAst, index: number): SourcePosition[
   return out;
 }
 
+/**
+ * Merge keys whose value is not a mapping or a list of mappings: PyYAML refuses them ("expected a
+ * mapping or list of mappings for merging"), where js-yaml merges whatever object it gets (the
+ * fields of a timestamp, the indexes of a list).
+ */
+export function badMergeValues(ast: ChunkAst, index: number): { at: SourcePosition; found: string }[] {
+  const doc = ast.documents()[index];
+  const out: { at: SourcePosition; found: string }[] = [];
+  if (!doc) return out;
+  const seen = new Set<unknown>();
+  const kind = (n: unknown) => (isMap(n) ? 'mapping' : isSeq(n) ? 'sequence' : 'scalar');
+  const walk = (node: unknown): void => {
+    if (seen.has(node) || !(isMap(node) || isSeq(node))) return;
+    seen.add(node);
+    if (isSeq(node)) return node.items.forEach(walk);
+    for (const p of node.items) {
+      if (isMergeKey(p.key)) {
+        const value = deref(p.value, doc);
+        const items = isSeq(value) ? value.items : [p.value];
+        for (const item of items) {
+          const target = deref(item, doc);
+          if (isMap(target) && (target.tag === undefined || target.tag === '!' || target.tag === 'tag:yaml.org,2002:map')) continue;
+          const at = startOf(item) ?? startOf(p.value) ?? startOf(p.key) ?? 0;
+          out.push({ at: ast.position(at), found: isMap(target) ? `a mapping tagged ${target.tag}` : kind(target) });
+        }
+      }
+      walk(p.value);
+    }
+  };
+  walk(doc.contents);
+  return out;
+}
+
+/**
+ * Scalars PyYAML fails to construct that the built value no longer holds, so that the usual
+ * report of constructor failures cannot find them: keys (`!!int x: 1`), and values a repeated
+ * key replaced. PyYAML constructs every node, so each is an error.
+ */
+export function lostConstructFailures(ast: ChunkAst, index: number): { at: SourcePosition; message: string }[] {
+  const doc = ast.documents()[index];
+  const out: { at: SourcePosition; message: string }[] = [];
+  if (!doc) return out;
+  const seen = new Set<unknown>();
+  const check = (node: unknown, key: boolean): void => {
+    if (!isScalar(node)) return;
+    const v = pyScalarOf(node);
+    if (!(v instanceof ConstructFailure)) return;
+    // As a key, a plain '=' is a string to PyYAML and a '<<' merges.
+    if (key && (v.text === '=' || v.text === '<<')) return;
+    out.push({ at: ast.position(startOf(node) ?? 0), message: v.message });
+  };
+  const walk = (node: unknown, lost: boolean): void => {
+    if (seen.has(node)) return;
+    if (lost) check(node, false);
+    if (!(isMap(node) || isSeq(node))) return;
+    seen.add(node);
+    if (isSeq(node)) return node.items.forEach((n) => walk(n, lost));
+    const names = node.items.map((p) => keyString(p.key, doc));
+    const own = new Set(names.filter((n, i) => n !== undefined && !isMergeKey(node.items[i].key)));
+    node.items.forEach((p, i) => {
+      check(p.key, true);
+      const replaced = names[i] !== undefined && names.indexOf(names[i], i + 1) > i;
+      if (isMergeKey(p.key) && !lost) {
+        // A mapping written inside the merge: its values the mapping's own keys replace are lost.
+        for (const source of isSeq(p.value) ? p.value.items : [p.value]) {
+          if (!isMap(source)) continue;
+          for (const q of source.items) {
+            const name = keyString(q.key, doc);
+            if (name !== undefined && own.has(name)) walk(q.value, true);
+          }
+        }
+      }
+      walk(p.value, lost || replaced);
+    });
+  };
+  walk(doc.contents, false);
+  return out;
+}
+
 function providedKeys(map: YAMLMap, doc: Document.Parsed, depth: number): Set<string> {
   const out = new Set<string>();
   for (const p of map.items) {
@@ -306,8 +387,9 @@ function deref(node: unknown, doc: Document.Parsed): unknown {
   return node;
 }
 
+/** A plain, untagged `<<` (`!!str <<` is the string '<<' to PyYAML and js-yaml alike). */
 function isMergeKey(key: unknown): boolean {
-  return isScalar(key) && key.type === 'PLAIN' && key.value === '<<';
+  return isScalar(key) && key.type === 'PLAIN' && key.tag === undefined && key.value === '<<';
 }
 
 /** The key as js-yaml names it in the loaded data (plain scalars resolved the PyYAML way). */
@@ -315,6 +397,7 @@ function keyString(key: unknown, doc: Document.Parsed): string | undefined {
   const k = deref(key, doc);
   if (!isScalar(k)) return undefined;
   const text = String(k.value ?? '');
+  if (k.tag !== undefined) return String(pyScalarOf(k));
   return k.type === 'PLAIN' || k.type === undefined ? plainKeyString(text) : text;
 }
 

@@ -11,15 +11,16 @@
  *
  * Each check first looks at the raw text, so that the common document costs no AST.
  */
-import type { Alias, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
+import type { Alias, Document, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { Diagnostic, withCommas } from '../../model/diagnostics';
 import { formatWirePath } from '../../model/wire/fields';
 import { LoadCodes } from './codes';
 import { ChunkAst } from './positions';
 import { mayHaveNonStringKey } from './prescan';
 import { pyRepr, pyStrRepr } from './py-repr';
-import { ConstructFailure, FloatMarker } from './py-values';
-import { constructStats, PyKey, plainKeyString, resolvePlainScalar } from './pyyaml-schema';
+import { FloatMarker } from './py-values';
+import { PyKey } from './pyyaml-schema';
+import { pyScalarOf } from './yaml-ast-load';
 import type { DuplicateKey } from './wire-path';
 
 // The yaml package is loaded only when a chunk's keys need its AST (see mayHaveKeyProblems).
@@ -36,7 +37,14 @@ const isScalar = (n: unknown): n is Scalar => yamlLib().isScalar(n);
 const ANCHOR = /&([^\s[\]{},]+)/g;
 /** Cheap test: may the chunk hold a redefined anchor or a non-string key? */
 export function mayHaveKeyProblems(text: string): boolean {
-  return hasRepeatedAnchor(text) || mayHaveNonStringKey(text);
+  return hasRepeatedAnchor(text) || mayHaveNonStringKey(text) || mayHaveTaggedKey(text);
+}
+
+// A tag where a key may start (after an anchor, if any): `!!float 1: x`, `? !!binary ...`.
+const TAG_AT_KEY_START = /(?:^[ \t]*(?:[-?][ \t]+)*|[{,][ \t]*)(?:&[^\s]+[ \t]+)?!/m;
+
+function mayHaveTaggedKey(text: string): boolean {
+  return text.includes('!') && TAG_AT_KEY_START.test(text);
 }
 
 function hasRepeatedAnchor(text: string): boolean {
@@ -74,7 +82,10 @@ export function keyProblems(ast: ChunkAst, text: string, index: number, file: st
     }
     if (isSeq(n)) n.items.forEach((item, i) => walk(item, [...path, i]));
     else if (isMap(n)) {
-      checkKeys(n.items as Pair[], path, out, at, base);
+      // PyYAML's flatten_mapping puts the merged pairs first: the mapping's own come after, and win.
+      const merged = mergedPairs(n, doc, 0);
+      checkKeys([...merged, ...(n.items as Pair[])], path, out, at, base);
+      if (merged.length > 0) strAndOtherKeys(merged, n.items as Pair[], path, out, at, base);
       for (const pair of n.items as Pair[]) {
         walk(pair.key, path);
         walk(pair.value, [...path, keyText(pair.key)]);
@@ -83,6 +94,59 @@ export function keyProblems(ast: ChunkAst, text: string, index: number, file: st
   };
   walk(doc.contents, []);
   return out;
+}
+
+/**
+ * The pairs `<<` brings into `map` (from aliases, lists of them, and their own merges): they are
+ * keys of the mapping PyYAML builds, and may be equal in Python to one written there.
+ */
+function mergedPairs(map: YAMLMap, doc: Document.Parsed, depth: number): Pair[] {
+  const out: Pair[] = [];
+  if (depth > 20) return out;
+  const deref = (n: unknown): unknown => {
+    for (let i = 0; i < 100 && isAlias(n); i++) n = (n as Alias).resolve(doc);
+    return n;
+  };
+  for (const pair of map.items as Pair[]) {
+    const k = pair.key;
+    if (!isScalar(k) || k.type !== 'PLAIN' || k.tag !== undefined || k.value !== '<<') continue;
+    const value = deref(pair.value);
+    for (const source of isSeq(value) ? value.items.map(deref) : [value]) {
+      if (!isMap(source)) continue;
+      for (const p of source.items as Pair[]) out.push(p);
+      for (const p of mergedPairs(source, doc, depth + 1)) out.push(p);
+    }
+  }
+  return out;
+}
+
+/**
+ * A merged key and a key of the mapping that this loader names alike but PyYAML keeps apart (`1`
+ * merged, `'1'` written): Armada hands Helm both. Keys written twice in the mapping itself are
+ * the duplicate-key check's.
+ */
+function strAndOtherKeys(merged: Pair[], own: Pair[], path: (string | number)[], out: Diagnostic[], at: (offset: number) => string, base: { severity: 'error'; document?: string | undefined }): void {
+  const nameOf = (p: Pair) => {
+    if (!isScalar(p.key)) return undefined;
+    const k = pyKey(p.key);
+    return k ? { name: k.name, str: false } : { name: String(p.key.value), str: true };
+  };
+  const mergedNames = new Map<string, boolean>();
+  for (const p of merged) {
+    const n = nameOf(p);
+    if (n && !mergedNames.has(n.name)) mergedNames.set(n.name, n.str);
+  }
+  for (const p of own) {
+    const n = nameOf(p);
+    if (!n || !mergedNames.has(n.name) || mergedNames.get(n.name) === n.str) continue;
+    out.push({
+      ...base,
+      location: at((p.key as Scalar).range?.[0] ?? 0),
+      field: formatWirePath([...path, n.name]),
+      code: LoadCodes.DUPLICATE_KEY,
+      message: `the key ${String((p.key as Scalar).value)} and the merged key of the same name are two keys to PyYAML (a str and a ${n.str ? 'number, bool or null' : 'str'}): Armada keeps both and writes both into the values it gives Helm, which makes every key a string; this loader would keep only one; keep one of the two keys`,
+    });
+  }
 }
 
 /** `&name` is written before its node; PyYAML reports the anchor itself. */
@@ -95,17 +159,20 @@ function keyText(key: unknown): string {
   return isScalar(key) ? String((key as Scalar).value) : '';
 }
 
-/** What PyYAML makes of a plain key, as a Python value: a number (bools as 1 and 0), null, or a string. */
-function pyKey(key: unknown): { kind: 'number'; value: number } | { kind: 'null' } | { kind: 'bool'; value: boolean } | undefined {
-  if (!isScalar(key) || key.type !== 'PLAIN' || typeof key.value !== 'string') return undefined;
-  const before = constructStats.specials;
-  const v = resolvePlainScalar(key.value);
-  constructStats.specials = before;
-  if (v === null) return { kind: 'null' };
-  if (typeof v === 'boolean') return { kind: 'bool', value: v };
-  if (typeof v === 'number') return { kind: 'number', value: v };
-  if (v instanceof FloatMarker) return { kind: 'number', value: v.value };
-  if (v instanceof ConstructFailure) return undefined;
+/**
+ * What PyYAML makes of a key, as a Python value: a number (bools as 1 and 0), null, a bool, bytes,
+ * or undefined for a string (and what it refuses, reported elsewhere). `name` is the key's name
+ * in the loaded data.
+ */
+function pyKey(key: unknown): ({ kind: 'number'; value: number } | { kind: 'null' } | { kind: 'bool'; value: boolean } | { kind: 'bytes' }) & { name: string } | undefined {
+  if (!isScalar(key) || (key.type !== 'PLAIN' && key.tag === undefined)) return undefined;
+  const v = pyScalarOf(key);
+  const name = String(v);
+  if (v === null) return { kind: 'null', name };
+  if (typeof v === 'boolean') return { kind: 'bool', value: v, name };
+  if (typeof v === 'number') return { kind: 'number', value: v, name };
+  if (v instanceof FloatMarker) return { kind: 'number', value: v.value, name };
+  if (v instanceof Uint8Array) return { kind: 'bytes', name };
   return undefined;
 }
 
@@ -126,12 +193,22 @@ function checkKeys(
   at: (offset: number) => string,
   base: { severity: 'error'; document?: string | undefined },
 ): void {
-  const groups = new Map<string, { text: string; offset: number }[]>();
+  const groups = new Map<string, { text: string; offset: number; name: string }[]>();
   for (const pair of pairs) {
     const k = pyKey(pair.key);
     if (!k) continue;
     const text = String((pair.key as Scalar).value);
     const offset = (pair.key as Scalar).range?.[0] ?? 0;
+    if (k.kind === 'bytes') {
+      out.push({
+        ...base,
+        location: at(offset),
+        field: formatWirePath([...path, k.name]),
+        code: LoadCodes.YAML_CONSTRUCT,
+        message: `a !!binary key: PyYAML reads it as a bytes key, which armada-cdk cannot carry faithfully (here a key is a string); use a string key`,
+      });
+      continue;
+    }
     if (k.kind !== 'null' && isSelectorLabels(path)) {
       const py = k.kind === 'bool' ? (k.value ? 'True' : 'False') : pyRepr(k.value);
       out.push({
@@ -153,16 +230,16 @@ function checkKeys(
     }
     const hash = k.kind === 'null' ? 'null' : `n:${k.kind === 'bool' ? (k.value ? 1 : 0) : k.value}`;
     const list = groups.get(hash) ?? [];
-    list.push({ text, offset });
+    list.push({ text, offset, name: k.name });
     groups.set(hash, list);
   }
   for (const list of groups.values()) {
     // Keys that are one string here too (`yes`, `true`) are reported as duplicates already.
-    const spellings = new Set(list.map((x) => plainKeyString(x.text)));
+    const spellings = new Set(list.map((x) => x.name));
     if (spellings.size < 2) continue;
     const [first, ...rest] = list;
     for (const again of rest) {
-      if (plainKeyString(again.text) === plainKeyString(first.text)) continue;
+      if (again.name === first.name) continue;
       out.push({
         ...base,
         location: at(again.offset),

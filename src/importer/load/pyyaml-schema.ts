@@ -14,10 +14,10 @@ import { ConstructFailure, FloatMarker, PyTimestamp } from './py-values';
 /**
  * How many values the constructors made that need a second look once the document is built:
  * markers to replace (whole-number floats, constructor failures) and values that are not JSON
- * (timestamps, binary), and how many `<<` were seen. The loader reads them before and after each
+ * (timestamps, binary), how many `<<` were seen, and how many values PyYAML refuses were made. The loader reads them before and after each
  * document, so that the common document, which has none, costs no extra walk.
  */
-export const constructStats = { specials: 0, merges: 0 };
+export const constructStats = { specials: 0, merges: 0, failures: 0 };
 
 const BOOL_VALUES: Record<string, boolean> = {
   yes: true, Yes: true, YES: true, no: false, No: false, NO: false,
@@ -64,6 +64,7 @@ function resolveTimestamp(s: string | null): boolean {
 
 function special<T>(v: T): T {
   constructStats.specials++;
+  if (v instanceof ConstructFailure) constructStats.failures++;
   return v;
 }
 
@@ -172,9 +173,6 @@ const noConstructor = (tag: string) => `could not determine a constructor for th
 
 const TAG = 'tag:yaml.org,2002:';
 
-// js-yaml exports its built-in types, but its typings do not declare them.
-const builtin = (jsyaml as unknown as { types: Record<'binary' | 'omap' | 'pairs' | 'set', JsYaml.Type> }).types;
-
 const nullType = new jsyaml.Type(`${TAG}null`, { kind: 'scalar', resolve: resolveNull, construct: () => null });
 const boolType = new jsyaml.Type(`${TAG}bool`, { kind: 'scalar', resolve: resolveBool, construct: (s: string) => boolValue(s) });
 const intType = new jsyaml.Type(`${TAG}int`, { kind: 'scalar', resolve: resolveInt, construct: constructInt });
@@ -211,11 +209,58 @@ const explicitBool = new jsyaml.Type(`${TAG}bool`, {
   },
 });
 const explicitNull = new jsyaml.Type(`${TAG}null`, { kind: 'scalar', resolve: () => true, construct: () => null });
-const binaryType = new jsyaml.Type(`${TAG}binary`, {
-  kind: 'scalar',
-  resolve: (s: string | null) => builtin.binary.resolve(s),
-  construct: (s: string) => special(builtin.binary.construct(s) as Uint8Array),
-});
+const binaryType = new jsyaml.Type(`${TAG}binary`, { kind: 'scalar', resolve: () => true, construct: (s: string | null) => special(constructBinary(s ?? '')) });
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * PyYAML's `construct_yaml_binary`: Python's `base64.decodebytes`, which skips every character
+ * outside the alphabet (line breaks, spaces, even `~`) and stops at the padding that completes a
+ * group; what it refuses is refused.
+ */
+function constructBinary(text: string): Uint8Array | ConstructFailure {
+  if (/[^\x00-\x7f]/.test(text)) return new ConstructFailure(text, `failed to convert base64 data into ascii: ${pyStr(text.slice(0, 40))} holds a character that is not ASCII`);
+  const out: number[] = [];
+  let quad = 0;
+  let left = 0;
+  let pads = 0;
+  let complete = false;
+  for (let i = 0; i < text.length && !complete; i++) {
+    const c = text[i];
+    if (c === '=') {
+      if (quad >= 2 && quad + ++pads >= 4) complete = true;
+      continue;
+    }
+    const v = BASE64.indexOf(c);
+    if (v < 0) continue;
+    pads = 0;
+    if (quad === 0) left = v;
+    else if (quad === 1) {
+      out.push(((left << 2) | (v >> 4)) & 0xff);
+      left = v & 0xf;
+    } else if (quad === 2) {
+      out.push(((left << 4) | (v >> 2)) & 0xff);
+      left = v & 0x3;
+    } else out.push(((left << 6) | v) & 0xff);
+    quad = (quad + 1) % 4;
+  }
+  if (!complete && quad === 1) return new ConstructFailure(text, `failed to decode base64 data: Invalid base64-encoded string: number of data characters (${Math.floor(out.length / 3) * 4 + 1}) cannot be 1 more than a multiple of 4`);
+  if (!complete && quad !== 0) return new ConstructFailure(text, 'failed to decode base64 data: Incorrect padding');
+  return Uint8Array.from(out);
+}
+
+// PyYAML builds a Python set for !!set and a list of tuples for !!omap and !!pairs: neither has a
+// stand-in here that validation and the writers would treat as Armada does (a set is no JSON
+// object to Armada's schemas, a tuple no array), so they are refused rather than built as
+// something else.
+const unrepresentable = (tag: string, kind: 'mapping' | 'sequence', python: string, instead: string) =>
+  new jsyaml.Type(`${TAG}${tag}`, {
+    kind,
+    construct: () => special(new ConstructFailure(`!!${tag}`, `'!!${tag}': PyYAML builds ${python} here, which armada-cdk cannot carry faithfully (Armada's schemas and writers do not treat it as a ${kind === 'mapping' ? 'mapping' : 'list'}); write ${instead} instead`)),
+  });
+const setType = unrepresentable('set', 'mapping', 'a Python set', 'a mapping with null values');
+const omapType = unrepresentable('omap', 'sequence', 'a list of tuples', 'a list of one-key mappings or a mapping');
+const pairsType = unrepresentable('pairs', 'sequence', 'a list of tuples', 'a list of two-item lists');
 
 /**
  * The implicit types in the order js-yaml tries them on a plain scalar: the first whose `resolve`
@@ -232,8 +277,45 @@ export const PYYAML_IMPLICIT_TYPES: readonly JsYaml.Type[] = [nullType, boolType
  */
 export const PYYAML_SAFE_SCHEMA: JsYaml.Schema = jsyaml.FAILSAFE_SCHEMA.extend({
   implicit: [...PYYAML_IMPLICIT_TYPES],
-  explicit: [explicitInt, explicitFloat, explicitBool, explicitNull, binaryType, builtin.omap, builtin.pairs, builtin.set],
+  explicit: [explicitInt, explicitFloat, explicitBool, explicitNull, binaryType, omapType, pairsType, setType],
 });
+
+/** The part of js-yaml's parser state a listener sees. */
+interface ListenerState {
+  tag: string | null;
+  kind: string | null;
+  result: unknown;
+  anchor: string | null;
+  anchorMap: Record<string, unknown>;
+  implicitTypes: readonly JsYaml.Type[];
+}
+
+/**
+ * A js-yaml `listener` that gives a scalar tagged with the non-specific `!` the value PyYAML gives
+ * it: PyYAML resolves it as if it were plain, whatever its style (`! "0x10"` is the int 16,
+ * `! ~` is None), where js-yaml keeps the text.
+ */
+export function resolveNonSpecificTag(event: 'open' | 'close', state: ListenerState): void {
+  if (event !== 'close' || state.tag !== '!' || (state.kind !== 'scalar' && state.result !== null)) return;
+  const text = state.result as string | null;
+  for (const type of state.implicitTypes as (JsYaml.Type & { tag: string; resolve(s: unknown): boolean; construct(s: unknown): unknown })[]) {
+    if (type.resolve(text)) {
+      state.result = type.construct(text);
+      state.tag = type.tag;
+      break;
+    }
+  }
+  if (state.tag === '!') state.result = text ?? '';
+  // js-yaml registers the anchor of a '!' node nowhere: an alias to it must find it.
+  if (state.anchor !== null) state.anchorMap[state.anchor] = state.result;
+}
+
+const NON_SPECIFIC_TAG = /(?:^|[ \t[{,])!(?=[ \t\n,\]}]|$)/m;
+
+/** Cheap test: may `text` hold a node tagged with the non-specific `!` (see {@link resolveNonSpecificTag})? */
+export function mayHaveNonSpecificTag(text: string): boolean {
+  return text.includes('!') && NON_SPECIFIC_TAG.test(text);
+}
 
 /**
  * What PyYAML makes of a plain (unquoted) scalar, with the stand-ins of this loader (a
