@@ -188,12 +188,12 @@ export class YamlDocument implements LoadedDocument {
     return this.source.large ? [] : collectionKeys(this.source.ast(), this.indexInChunk);
   }
 
-  /** Keys that several `<<` of one mapping supply, where PyYAML and js-yaml disagree (not looked for in large documents). */
   /** Merge keys written as explicit keys (`? <<`), which js-yaml does not merge (not looked for in large documents). */
   public explicitMergeKeys() {
     return this.source.large ? [] : explicitMergeKeys(this.source.ast(), this.indexInChunk);
   }
 
+  /** Keys that several `<<` of one mapping supply, where PyYAML and js-yaml disagree (not looked for in large documents). */
   public conflictingMerges() {
     return this.source.large ? [] : conflictingMerges(this.source.ast(), this.indexInChunk);
   }

@@ -165,7 +165,15 @@ export class ChunkAst {
         const firstAt = new Map<string, unknown>();
         for (const pair of node.items) {
           const k = keyString(pair.key, doc);
-          if (k === undefined || isMergeKey(pair.key)) continue;
+          if (k === undefined) continue;
+          if (isMergeKey(pair.key)) {
+            // A mapping written as the merge's value is checked too: its keys become this
+            // mapping's, at this path. (One named by an alias is checked where it is written.)
+            const merged = pair.value;
+            if (isSeq(merged)) for (const item of merged.items) walk(item, path);
+            else walk(merged, path);
+            continue;
+          }
           const prev = firstAt.get(k);
           if (prev !== undefined) {
             if (out.length < limit) {

@@ -54,6 +54,9 @@ const REFUSED: [string, string, RegExp][] = [
   ['!!float 1: x\n1: y\n', 'test.yaml:2:1', /are one key in Python/],
   ['a: &a {1.0: x}\nb:\n  <<: *a\n  1: y\n', 'test.yaml:4:3', /are one key in Python/],
   ['a: &a {0x1: [08.5]}\nb:\n  1.0: x\n  <<: *a\n', 'test.yaml:3:3', /are one key in Python/],
+  // two keys to PyYAML in a mapping written as a merge's value: both reach the merging mapping
+  ['a:\n  <<: {"1": 0_7, 0x1: []}\n', 'test.yaml:2:18', /^the keys "1" \(line 2, column 8\) and 0x1 are two keys to PyYAML/],
+  ['a:\n  <<: [{x: 1}, {"1": 2, 1: 3}]\n', 'test.yaml:2:25', /^the keys "1" \(line 2, column 17\) and 1 are two keys to PyYAML/],
 ];
 
 describe('the differences found against PyYAML, fixed', () => {
