@@ -348,9 +348,12 @@ export function lostConstructFailures(ast: ChunkAst, index: number): { at: Sourc
     if (isSeq(node)) return node.items.forEach((n) => walk(n, lost));
     const names = node.items.map((p) => keyString(p.key, doc));
     const own = new Set(names.filter((n, i) => n !== undefined && !isMergeKey(node.items[i].key)));
+    // Where each name is written last (one pass: a mapping may hold many thousands of keys).
+    const last = new Map<string, number>();
+    names.forEach((n, i) => n !== undefined && last.set(n, i));
     node.items.forEach((p, i) => {
       check(p.key, true);
-      const replaced = names[i] !== undefined && names.indexOf(names[i], i + 1) > i;
+      const replaced = names[i] !== undefined && last.get(names[i]!)! > i;
       if (isMergeKey(p.key) && !lost) {
         // A mapping written inside the merge: its values the mapping's own keys replace are lost.
         for (const source of isSeq(p.value) ? p.value.items : [p.value]) {

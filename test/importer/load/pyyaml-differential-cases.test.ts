@@ -73,6 +73,12 @@ describe('the differences found against PyYAML, fixed', () => {
     expect(errors[0].message).toMatch(message);
   });
 
+  it('a refused key after 50,000 others in one mapping: found, at its place', () => {
+    const keys = Array.from({ length: 50_000 }, (_, i) => `k${i}: ${i}\n`).join('');
+    const errors = parseText(`${keys}!!int x: 1\n`).diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.map((d) => [d.location, d.message])).toEqual([['test.yaml:50001:7', "invalid literal for int() with base 10: 'x'"]]);
+  });
+
   it('places later findings in a document with properties on keys where they are written', () => {
     expect(parseText('&a key: v\nkey: w\n').diagnostics.map((d) => [d.location, d.severity, d.code])).toEqual([['test.yaml:2:1', 'warning', 'duplicate-key']]);
     expect(parseText('&a k: v\nd: 2001-02-30\n').diagnostics.map((d) => [d.location, d.field, d.code])).toEqual([['test.yaml:2:1', 'd', 'yaml-construct']]);
