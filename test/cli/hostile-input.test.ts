@@ -193,6 +193,22 @@ describe('alias bombs and recursive aliases', () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
+  test('merges of merges (each level merges the one below eight times): each mapping is read once by the key checks, which listed 8^10 pairs', async () => {
+    // The built value is tiny (one key), so no alias budget stops it; a number key and a mapping
+    // with two '<<' send it through both checks that follow merges.
+    const levels = ['m0: &m0 {x: 1}', ...Array.from({ length: 10 }, (_, i) => `m${i + 1}: &m${i + 1} {<<: [${Array(8).fill(`*m${i}`).join(', ')}]}`)];
+    const text = withValues([...levels, 'n: {1: y}', 'twice:', '  <<: *m10', '  <<: *m10']);
+    const f = write(dir, 'merge-bomb.yaml', text);
+    const started = Date.now();
+    const r = await cli(['validate', f]);
+    // At the second '<<' of `twice`.
+    const second = text.split('\n').findIndex((l) => l.startsWith('    twice:')) + 3;
+    expect(errorLines(r.stderr)).toEqual([
+      `${f}:${second}:7: error: armada/Chart/v1 blog-1: several '<<' merge keys in one mapping supply 'x': PyYAML takes it from the last, this loader from the first; merge once with '<<: [*a, *b]' (the first listed wins)`,
+    ]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
   test('a 100 KB string named by a few thousand aliases is refused by its characters, in the file and in a -f file', async () => {
     // 11,111 nodes (under the node budget) that expand to a gigabyte: was "Invalid string length", exit 70.
     const lines = [`s0: &s0 ["${'x'.repeat(100_000)}"]`, ...Array.from({ length: 4 }, (_, i) => `s${i + 1}: &s${i + 1} [${Array(10).fill(`*s${i}`).join(', ')}]`)];

@@ -371,14 +371,17 @@ export function lostConstructFailures(ast: ChunkAst, index: number): { at: Sourc
   return out;
 }
 
-function providedKeys(map: YAMLMap, doc: Document.Parsed, depth: number): Set<string> {
-  const out = new Set<string>();
+function providedKeys(map: YAMLMap, doc: Document.Parsed, depth: number, seen: Set<YAMLMap> = new Set(), out: Set<string> = new Set()): Set<string> {
   for (const p of map.items) {
     if (isMergeKey(p.key)) {
       if (depth > 50) continue;
       const value = deref(p.value, doc);
       for (const s of isSeq(value) ? value.items.map((n) => deref(n, doc)) : [value]) {
-        if (isMap(s)) for (const k of providedKeys(s, doc, depth + 1)) out.add(k);
+        // Each mapping once: merges of merges of one anchor (`<<: [*a, *a]` at every level)
+        // would otherwise be read 8^depth times.
+        if (!isMap(s) || seen.has(s)) continue;
+        seen.add(s);
+        providedKeys(s, doc, depth + 1, seen, out);
       }
     } else {
       const k = keyString(p.key, doc);

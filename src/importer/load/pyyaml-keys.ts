@@ -100,7 +100,7 @@ export function keyProblems(ast: ChunkAst, text: string, index: number, file: st
  * The pairs `<<` brings into `map` (from aliases, lists of them, and their own merges): they are
  * keys of the mapping PyYAML builds, and may be equal in Python to one written there.
  */
-function mergedPairs(map: YAMLMap, doc: Document.Parsed, depth: number): Pair[] {
+function mergedPairs(map: YAMLMap, doc: Document.Parsed, depth: number, seen: Set<YAMLMap> = new Set()): Pair[] {
   const out: Pair[] = [];
   if (depth > 20) return out;
   const deref = (n: unknown): unknown => {
@@ -112,9 +112,12 @@ function mergedPairs(map: YAMLMap, doc: Document.Parsed, depth: number): Pair[] 
     if (!isScalar(k) || k.type !== 'PLAIN' || k.tag !== undefined || k.value !== '<<') continue;
     const value = deref(pair.value);
     for (const source of isSeq(value) ? value.items.map(deref) : [value]) {
-      if (!isMap(source)) continue;
+      // A mapping merged again (`<<: [*a, *a]`, or through other merges) brings the same keys: each
+      // is read once, or merges of merges would list 8^depth pairs from a few lines.
+      if (!isMap(source) || seen.has(source)) continue;
+      seen.add(source);
       for (const p of source.items as Pair[]) out.push(p);
-      for (const p of mergedPairs(source, doc, depth + 1)) out.push(p);
+      for (const p of mergedPairs(source, doc, depth + 1, seen)) out.push(p);
     }
   }
   return out;
