@@ -115,6 +115,9 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     stopReading(budget, diagnostics, d.location, TOO_MANY_FINDINGS);
     return false;
   };
+  /** {@link add} of an error of `doc` at `at`. */
+  const errorAt = (doc: YamlDocument, at: { readonly line: number; readonly column: number }, code: string, message: string): boolean =>
+    add({ severity: 'error', location: `${file}:${at.line}:${at.column}`, ...(doc.label ? { document: doc.label } : {}), code, message });
   const chunkText = text.slice(chunk.start, chunk.end);
   const before = constructStats.specials;
   const mergesBefore = constructStats.merges;
@@ -171,14 +174,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     if (maybeCollectionKeys) {
       for (const k of doc.collectionKeys()) {
         const template = k.template ? ": is this an unrendered template? Quote '{{ ... }}' or render it first" : ': a mapping or a sequence cannot be a key';
-        const ok = add({
-          severity: 'error',
-          location: `${file}:${k.at.line}:${k.at.column}`,
-          ...(doc.label ? { document: doc.label } : {}),
-          code: LoadCodes.YAML_CONSTRUCT,
-          message: `found unhashable key${template}`,
-        });
-        if (!ok) return;
+        if (!errorAt(doc, k.at, LoadCodes.YAML_CONSTRUCT, `found unhashable key${template}`)) return;
       }
     }
     if (maybeKeyProblems && !source.large) {
@@ -189,34 +185,16 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     }
     if (hasMerges) {
       for (const at of doc.explicitMergeKeys()) {
-        const ok = add({
-          severity: 'error',
-          location: `${file}:${at.line}:${at.column}`,
-          ...(doc.label ? { document: doc.label } : {}),
-          code: LoadCodes.YAML_CONSTRUCT,
-          message: "a merge key written as an explicit key ('? <<'): PyYAML merges it, this loader would keep a key named \"<<\"; write it as '<<: *anchor'",
-        });
-        if (!ok) return;
+        const message = "a merge key written as an explicit key ('? <<'): PyYAML merges it, this loader would keep a key named \"<<\"; write it as '<<: *anchor'";
+        if (!errorAt(doc, at, LoadCodes.YAML_CONSTRUCT, message)) return;
       }
       for (const m of doc.badMergeValues()) {
-        const ok = add({
-          severity: 'error',
-          location: `${file}:${m.at.line}:${m.at.column}`,
-          ...(doc.label ? { document: doc.label } : {}),
-          code: LoadCodes.YAML_CONSTRUCT,
-          message: `expected a mapping or list of mappings for merging, but found ${m.found}: PyYAML refuses a '<<' whose value is anything else`,
-        });
-        if (!ok) return;
+        const message = `expected a mapping or list of mappings for merging, but found ${m.found}: PyYAML refuses a '<<' whose value is anything else`;
+        if (!errorAt(doc, m.at, LoadCodes.YAML_CONSTRUCT, message)) return;
       }
       for (const m of doc.conflictingMerges()) {
-        const ok = add({
-          severity: 'error',
-          location: `${file}:${m.at.line}:${m.at.column}`,
-          ...(doc.label ? { document: doc.label } : {}),
-          code: LoadCodes.DUPLICATE_KEY,
-          message: `several '<<' merge keys in one mapping supply ${pyStrRepr(m.key)}: PyYAML takes it from the last, this loader from the first; merge once with '<<: [*a, *b]' (the first listed wins)`,
-        });
-        if (!ok) return;
+        const message = `several '<<' merge keys in one mapping supply ${pyStrRepr(m.key)}: PyYAML takes it from the last, this loader from the first; merge once with '<<: [*a, *b]' (the first listed wins)`;
+        if (!errorAt(doc, m.at, LoadCodes.DUPLICATE_KEY, message)) return;
       }
     }
     if (duplicates) {
@@ -238,8 +216,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   if (failuresMade > failuresFound && !budget.stopped) {
     for (const doc of built) {
       for (const f of doc.lostConstructFailures()) {
-        const ok = add({ severity: 'error', location: `${file}:${f.at.line}:${f.at.column}`, ...(doc.label ? { document: doc.label } : {}), code: LoadCodes.YAML_CONSTRUCT, message: f.message });
-        if (!ok) return;
+        if (!errorAt(doc, f.at, LoadCodes.YAML_CONSTRUCT, f.message)) return;
       }
     }
   }
