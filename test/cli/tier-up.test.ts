@@ -6,7 +6,7 @@
  */
 import { PassThrough, Readable } from 'stream';
 import { readInputs } from '../../src/importer/load/read';
-import { countingForTierUp, inputBytes, TIER_UP_INPUT_BYTES } from '../../src/cli/tier-up';
+import { countingForTierUp, inputBytes, TIER_UP_INPUT_BYTES, tierUpFactor } from '../../src/cli/tier-up';
 import { tmpdir, write } from '../helpers/cli';
 
 describe('standard input counted for the tier-up setting', () => {
@@ -56,5 +56,30 @@ describe('standard input counted for the tier-up setting', () => {
     const b = write(dir, 'b.yaml', 'y'.repeat(500));
     expect(inputBytes(['convert', a, '--to', 'airship-v1', b, '-o', dir])).toBe(1500);
     expect(inputBytes(['validate', `${dir}/missing.yaml`])).toBe(0);
+  });
+});
+
+describe('how much later V8 optimizes, by the size of the input', () => {
+  test('four times V8 threshold from 256 KiB, then four times more for every 3 MiB, up to 32 times', () => {
+    const MiB = 1024 * 1024;
+    const sizes = [0, TIER_UP_INPUT_BYTES - 1, TIER_UP_INPUT_BYTES, 3 * MiB, 3.75 * MiB - 1, 3.75 * MiB, 6 * MiB, 12.3e6, 24 * MiB, 25 * MiB, 1024 * MiB];
+    expect(sizes.map(tierUpFactor)).toEqual([1, 1, 4, 4, 4, 5, 8, 15, 32, 32, 32]);
+  });
+
+  test('standard input raises the setting once 256 KiB have come and again as more does, only upwards, before the reader has the text', async () => {
+    // The module object the source requires (an import's namespace copy cannot be spied on); the
+    // real setting would change this test process's V8.
+    const set = jest.spyOn(require('v8') as typeof import('v8'), 'setFlagsFromString').mockImplementation(() => undefined);
+    try {
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      const chunks = Array.from({ length: 200 }, () => chunk);
+      const r = await readInputs(['-'], countingForTierUp(Readable.from(chunks)));
+      const flagsWhenRead = set.mock.calls.map((c) => c[0]);
+      expect(r.inputs[0].text.length).toBe(200 * 64 * 1024);
+      // 4x at 256 KiB, 5x at 3.75 MiB, ..., 16x at 12 MiB (200 chunks are 12.5 MiB)
+      expect(flagsWhenRead).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16].map((f) => `--interrupt-budget=${67584 * f}`));
+    } finally {
+      set.mockRestore();
+    }
   });
 });
