@@ -6,7 +6,7 @@
  */
 import { PassThrough, Readable } from 'stream';
 import { readInputs } from '../../src/importer/load/read';
-import { countingForTierUp, inputBytes, TIER_UP_INPUT_BYTES, tierUpFactor } from '../../src/cli/tier-up';
+import { countingForTierUp, inputBytes, TIER_UP_INPUT_BYTES, tierUpFactor, tierUpFlags } from '../../src/cli/tier-up';
 import { tmpdir, write } from '../helpers/cli';
 
 describe('standard input counted for the tier-up setting', () => {
@@ -66,6 +66,14 @@ describe('how much later V8 optimizes, by the size of the input', () => {
     expect(sizes.map(tierUpFactor)).toEqual([1, 1, 4, 4, 4, 5, 8, 15, 32, 32, 32]);
   });
 
+  test("the flags of V8's threshold for the V8 that runs: V8 12 (Node.js 22) has no --interrupt-budget", () => {
+    expect(tierUpFlags(4, '11.3.244.8-node.33')).toEqual(['--interrupt-budget=270336']);
+    expect(tierUpFlags(16, '11.3.244.8-node.33')).toEqual(['--interrupt-budget=1081344']);
+    for (const v of ['12.4.254.21-node.33', '13.6.233.17-node.63', '14.6.202.34-node.40']) {
+      expect(tierUpFlags(4, v)).toEqual(['--invocation-count-for-maglev=1600', '--invocation-count-for-turbofan=12000']);
+    }
+  });
+
   test('standard input raises the setting once 256 KiB have come and again as more does, only upwards, before the reader has the text', async () => {
     // The module object the source requires (an import's namespace copy cannot be spied on); the
     // real setting would change this test process's V8.
@@ -77,7 +85,8 @@ describe('how much later V8 optimizes, by the size of the input', () => {
       const flagsWhenRead = set.mock.calls.map((c) => c[0]);
       expect(r.inputs[0].text.length).toBe(200 * 64 * 1024);
       // 4x at 256 KiB, 5x at 3.75 MiB, ..., 16x at 12 MiB (200 chunks are 12.5 MiB)
-      expect(flagsWhenRead).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16].map((f) => `--interrupt-budget=${67584 * f}`));
+      expect(flagsWhenRead).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16].flatMap((f) => tierUpFlags(f)));
+      expect(flagsWhenRead.slice(0, 2)).toEqual(Number(process.versions.v8.split('.')[0]) < 12 ? ['--interrupt-budget=270336', '--interrupt-budget=337920'] : ['--invocation-count-for-maglev=1600', '--invocation-count-for-turbofan=12000']);
     } finally {
       set.mockRestore();
     }

@@ -162,7 +162,8 @@ test('a project from cdk8s init typescript-app, with the oldest supported constr
       "import { ArmadaManifest, ChartSource } from 'armada-cdk';",
       "import { ArmadaChartOutput } from 'armada-cdk/cdk8s';",
       "import { createRequire } from 'module';",
-      'const names = (m) => Object.keys(m).filter((k) => k !== "default" && k !== "__esModule").sort();',
+      // Node.js 23 and later add "module.exports" to the names of an imported CommonJS module.
+      'const names = (m) => Object.keys(m).filter((k) => k !== "default" && k !== "__esModule" && k !== "module.exports").sort();',
       'const required = names(createRequire(import.meta.url)("armada-cdk"));',
       'console.log(JSON.stringify({ root: names(root), required, cdk8s: names(cdk8s), named: [typeof ArmadaManifest, typeof ChartSource, typeof ArmadaChartOutput] }));',
       '',
