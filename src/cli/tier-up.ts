@@ -2,8 +2,9 @@
  * When the armada-cdk command asks V8 to optimize later than it does by default, and how much.
  *
  * V8 optimizes a function once it has run about 66 kB of bytecode (V8 11, Node.js 20; V8 12 and
- * later: its own bytecode 3,000 times), a threshold made for pages and servers that run for hours. A conversion runs each per-chart function a few thousand times and
- * exits: at that threshold its compiler threads spend more CPU optimizing the per-chart code than
+ * later: its own bytecode 3,000 times), a threshold made for pages and servers that run for
+ * hours. A conversion runs each per-chart function a few thousand times and exits: at that
+ * threshold its compiler threads spend more CPU optimizing the per-chart code than
  * the optimized code then saves (a sixth of a 2,000-chart conversion's CPU), and on a machine of
  * two cores they take it from the main thread. Four times the threshold leaves the hot loops
  * (parsing, writing) optimized as before: 7 to 19% less CPU and 0 to 7% less wall time, at 250
