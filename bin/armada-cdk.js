@@ -36,5 +36,6 @@ if (current()) {
 cli.exports.tierUpForInputs(argv);
 cli.exports.main(argv).then((code) => {
   process.exitCode = code;
-  cli.save();
+  // A cache written under the raised threshold's V8 flags would be refused by every later run.
+  if (!cli.exports.tierUpRaised()) cli.save();
 });

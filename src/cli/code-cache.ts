@@ -15,7 +15,8 @@
  *
  * One file per command (the bytecode of a run is what that run compiled, and a cache written by
  * `--version` would hold little of what `convert` runs), written once, by the first run that finds
- * none, after the command has finished.
+ * none, after the command has finished; not by a run that raised V8's tier-up threshold
+ * (`tier-up.ts`), since V8 refuses a cache made under other flags than its own.
  */
 import { createHash } from 'crypto';
 import * as fs from 'fs';

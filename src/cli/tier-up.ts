@@ -90,6 +90,16 @@ export function raiseTierUpThreshold(bytes: number): void {
   for (const flag of tierUpFlags(factor)) v8.setFlagsFromString(flag);
 }
 
+/**
+ * Whether this process asked V8 to optimize later. V8 stamps a code cache with a hash of its flags
+ * and refuses one made under other flags, so a run that raised the threshold does not write the
+ * command's code cache (`bin/armada-cdk.js`): every later run, large ones included (they load the
+ * cache before raising the threshold), would refuse it and write it again.
+ */
+export function tierUpRaised(): boolean {
+  return factor > 1;
+}
+
 /** What `bin/armada-cdk.js` does before it runs the command: the later threshold for a large input. */
 export function tierUpForInputs(args: readonly string[]): void {
   raiseTierUpThreshold(inputBytes(args));

@@ -181,6 +181,26 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
     expect(first.code).toBe(0);
   }, 90_000);
 
+  test('a large run (raised V8 threshold) neither writes the code cache nor makes a small run write it again; it runs from the one a small run wrote', async () => {
+    const site = write(tmpdir('armada-cdk-start-up-'), 'site.yaml', execFileSync(process.execPath, [sharedPath('tools', 'gen-manifest.mjs'), '300'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+    const small = sharedPath('corpus', 'armada__examples__simple.yaml');
+    fs.rmSync(cache, { recursive: true, force: true });
+    const large = await binRun(packages.bundled, ['validate', site]);
+    expect([large.code, large.v8]).toEqual([0, true]);
+    expect(fs.existsSync(cache) ? fs.readdirSync(cache) : []).toEqual([]);
+    expect((await binRun(packages.bundled, ['validate', small])).code).toBe(0);
+    const [name] = fs.readdirSync(cache);
+    expect(name).toMatch(/^cli-[0-9a-f]{32}-validate\.v8$/);
+    // A cache is written beside and renamed over the old one: the same inode means not written again.
+    const written = fs.statSync(path.join(cache, name));
+    const again = await binRun(packages.bundled, ['validate', site]);
+    expect([again.code, again.stderr]).toEqual([0, large.stderr]);
+    expect((await binRun(packages.bundled, ['validate', small])).code).toBe(0);
+    const after = fs.statSync(path.join(cache, name));
+    expect(fs.readdirSync(cache)).toEqual([name]);
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+  }, 90_000);
+
   test('an anchor defined twice: the bundled run loads the yaml package from node_modules, as the compiled one does', async () => {
     const dir = tmpdir('armada-cdk-start-up-');
     const file = write(dir, 'site.yaml', readShared('corpus', 'armada__examples__simple.yaml').replace('  values: {}', '  values:\n    a: &x 1\n    b: &x 2'));
