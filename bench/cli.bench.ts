@@ -166,7 +166,7 @@ function freshProcessBenchmark(charts: number): Benchmark {
   return {
     title: `armada-cdk CLI on a ${charts}-chart manifest, a fresh process per run`,
     description: [
-      `Input: \`gen-manifest.mjs ${charts}\`, as above. Each run is a new process, as a user runs the command: \`node bin/armada-cdk.js convert FILE --to TARGET\` (the bundled CLI, compiled from the V8 code cache its warm-up run wrote), its output to /dev/null.`,
+      `Input: \`gen-manifest.mjs ${charts}\`, as above. Each run is a new process, as a user runs the command: \`node bin/armada-cdk.js convert FILE --to TARGET\` (the bundled CLI in a fresh code-cache directory: a run of this size raises V8's tier-up threshold, so it writes no code cache and each run compiles the bundle, as a user's first run does), its output to /dev/null.`,
       `${RAW}: a new \`node\` process running a script that \`loadAll\`s the file with js-yaml and writes the \`dump\` of every document.`,
       'Timed by the CPU time of the child process (user + system, all its threads: start-up, V8\'s compiler and GC threads included), as bash\'s `times` reports it.',
     ].join('\n'),
