@@ -33,6 +33,9 @@ export interface Case {
  */
 export type Clock = 'wall' | 'cpu' | 'reported';
 
+/** The collection forced before each timed run (with `--expose-gc`): a full one, or of the young generation only. */
+export type GcBeforeRun = 'full' | 'young';
+
 /** Result of one case: median wall time over the repetitions. */
 export interface CaseResult {
   readonly name: string;
@@ -92,17 +95,26 @@ export interface Benchmark {
   readonly clock?: Clock | undefined;
   /**
    * How many times the run's repetitions (`BENCH_REPS`) to measure: more for runs of a tenth of a
-   * second, whose times spread widely (the re-optimization after each forced GC varies), so that
-   * their median is as steady as a longer run's.
+   * second, whose times spread widely (a collection or an optimization more or less weighs much
+   * in so short a run), so that their median is as steady as a longer run's.
    * @default 1
    */
   readonly repeat?: number | undefined;
+  /**
+   * The garbage collection forced before each timed run, so that no case starts with another's
+   * garbage. `full` also discards the optimized code of every function whose objects' classes
+   * all died (optimized code holds the maps it was made for weakly), so each run pays to
+   * optimize that code again, in proportion to the code the case runs rather than to its work;
+   * `young` empties the young generation only, and the optimized code stays.
+   * @default 'full'
+   */
+  readonly gcBeforeRun?: GcBeforeRun | undefined;
   /** Prepares inputs (generated files, warm caches) before any timing. */
   readonly setup?: (() => Promise<void> | void) | undefined;
 }
 
 /** Times the cases with `clock`: the benchmark's, else the one clock its cases name. */
-export async function measure(cases: readonly Case[], repetitions: number, warmup = 1, benchmarkClock?: Clock): Promise<CaseResult[]> {
+export async function measure(cases: readonly Case[], repetitions: number, warmup = 1, benchmarkClock?: Clock, gcBeforeRun: GcBeforeRun = 'full'): Promise<CaseResult[]> {
   const clock = benchmarkClock ?? cases[0]?.clock ?? 'wall';
   if (cases.some((c) => c.clock !== undefined && c.clock !== clock)) throw new Error(`the cases ${cases.map((c) => `${c.name} (${c.clock ?? clock})`).join(', ')} must use one clock`);
   const now = clock === 'cpu' ? cpuMs : () => performance.now();
@@ -112,7 +124,8 @@ export async function measure(cases: readonly Case[], repetitions: number, warmu
     for (let i = 0; i < cases.length; i++) {
       // Alternate the order so that neither side always runs on a warmer or colder heap.
       const idx = r % 2 === 0 ? i : cases.length - 1 - i;
-      global.gc?.();
+      if (gcBeforeRun === 'young') global.gc?.({ type: 'minor' });
+      else global.gc?.();
       const t0 = now();
       const result = await cases[idx].run();
       if (clock !== 'reported') times[idx].push(now() - t0);

@@ -77,7 +77,7 @@ async function runOne(file: string, index: number): Promise<Outcome> {
   const checked: Checked[] = [];
   await b.setup?.();
   const cases: Case[] = [b.subject, ...(b.subjects ?? []), ...b.baselines];
-  const results = await measure(cases, REPS * (b.repeat ?? 1), 1, b.clock);
+  const results = await measure(cases, REPS * (b.repeat ?? 1), 1, b.clock, b.gcBeforeRun);
   const ms = new Map(results.map((r) => [r.name, r.medianMs]));
   const peaks = cases.map((c) => (!b.peakCases || b.peakCases.includes(c.name) ? peakMemory(file, b.title, c.name) : undefined));
   const mb = new Map(cases.map((c, i) => [c.name, peaks[i]]));
@@ -144,7 +144,7 @@ function flatness(checked: readonly Checked[]): { text: string; missed: number }
   const text = [
     '### Flat cost: the ratio at the largest input no higher than at the smallest',
     '',
-    'The added cost per chart is the difference between two sizes divided by the charts added, against the same for js-yaml load+dump: it leaves out what a run costs whatever its size (in process, for both sides mostly V8 optimizing again the code the forced GC before each run deoptimized, as the objects its optimized code was specialized to died; in a fresh process, start-up and compiling the code that gets hot).',
+    'The added cost per chart is the difference between two sizes divided by the charts added, against the same for js-yaml load+dump: it leaves out what a run costs whatever its size (in a fresh process, start-up and compiling the code that gets hot; in process, little: the code stays optimized from run to run).',
     '',
     '| work | ratio by input size (charts) | added cost per chart (ratio to the baseline\'s) | flat |',
     '| --- | --- | --- | --- |',
