@@ -1,5 +1,5 @@
 import { inInputOrder, InputOrder, parseLocation } from '../model/diagnostic-order';
-import { DeferredDiagnostic, Diagnostic, errorsOf, formatDiagnostic, hasErrors, plural, ruleField, summary, warningsOf } from '../model/diagnostics';
+import { DeferredDiagnostic, DeferredDiagnosticRun, Diagnostic, errorsOf, expandRuns, formatDiagnostic, hasErrors, plural, ruleField, summary, warningsOf, weightOf } from '../model/diagnostics';
 import { inPieces } from '../model/text-pieces';
 import { CliIo, writePieces } from './io';
 
@@ -14,11 +14,12 @@ export function formatLine(d: Diagnostic): string {
  * @param files - the input files in the order given (see `ReportOptions.files`)
  */
 export function sorted(ds: readonly Diagnostic[], files?: readonly string[]): Diagnostic[] {
-  return inInputOrder(ds, files);
+  return inInputOrder(expandRuns(ds), files);
 }
 
 /** The JSON form of `--format json`. */
-export function toJson(ds: readonly Diagnostic[], files?: readonly string[]) {
+export function toJson(compact: readonly Diagnostic[], files?: readonly string[]) {
+  const ds = expandRuns(compact);
   return {
     valid: !hasErrors(ds),
     errors: errorsOf(ds).length,
@@ -89,22 +90,17 @@ function errorRuleOf(d: Diagnostic): string {
  * but for its numbers), unless `all`. Only the diagnostics printed are located (see
  * `diagnostic-order`).
  */
-export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
+export function reportLines(compact: readonly Diagnostic[], options: ReportOptions = {}): string[] {
+  const { ds, groups } = grouping(compact, options);
   const order = new InputOrder(ds, options.files);
-  // By code, then field: a site's hundreds of thousands of warnings share a few of each, so no
-  // key is built per warning. Errors are few but for one mistake repeated, and keyed apart.
-  const byRule = { warning: new Map<string, Map<string, number[]>>(), error: new Map<string, Map<string, number[]>>() };
   const groupOf: (number[] | undefined)[] = new Array(ds.length);
+  const weight = new Map<number[], number>();
   ds.forEach((d, i) => {
-    if ((d.severity !== 'warning' && d.severity !== 'error') || d.code === undefined) return;
-    const codes = byRule[d.severity];
-    let fields = codes.get(d.code);
-    if (fields === undefined) codes.set(d.code, (fields = new Map()));
-    const rule = d.severity === 'warning' ? ruleOf(d) : errorRuleOf(d);
-    let same = fields.get(rule);
-    if (same === undefined) fields.set(rule, (same = []));
+    const same = groups.ruleOf(d);
+    if (same === undefined) return;
     same.push(i);
     groupOf[i] = same;
+    weight.set(same, (weight.get(same) ?? 0) + weightOf(d));
   });
   const shown: number[] = [];
   const grouped = new Map<number, number[]>();
@@ -112,7 +108,7 @@ export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = 
     if (d.severity === 'warning' && options.quiet) return;
     const same = groupOf[i];
     const every = options.all || (d.severity === 'warning' && options.allWarnings);
-    if (same === undefined || same.length <= GROUP_AFTER || every) shown.push(i);
+    if (same === undefined || weight.get(same)! <= GROUP_AFTER || every) shown.push(i);
     else if (same[0] === i) {
       const first = order.earliest(same);
       grouped.set(first, same);
@@ -126,15 +122,54 @@ export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = 
     const own = d.document ?? d.location;
     const others = order.firstDocuments(same.filter((x) => x !== i), NAMED, own);
     const named = others.first.join(', ') + (others.total > NAMED ? ` and ${others.total - NAMED} more` : '');
-    return `${formatLine(d)} [${d.code}: ${same.length} ${d.severity === 'error' ? 'errors' : 'warnings'} like this one${named ? `, also in ${named}` : ''}]`;
+    return `${formatLine(d)} [${d.code}: ${weight.get(same)} ${d.severity === 'error' ? 'errors' : 'warnings'} like this one${named ? `, also in ${named}` : ''}]`;
   });
+}
+
+/**
+ * Groups of like diagnostics, found by code, then field: a site's hundreds of thousands of
+ * warnings share a few of each, so no key is built per warning. Errors are few but for one
+ * mistake repeated, and keyed apart.
+ */
+class Groups {
+  private readonly byRule = { warning: new Map<string, Map<string, number[]>>(), error: new Map<string, Map<string, number[]>>() };
+  /** The group of `d` (an empty list the first time), or none for a diagnostic never grouped. */
+  public ruleOf(d: Diagnostic): number[] | undefined {
+    if ((d.severity !== 'warning' && d.severity !== 'error') || d.code === undefined) return undefined;
+    const codes = this.byRule[d.severity];
+    let fields = codes.get(d.code);
+    if (fields === undefined) codes.set(d.code, (fields = new Map()));
+    const rule = d.severity === 'warning' ? ruleOf(d) : errorRuleOf(d);
+    let same = fields.get(rule);
+    if (same === undefined) fields.set(rule, (same = []));
+    return same;
+  }
+}
+
+/**
+ * The diagnostics a report orders, and their groups: each run of like warnings stays one entry
+ * (its first member stands for it on a grouped line) unless its members are printed one by one
+ * (`--all-warnings`, `--all`, or a group of no more than {@link GROUP_AFTER}).
+ */
+function grouping(compact: readonly Diagnostic[], options: ReportOptions): { ds: readonly Diagnostic[]; groups: Groups } {
+  if (!compact.some((d) => d instanceof DeferredDiagnosticRun)) return { ds: compact, groups: new Groups() };
+  if (options.all || options.allWarnings) return { ds: expandRuns(compact), groups: new Groups() };
+  const probe = new Groups();
+  const weight = new Map<number[], number>();
+  for (const d of compact) {
+    const same = probe.ruleOf(d);
+    if (same !== undefined) weight.set(same, (weight.get(same) ?? 0) + weightOf(d));
+  }
+  const small = (d: Diagnostic) => d instanceof DeferredDiagnosticRun && weight.get(probe.ruleOf(d)!)! <= GROUP_AFTER;
+  const ds = compact.some(small) ? compact.flatMap((d) => (small(d) ? (d as DeferredDiagnosticRun).members() : [d])) : compact;
+  return { ds, groups: new Groups() };
 }
 
 /** Whether the warnings exceed `--max-warnings`. */
 export function tooManyWarnings(ds: readonly Diagnostic[], options: ReportOptions): boolean {
   if (options.maxWarnings === undefined) return false;
   let warnings = 0;
-  for (const d of ds) if (d.severity === 'warning') warnings++;
+  for (const d of ds) if (d.severity === 'warning') warnings += weightOf(d);
   return warnings > options.maxWarnings;
 }
 

@@ -10,7 +10,9 @@
  * warnings thus locates a few of them, and lists the documents of the rest, without a position
  * (or even an order key) for each.
  */
-import { DeferredDiagnostic, Diagnostic, OriginSource } from './diagnostics';
+import { DeferredDiagnostic, Diagnostic, OriginSource, parseLocation } from './diagnostics';
+
+export { parseLocation };
 
 let deferring = true;
 
@@ -23,25 +25,6 @@ export function deferLocating(on: boolean): boolean {
   const was = deferring;
   deferring = on;
   return was;
-}
-
-/** `file:line:column` split, or the whole location as the file, at line 0 (construct paths, `STDIN`). */
-export function parseLocation(location: string): { file: string; line: number; column: number } {
-  const c2 = location.lastIndexOf(':');
-  const c1 = c2 > 0 ? location.lastIndexOf(':', c2 - 1) : -1;
-  if (c1 >= 0 && isDigits(location, c1 + 1, c2) && isDigits(location, c2 + 1, location.length)) {
-    return { file: location.slice(0, c1), line: Number(location.slice(c1 + 1, c2)), column: Number(location.slice(c2 + 1)) };
-  }
-  return { file: location, line: 0, column: 0 };
-}
-
-function isDigits(s: string, from: number, to: number): boolean {
-  if (from >= to) return false;
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
 }
 
 /** The document of a deferred diagnostic, when it has one (placed or not). */

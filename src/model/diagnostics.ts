@@ -168,6 +168,96 @@ class DeferredChildDiagnostic extends DeferredDiagnostic {
 }
 
 /**
+ * Like warnings about several keys of one object (a closed values schema prunes every key of a
+ * block): one entry that stands for {@link count} diagnostics, each made only when a report
+ * prints or lists it, so that a site's quarter million of them are not as many objects to keep,
+ * group and order. Read as a {@link Diagnostic}, a run is its member that comes first in the
+ * file (on a tie, the first key): the one a grouped report line shows. Only
+ * {@link Diagnostics.compact} gives runs, to a reporter that counts each by {@link weightOf};
+ * every other accessor gives their members.
+ */
+export class DeferredDiagnosticRun extends DeferredDiagnostic {
+  private firstMember: DeferredDiagnostic | undefined;
+  constructor(
+    origin: Origin,
+    private readonly parent: FieldPath,
+    private readonly keys: readonly (string | number)[],
+    private readonly writer: string | MessageWriter,
+    code: string,
+  ) {
+    super('warning', origin, parent, writer, code);
+  }
+
+  /** How many diagnostics the run stands for. */
+  public get count(): number {
+    return this.keys.length;
+  }
+  /** The diagnostics the run stands for, in the order the rule found them. */
+  public members(): DeferredDiagnostic[] {
+    return this.keys.map((k) => new DeferredChildDiagnostic(this.severity, this.origin, this.parent, k, this.writer, this.code));
+  }
+  private first(): DeferredDiagnostic {
+    if (this.firstMember === undefined) {
+      let best: { d: DeferredDiagnostic; line: number; column: number } | undefined;
+      for (const d of this.members()) {
+        const at = parseLocation(d.location);
+        if (best === undefined || at.line < best.line || (at.line === best.line && at.column < best.column)) best = { d, line: at.line, column: at.column };
+      }
+      this.firstMember = best!.d;
+    }
+    return this.firstMember;
+  }
+  public override get message(): string {
+    return this.first().message;
+  }
+  public override get location(): string {
+    return this.first().location;
+  }
+  public override get document(): string | undefined {
+    return this.origin.source?.document ?? this.first().document;
+  }
+  public override get field(): string | undefined {
+    return this.first().field;
+  }
+  public override get placed(): boolean {
+    return this.firstMember !== undefined;
+  }
+  public override toPlain(): Diagnostic {
+    return this.first().toPlain();
+  }
+}
+
+/** How many diagnostics `d` stands for: a {@link DeferredDiagnosticRun} its members, any other one. */
+export function weightOf(d: Diagnostic): number {
+  return d instanceof DeferredDiagnosticRun ? d.count : 1;
+}
+
+/** `ds` with every {@link DeferredDiagnosticRun} replaced by its members, in place. */
+export function expandRuns(ds: readonly Diagnostic[]): readonly Diagnostic[] {
+  if (!ds.some((d) => d instanceof DeferredDiagnosticRun)) return ds;
+  return ds.flatMap((d) => (d instanceof DeferredDiagnosticRun ? d.members() : [d]));
+}
+
+/** `file:line:column` split, or the whole location as the file, at line 0 (construct paths, `STDIN`). */
+export function parseLocation(location: string): { file: string; line: number; column: number } {
+  const c2 = location.lastIndexOf(':');
+  const c1 = c2 > 0 ? location.lastIndexOf(':', c2 - 1) : -1;
+  if (c1 >= 0 && isDigits(location, c1 + 1, c2) && isDigits(location, c2 + 1, location.length)) {
+    return { file: location.slice(0, c1), line: Number(location.slice(c1 + 1, c2)), column: Number(location.slice(c2 + 1)) };
+  }
+  return { file: location, line: 0, column: 0 };
+}
+
+function isDigits(s: string, from: number, to: number): boolean {
+  if (from >= to) return false;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/**
  * The field a rule is about, for grouping like findings: indices written `[]`, and chart values
  * as `values` (a rule about values finds each key of them). `['wait', 'resources', 0, 'minReady']`
  * is `wait.resources[].minReady`; `data.values.a.b` is `data.values`.
@@ -192,13 +282,18 @@ export type MessageWriter = (field: FieldPath) => string;
 
 /** Collects diagnostics; rules add to it and never throw. */
 export class Diagnostics {
+  /** As collected, runs ({@link warnBelowEach}) included. */
   private readonly items: Diagnostic[] = [];
+  /** The runs' members in place of the runs, up to `expandedFrom` of `items`. */
+  private readonly expanded: Diagnostic[] = [];
+  private expandedFrom = 0;
   private readonly plain: Diagnostic[] = [];
 
   /** Every diagnostic, as plain objects (each located). */
   public get all(): readonly Diagnostic[] {
-    for (let i = this.plain.length; i < this.items.length; i++) {
-      const d = this.items[i];
+    const collected = this.collected;
+    for (let i = this.plain.length; i < collected.length; i++) {
+      const d = collected[i];
       this.plain.push(d instanceof DeferredDiagnostic ? d.toPlain() : d);
     }
     return this.plain;
@@ -208,6 +303,19 @@ export class Diagnostics {
    * read (see {@link DeferredDiagnostic}). For a reporter that prints some of many.
    */
   public get collected(): readonly Diagnostic[] {
+    for (; this.expandedFrom < this.items.length; this.expandedFrom++) {
+      const d = this.items[this.expandedFrom];
+      if (d instanceof DeferredDiagnosticRun) this.expanded.push(...d.members());
+      else this.expanded.push(d);
+    }
+    return this.expanded;
+  }
+  /**
+   * {@link collected}, with each run of like warnings ({@link warnBelowEach}) as one
+   * {@link DeferredDiagnosticRun}: for a reporter that counts them by {@link weightOf} and
+   * prints one line for many.
+   */
+  public get compact(): readonly Diagnostic[] {
     return this.items;
   }
   public get errors(): Diagnostic[] {
@@ -237,6 +345,11 @@ export class Diagnostics {
   /** {@link warn} about the field `key` of `parent` (which the caller may share among many). */
   public warnBelow(origin: Origin, parent: FieldPath, key: string | number, code: DiagnosticCode, message: string | MessageWriter): void {
     this.items.push(new DeferredChildDiagnostic('warning', origin, parent, key, message, code));
+  }
+  /** {@link warnBelow} about each of `keys` of `parent`, with one message writer: one run. */
+  public warnBelowEach(origin: Origin, parent: FieldPath, keys: readonly (string | number)[], code: DiagnosticCode, message: string | MessageWriter): void {
+    if (keys.length === 1) this.warnBelow(origin, parent, keys[0], code, message);
+    else if (keys.length > 1) this.items.push(new DeferredDiagnosticRun(origin, parent, keys, message, code));
   }
 }
 
@@ -328,8 +441,12 @@ export function plural(n: number, noun: string): string {
 /** `2 errors, 1 warning`: the count line that ends a report. */
 export function summary(ds: readonly Diagnostic[]): string {
   let errors = 0;
-  for (const d of ds) if (isError(d)) errors++;
-  return `${plural(errors, 'error')}, ${plural(ds.length - errors, 'warning')}`;
+  let warnings = 0;
+  for (const d of ds) {
+    if (isError(d)) errors++;
+    else warnings += weightOf(d);
+  }
+  return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
 /**

@@ -175,9 +175,14 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
     // Paths from `values`, as the diagnostics name the field. A site can have thousands of
     // pruned values, most of them only counted: their messages are written when read.
     const { listed, unlisted } = checkStructuralBounded(keleustesValuesSchema(), c.values, ['values'], MAX_VALUE_FINDINGS_PER_CHART);
-    for (const f of listed) {
-      if (f.kind === 'pruned' && f.key !== undefined) d.warnBelow(c.origin, f.parent, f.key, 'not-expressible', prunedMessage(f.message));
-      else if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', prunedMessage(f.message));
+    for (let i = 0; i < listed.length; i++) {
+      const f = listed[i];
+      if (f.kind === 'pruned' && f.key !== undefined) {
+        // The keys of one object pruned alike, one after another: one run of warnings.
+        const keys = [f.key];
+        while (i + 1 < listed.length && listed[i + 1].parent === f.parent && listed[i + 1].kind === 'pruned' && listed[i + 1].key !== undefined && listed[i + 1].message === f.message) keys.push(listed[++i].key!);
+        d.warnBelowEach(c.origin, f.parent, keys, 'not-expressible', prunedMessage(f.message));
+      } else if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', prunedMessage(f.message));
       else d.error(c.origin, f.path, 'not-expressible', `the keleustes ArmadaChart CRD rejects ${formatFieldPath(f.path)}: ${f.message}`);
     }
     if (unlisted.rejected > 0) {
