@@ -92,7 +92,6 @@ export class ConstructOrigin implements Origin {
 }
 
 const NO_PATH: FieldPath = [];
-const rules = new WeakMap<FieldPath, string>();
 
 /**
  * A diagnostic of an {@link Origin} that asks for its position (and its wire field) only when
@@ -138,11 +137,9 @@ export class DeferredDiagnostic implements Diagnostic {
   }
   /** The field as {@link ruleField} names it, without locating the diagnostic. */
   public get rule(): string {
-    // Children of one object share its path (see DeferredChildDiagnostic): named once.
-    const path = this.path ?? NO_PATH;
-    let rule = rules.get(path);
-    if (rule === undefined) rules.set(path, (rule = ruleField(path)));
-    return rule;
+    // Built each time: a cache keyed by path (a WeakMap) cost more than it saved, most paths being
+    // a diagnostic's own.
+    return ruleField(this.path ?? NO_PATH);
   }
   /** Whether the position has been looked up. */
   public get placed(): boolean {
