@@ -10,7 +10,7 @@ export function formatLine(d: Diagnostic): string {
 
 /**
  * The diagnostics in input order (files in the order given, then line and column), errors and
- * warnings interleaved.
+ * warnings interleaved; a run of like warnings as its members.
  * @param files - the input files in the order given (see `ReportOptions.files`)
  */
 export function sorted(ds: readonly Diagnostic[], files?: readonly string[]): Diagnostic[] {
@@ -91,12 +91,13 @@ function errorRuleOf(d: Diagnostic): string {
  * `diagnostic-order`).
  */
 export function reportLines(compact: readonly Diagnostic[], options: ReportOptions = {}): string[] {
-  const { ds, groups } = grouping(compact, options);
+  const ds = toOrder(compact, options);
+  const groups = new Groups();
   const order = new InputOrder(ds, options.files);
   const groupOf: (number[] | undefined)[] = new Array(ds.length);
   const weight = new Map<number[], number>();
   ds.forEach((d, i) => {
-    const same = groups.ruleOf(d);
+    const same = groups.of(d);
     if (same === undefined) return;
     same.push(i);
     groupOf[i] = same;
@@ -134,7 +135,7 @@ export function reportLines(compact: readonly Diagnostic[], options: ReportOptio
 class Groups {
   private readonly byRule = { warning: new Map<string, Map<string, number[]>>(), error: new Map<string, Map<string, number[]>>() };
   /** The group of `d` (an empty list the first time), or none for a diagnostic never grouped. */
-  public ruleOf(d: Diagnostic): number[] | undefined {
+  public of(d: Diagnostic): number[] | undefined {
     if ((d.severity !== 'warning' && d.severity !== 'error') || d.code === undefined) return undefined;
     const codes = this.byRule[d.severity];
     let fields = codes.get(d.code);
@@ -147,22 +148,21 @@ class Groups {
 }
 
 /**
- * The diagnostics a report orders, and their groups: each run of like warnings stays one entry
- * (its first member stands for it on a grouped line) unless its members are printed one by one
- * (`--all-warnings`, `--all`, or a group of no more than {@link GROUP_AFTER}).
+ * The diagnostics a report orders: each run of like warnings stays one entry (its first member
+ * stands for it on a grouped line) unless its members are printed one by one (`--all-warnings`,
+ * `--all`, or a group of no more than {@link GROUP_AFTER}).
  */
-function grouping(compact: readonly Diagnostic[], options: ReportOptions): { ds: readonly Diagnostic[]; groups: Groups } {
-  if (!compact.some((d) => d instanceof DeferredDiagnosticRun)) return { ds: compact, groups: new Groups() };
-  if (options.all || options.allWarnings) return { ds: expandRuns(compact), groups: new Groups() };
-  const probe = new Groups();
+function toOrder(compact: readonly Diagnostic[], options: ReportOptions): readonly Diagnostic[] {
+  if (!compact.some((d) => d instanceof DeferredDiagnosticRun)) return compact;
+  if (options.all || options.allWarnings) return expandRuns(compact);
+  const groups = new Groups();
   const weight = new Map<number[], number>();
   for (const d of compact) {
-    const same = probe.ruleOf(d);
+    const same = groups.of(d);
     if (same !== undefined) weight.set(same, (weight.get(same) ?? 0) + weightOf(d));
   }
-  const small = (d: Diagnostic) => d instanceof DeferredDiagnosticRun && weight.get(probe.ruleOf(d)!)! <= GROUP_AFTER;
-  const ds = compact.some(small) ? compact.flatMap((d) => (small(d) ? (d as DeferredDiagnosticRun).members() : [d])) : compact;
-  return { ds, groups: new Groups() };
+  const small = (d: Diagnostic): d is DeferredDiagnosticRun => d instanceof DeferredDiagnosticRun && weight.get(groups.of(d)!)! <= GROUP_AFTER;
+  return compact.some(small) ? compact.flatMap((d) => (small(d) ? d.members() : [d])) : compact;
 }
 
 /** Whether the warnings exceed `--max-warnings`. */
