@@ -12,22 +12,10 @@ import { DeferredDiagnosticRun, Diagnostic, Diagnostics, FieldPath, summary, wei
 import { buildPlan } from '../../src/model/plan';
 import { toKeleustesObjects } from '../../src/model/wire/keleustes-v1alpha1';
 import { tmpdir, write } from '../helpers/cli';
+import { docOrigin } from '../helpers/doc-origin';
 import { corpusFiles, sharedPath } from '../helpers/shared';
 
-/** A document of `file` at `startLine` whose field `values.<key>` sits at `lines[key]`; counts its lookups. */
-function doc(file: string, startLine: number, label: string, lines: Record<string, [number, number]>) {
-  const origin = {
-    lookups: 0,
-    source: { file, startLine, document: label },
-    locate(field?: FieldPath) {
-      origin.lookups++;
-      const key = String(field?.[field.length - 1] ?? '');
-      const [line, col] = lines[key] ?? [startLine, 1];
-      return { location: `${file}:${line}:${col}`, document: label, field: field?.length ? field.join('.') : undefined };
-    },
-  };
-  return origin;
-}
+const doc = (file: string, startLine: number, label: string, lines: Record<string, [number, number]>) => docOrigin(file, startLine, label, lines, 'last');
 
 const dropped = (field: FieldPath) => `${field.join('.')}: unknown to the CRD schema`;
 const OPTIONS: ReportOptions[] = [{}, { allWarnings: true }, { all: true }, { quiet: true }];

@@ -6,22 +6,11 @@ import { ConstructOrigin, DeferredDiagnostic, Diagnostic, Diagnostics, FieldPath
 import { buildPlan } from '../../src/model/plan';
 import { toKeleustesObjects } from '../../src/model/wire/keleustes-v1alpha1';
 import { tmpdir, write } from '../helpers/cli';
+import { docOrigin } from '../helpers/doc-origin';
 import { rng } from '../helpers/random';
 import { sharedPath } from '../helpers/shared';
 
-/** A document of `file` starting at `startLine`, whose fields sit at the given lines; counts its lookups. */
-function doc(file: string, startLine: number, label: string, lines: Record<string, [number, number]>) {
-  const origin = {
-    lookups: 0,
-    source: { file, startLine, document: label },
-    locate(field?: FieldPath) {
-      origin.lookups++;
-      const [line, col] = lines[String(field?.[0] ?? '')] ?? [startLine, 1];
-      return { location: `${file}:${line}:${col}`, document: label, field: field?.length ? String(field[0]) : undefined };
-    },
-  };
-  return origin;
-}
+const doc = docOrigin;
 
 const warn = (o: Origin, field: string, code = 'c', message = field) => new DeferredDiagnostic('warning', o, [field], message, code);
 const plain = (location: string, message: string, code = 'c'): Diagnostic => ({ severity: 'warning', location, message, code });
