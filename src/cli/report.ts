@@ -91,18 +91,8 @@ function errorRuleOf(d: Diagnostic): string {
  * `diagnostic-order`).
  */
 export function reportLines(compact: readonly Diagnostic[], options: ReportOptions = {}): string[] {
-  const ds = toOrder(compact, options);
-  const groups = new Groups();
+  const { ds, groupOf, weight } = inGroups(compact, options);
   const order = new InputOrder(ds, options.files);
-  const groupOf: (number[] | undefined)[] = new Array(ds.length);
-  const weight = new Map<number[], number>();
-  ds.forEach((d, i) => {
-    const same = groups.of(d);
-    if (same === undefined) return;
-    same.push(i);
-    groupOf[i] = same;
-    weight.set(same, (weight.get(same) ?? 0) + weightOf(d));
-  });
   const shown: number[] = [];
   const grouped = new Map<number, number[]>();
   ds.forEach((d, i) => {
@@ -148,21 +138,33 @@ class Groups {
 }
 
 /**
- * The diagnostics a report orders: each run of like warnings stays one entry (its first member
- * stands for it on a grouped line) unless its members are printed one by one (`--all-warnings`,
- * `--all`, or a group of no more than {@link GROUP_AFTER}).
+ * The diagnostics a report orders, each with its group of like ones (by index) and each group's
+ * weight (how many diagnostics it counts), in one pass over the rules. A run of like warnings
+ * stays one entry (its first member stands for it on a grouped line) unless its members are
+ * printed one by one (`--all-warnings`, `--all`, or a group of no more than {@link GROUP_AFTER}).
  */
-function toOrder(compact: readonly Diagnostic[], options: ReportOptions): readonly Diagnostic[] {
-  if (!compact.some((d) => d instanceof DeferredDiagnosticRun)) return compact;
-  if (options.all || options.allWarnings) return expandRuns(compact);
+function inGroups(compact: readonly Diagnostic[], options: ReportOptions) {
   const groups = new Groups();
   const weight = new Map<number[], number>();
-  for (const d of compact) {
+  const groupOfEntry = compact.map((d) => {
     const same = groups.of(d);
     if (same !== undefined) weight.set(same, (weight.get(same) ?? 0) + weightOf(d));
-  }
-  const small = (d: Diagnostic): d is DeferredDiagnosticRun => d instanceof DeferredDiagnosticRun && weight.get(groups.of(d)!)! <= GROUP_AFTER;
-  return compact.some(small) ? compact.flatMap((d) => (small(d) ? d.members() : [d])) : compact;
+    return same;
+  });
+  const ds: Diagnostic[] = [];
+  const groupOf: (number[] | undefined)[] = [];
+  const add = (d: Diagnostic, same: number[] | undefined) => {
+    same?.push(ds.length);
+    groupOf.push(same);
+    ds.push(d);
+  };
+  compact.forEach((d, j) => {
+    const same = groupOfEntry[j];
+    if (d instanceof DeferredDiagnosticRun && (options.all || options.allWarnings || weight.get(same!)! <= GROUP_AFTER)) {
+      for (const m of d.members()) add(m, same);
+    } else add(d, same);
+  });
+  return { ds, groupOf, weight };
 }
 
 /** Whether the warnings exceed `--max-warnings`. */

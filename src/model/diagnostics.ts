@@ -229,7 +229,7 @@ export function weightOf(d: Diagnostic): number {
   return d instanceof DeferredDiagnosticRun ? d.count : 1;
 }
 
-/** `ds` with every {@link DeferredDiagnosticRun} replaced by its members, in place. */
+/** `ds` with each {@link DeferredDiagnosticRun} replaced by its members, where it stood. */
 export function expandRuns(ds: readonly Diagnostic[]): readonly Diagnostic[] {
   if (!ds.some((d) => d instanceof DeferredDiagnosticRun)) return ds;
   return ds.flatMap((d) => (d instanceof DeferredDiagnosticRun ? d.members() : [d]));
