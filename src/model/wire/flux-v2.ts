@@ -142,6 +142,27 @@ interface ReleaseRef {
  * then one HelmRelease per deployed chart, in plan order.
  */
 export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptions = {}, form: WriterForm = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
+  const r = fluxObjectsAsRead(spec, plan, options, form);
+  return { objects: [...r.objects], diagnostics: r.diagnostics };
+}
+
+/** {@link toFluxObjects}' objects, each HelmRelease made when it is read. */
+export interface FluxObjectsAsRead {
+  /** The objects, in {@link toFluxObjects}' order; each iteration makes them anew. */
+  readonly objects: Iterable<KubeObject>;
+  /** How many objects `objects` gives. */
+  readonly count: number;
+  /** Every finding, complete before any object is read. */
+  readonly diagnostics: Diagnostics;
+}
+
+/**
+ * {@link toFluxObjects} for a writer that writes each object and lets it go: every finding is
+ * made here, and a HelmRelease is built only when `objects` reaches it, so that a large site
+ * never holds all of them (on 8,000 charts, holding them was most of what the young-generation
+ * collector copied).
+ */
+export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxOptions = {}, form: WriterForm = {}): FluxObjectsAsRead {
   const d = new Diagnostics();
   const placement = options.placement ?? HelmReleasePlacement.SINGLE_NAMESPACE;
   const namespace = options.namespace ?? FLUX_DEFAULT_NAMESPACE;
@@ -189,10 +210,10 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
     }
     const m = new ChartMapping(spec, chart, release, d, options.localSources ?? {}, form);
     const chartSpec = m.chart(sources, options.sourceNamespace ?? ref.namespace, ref.namespace);
-    const fields = m.releaseFields();
+    m.report();
     releases.push({
       ref,
-      // Built after every source is known: source names depend on all of them.
+      // Built after every source is known (source names depend on all of them), when read.
       build: () => ({
         apiVersion: HELM_RELEASE_API_VERSION,
         kind: 'HelmRelease',
@@ -212,7 +233,7 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
           ['chart', chartSpec()],
           // Written as literals (thousands on a large site), in the order ordered() would give.
           ['dependsOn', deps.length === 0 ? undefined : deps.map((x) => (x.namespace === ref.namespace ? { name: x.name } : { name: x.name, namespace: x.namespace }))],
-        ], fields),
+        ], m.releaseFields()),
       }),
     });
   }
@@ -232,12 +253,20 @@ export function toFluxObjects(spec: ManifestSpec, plan: Plan, options: FluxOptio
   }
   // SINGLE_NAMESPACE writes into Flux's namespace or ones the options name, which the user made
   // for it: its output stays as sites already apply it.
-  const objects: KubeObject[] = placement === HelmReleasePlacement.CHART_NAMESPACE
+  const head: KubeObject[] = placement === HelmReleasePlacement.CHART_NAMESPACE
     ? fluxNamespaceObjects([...sources.all.map((x) => x.key.namespace), ...releases.map((r) => r.ref.namespace)], namespace)
     : [];
-  for (const { id, key } of sources.all) objects.push(sourceObject(sources.nameOf(id), key, sourceInterval));
-  for (const r of releases) objects.push(r.build());
-  return { objects, diagnostics: d };
+  for (const { id, key } of sources.all) head.push(sourceObject(sources.nameOf(id), key, sourceInterval));
+  return {
+    objects: {
+      *[Symbol.iterator]() {
+        yield* head;
+        for (const r of releases) yield r.build();
+      },
+    },
+    count: head.length + releases.length,
+    diagnostics: d,
+  };
 }
 
 const LOST = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2)';
@@ -418,13 +447,17 @@ class ChartMapping {
     return { key: { kind: 'HelmRepository', namespace: sourceNamespace, url: dir }, chart, version };
   }
 
-  /** timeout, install, upgrade, test, uninstall, values. */
-  public releaseFields(): [string, unknown][] {
-    const c = this.c;
-    const r = this.r;
+  /** The findings about the release's fields, all made before any HelmRelease is built. */
+  public report(): void {
     this.reportWaits();
     this.reportUnsupported();
     this.reportValues();
+  }
+
+  /** timeout, install, upgrade, test, uninstall, values: no findings (see {@link report}). */
+  public releaseFields(): [string, unknown][] {
+    const c = this.c;
+    const r = this.r;
     // Armada waits when Helm's native wait is on or when it has resources to wait on; Flux has
     // one wait, on every object of the release, so that wait carries both.
     const waits = effectiveNativeWait(c, this.spec.schemaVersion) || r.waitResources.length > 0;

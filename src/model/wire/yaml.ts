@@ -267,10 +267,10 @@ export function toYamlStream(values: readonly unknown[]): string {
  * when the one before it has been taken (see {@link inPieces}).
  * @default chunkSize 65536
  */
-export function yamlStreamChunks(values: readonly unknown[], chunkSize = 65536): Generator<string, void, undefined> {
+export function yamlStreamChunks(values: Iterable<unknown>, chunkSize = 65536): Generator<string, void, undefined> {
   return inPieces(documents(values), chunkSize);
 }
 
-function* documents(values: readonly unknown[]): Generator<string, void, undefined> {
+function* documents(values: Iterable<unknown>): Generator<string, void, undefined> {
   for (const v of values) yield '---\n' + toYamlDocument(v);
 }
