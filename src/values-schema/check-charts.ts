@@ -33,8 +33,9 @@ export interface CheckLocalChartValuesOptions {
 export function checkLocalChartValues(spec: ManifestSpec, options: CheckLocalChartValuesOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [];
   const charts = firstByName(spec.charts);
+  const present = new PresentDirectories();
   for (const chart of charts.values()) {
-    if (!hasLocalValuesSchema(chart)) continue;
+    if (!hasLocalValuesSchema(chart, present)) continue;
     // Values with a cycle or nested past what Armada reads are the model's error already, and
     // walking them (here, in ajv, in the merge with the chart's defaults) would not end.
     if (findValueProblems(chart.values, options.opaqueValues).some((p) => p.unbounded)) continue;
@@ -53,9 +54,35 @@ export function checkResolvedChartValues(chart: ChartSpec, values: Readonly<Reco
   return hasLocalValuesSchema(chart) ? checkChart(chart, values, hidden) : [];
 }
 
-/** Whether the chart has a local `values.schema.json` to check against. */
-export function hasLocalValuesSchema(chart: ChartSpec): boolean {
-  return chart.source.type === SourceType.LOCAL && fs.existsSync(path.join(chartDir(chart), 'values.schema.json'));
+/**
+ * Whether the chart has a local `values.schema.json` to check against. `present` answers for
+ * the charts under one source directory at once when that directory is missing.
+ * @default present - none: the file is looked for
+ */
+export function hasLocalValuesSchema(chart: ChartSpec, present?: PresentDirectories): boolean {
+  if (chart.source.type !== SourceType.LOCAL) return false;
+  const dir = chartDir(chart);
+  if (present !== undefined && !present.mayHold(chart.source.location, dir)) return false;
+  return fs.existsSync(path.join(dir, 'values.schema.json'));
+}
+
+/**
+ * Which source directories exist, each looked up once: sites are often converted away from the
+ * host that deploys them, where their local charts' directory (`/opt/charts`) does not exist,
+ * and a site of thousands of local charts would otherwise look for each chart's schema in it.
+ */
+export class PresentDirectories {
+  private readonly known = new Map<string, boolean>();
+
+  /** False when `dir` is inside `location` and `location` does not exist: nothing inside it can. */
+  public mayHold(location: string, dir: string): boolean {
+    const root = path.resolve(location);
+    const inside = path.relative(root, dir);
+    if (inside.startsWith('..') || path.isAbsolute(inside)) return true;
+    let exists = this.known.get(root);
+    if (exists === undefined) this.known.set(root, (exists = fs.existsSync(root)));
+    return exists;
+  }
 }
 
 /** Paths of the values that `opaque` recognises, in document order. */

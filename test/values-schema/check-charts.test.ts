@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource, Testing } from '../../src';
+import { PresentDirectories } from '../../src/values-schema/check-charts';
 
 const CHARTS = path.resolve(__dirname, '..', 'fixtures', 'charts');
 
@@ -83,5 +84,45 @@ describe("a chart's own values.yaml and schema that cannot be used", () => {
     const [line, ...rest] = found();
     expect(rest).toEqual([]);
     expect(line).toMatch(/^warning site\/g\/c: source: the values were not checked against the chart's values.schema.json: .*values\.schema\.json: too deeply chained for the validator to compile \(a chain of \$ref, each definition naming the next, a few hundred long\?\): Maximum call stack size exceeded; Helm checks them at install$/);
+  });
+});
+
+describe('source directories looked up once', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'check-charts-'));
+    fs.mkdirSync(path.join(dir, 'real', 'c'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'real', 'c', 'values.schema.json'), JSON.stringify({ type: 'object', properties: { a: { type: 'string' } } }));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Charts `c0`..`c{n-1}` with values the schema rejects, each at `location` / `subpath(i)`. */
+  const manyCharts = (n: number, location: string, subpath: (i: number) => string) => {
+    const m = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const g = new ChartGroup(m, 'g');
+    for (let i = 0; i < n; i++) new Chart(g, `c${i}`, { namespace: 'ns', source: ChartSource.local(location, { subpath: subpath(i) }), wait: { labels: { a: 'b' } }, values: { a: 1 } });
+    return m;
+  };
+  const rejected = (m: ArmadaManifest) => Testing.validate(m).filter((d) => d.code === 'values-schema').map((d) => `${d.location}: ${d.field}`);
+
+  test('charts under a missing directory: nothing is checked, and the directory is looked up once', () => {
+    const missing = path.join(dir, 'missing');
+    expect(rejected(manyCharts(20, missing, (i) => `c${i}`))).toEqual([]);
+    const present = new PresentDirectories();
+    expect(present.mayHold(missing, path.join(missing, 'c0'))).toBe(false);
+    // Made after the first look: the answer is the one looked up (one run, one look).
+    fs.mkdirSync(missing);
+    expect(present.mayHold(missing, path.join(missing, 'c1'))).toBe(false);
+    expect(new PresentDirectories().mayHold(missing, path.join(missing, 'c1'))).toBe(true);
+    // Outside the location, the location says nothing.
+    expect(new PresentDirectories().mayHold(path.join(dir, 'gone'), path.join(dir, 'real', 'c'))).toBe(true);
+  });
+
+  test('a chart whose directory exists is still checked, each against its schema', () => {
+    expect(rejected(manyCharts(2, path.join(dir, 'real'), () => 'c'))).toEqual(['site/g/c0: values.a', 'site/g/c1: values.a']);
+  });
+
+  test('a subpath that leaves a missing directory for one that exists is still checked', () => {
+    expect(rejected(manyCharts(1, path.join(dir, 'missing'), () => '../real/c'))).toEqual(['site/g/c0: values.a']);
   });
 });
