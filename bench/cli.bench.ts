@@ -174,7 +174,9 @@ function freshProcessBenchmark(charts: number): Benchmark {
     ].join('\n'),
     clock: 'reported',
     // Runs of a few tenths of a second spread widely on a shared machine: three times the runs.
-    repeat: charts <= 500 ? 3 : 1,
+    // Larger ones too, by a tenth or more either way from process to process (two runs of the
+    // same command were 1.6 and 2.4 s): twice the runs, so that a median moves by less.
+    repeat: charts <= 500 ? 3 : 2,
     setup: () => {
       freshCodeCache();
       ({ file } = generatedSite(charts));
