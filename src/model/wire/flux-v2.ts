@@ -159,8 +159,8 @@ export interface FluxObjectsAsRead {
 /**
  * {@link toFluxObjects} for a writer that writes each object and lets it go: every finding is
  * made here, and a HelmRelease is built only when `objects` reaches it, so that a large site
- * never holds all of them (on 8,000 charts, holding them was most of what the young-generation
- * collector copied).
+ * never holds all of them (on 8,000 charts, holding them cost about 4% of a conversion's CPU
+ * time, the garbage collector copying them out of the young generation).
  */
 export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxOptions = {}, form: WriterForm = {}): FluxObjectsAsRead {
   const d = new Diagnostics();
