@@ -1,5 +1,5 @@
-import { inInputOrder, InputOrder, parseLocation } from '../model/diagnostic-order';
-import { DeferredDiagnostic, DeferredDiagnosticRun, Diagnostic, errorsOf, expandRuns, formatDiagnostic, hasErrors, plural, ruleField, summary, warningsOf, weightOf } from '../model/diagnostics';
+import { inInputOrder, InputOrder } from '../model/diagnostic-order';
+import { DeferredDiagnostic, DeferredDiagnosticRun, Diagnostic, errorsOf, expandRuns, formatDiagnostic, hasErrors, parseLocation, plural, ruleField, summary, warningsOf, weightOf } from '../model/diagnostics';
 import { inPieces } from '../model/text-pieces';
 import { CliIo, writePieces } from './io';
 

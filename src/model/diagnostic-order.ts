@@ -12,8 +12,6 @@
  */
 import { DeferredDiagnostic, Diagnostic, OriginSource, parseLocation } from './diagnostics';
 
-export { parseLocation };
-
 let deferring = true;
 
 /**

@@ -1,8 +1,8 @@
 import { execFileSync } from 'child_process';
 import { reportLines } from '../../src/cli/report';
 import { resolveInputs } from '../../src/importer/resolve';
-import { deferLocating, inInputOrder, InputOrder, parseLocation } from '../../src/model/diagnostic-order';
-import { ConstructOrigin, DeferredDiagnostic, Diagnostic, Diagnostics, FieldPath, Origin } from '../../src/model/diagnostics';
+import { deferLocating, inInputOrder, InputOrder } from '../../src/model/diagnostic-order';
+import { ConstructOrigin, DeferredDiagnostic, Diagnostic, Diagnostics, FieldPath, Origin, parseLocation } from '../../src/model/diagnostics';
 import { buildPlan } from '../../src/model/plan';
 import { toKeleustesObjects } from '../../src/model/wire/keleustes-v1alpha1';
 import { tmpdir, write } from '../helpers/cli';
