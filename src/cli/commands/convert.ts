@@ -101,20 +101,22 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const report = reportOptions(args, 'convert');
   const dir = str(args, 'output');
   if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
-  const { objects, count, name } = await convert(args, io, to, flux, report);
+  const { objects, name } = await convert(args, io, to, flux, report);
   if (!objects) return EXIT.INVALID;
   if (dir === undefined || dir === '-') {
-    // Every object is built and every finding reported before the first byte: what is left,
-    // writing plain objects as YAML, cannot fail, so the pieces go out as they are made and none
-    // is kept (on a large site, held pieces were most of what the young GC copied at the end).
+    // Every finding is reported before the first byte: what is left, building the objects not
+    // built yet (Flux's HelmReleases) and writing plain objects as YAML, cannot fail, so the
+    // pieces go out as they are made and none is kept (on a large site, held pieces were most of
+    // what the young GC copied at the end).
     // Each is made when the reader has taken the one before (see writePieces).
     await writePieces(io.stdout, yamlStreamChunks(objects));
   } else {
-    const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: toYamlStream([...objects]) }], { force: flag(args, 'force'), command: 'convert' });
+    const all = [...objects];
+    const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: toYamlStream(all) }], { force: flag(args, 'force'), command: 'convert' });
     for (const f of plan.files) checkOutputNotInput(io.cwd, `the output ${path.join(dir, path.basename(f.path))}`, f.path, [...args.positionals, ...list(args, 'values')], 'convert');
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
     const file = plan.files[0].path;
-    io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${plural(count, 'object')})\n`);
+    io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${plural(all.length, 'object')})\n`);
   }
   return EXIT.OK;
 }
@@ -134,37 +136,32 @@ async function convert(
   to: (typeof TARGETS)[number],
   flux: ReturnType<typeof fluxOptions> | undefined,
   report: ReturnType<typeof reportOptions>,
-): Promise<{ objects?: Iterable<unknown> | undefined; count: number; name: string }> {
+): Promise<{ objects?: Iterable<unknown> | undefined; name: string }> {
   const r = await readManifest(args, io, 'convert');
-  if (await inputFailed(io, r, report)) return { count: 0, name: '' };
+  if (await inputFailed(io, r, report)) return { name: '' };
   const spec = r.spec!;
   let objects: Iterable<unknown>;
-  let count: number;
   let diagnostics: readonly Diagnostic[];
   if (to === 'documents-v1' || to === 'documents-v2') {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 }, FOR_YAML);
     objects = out.documents;
-    count = out.documents.length;
     diagnostics = out.diagnostics.compact;
   } else if (flux !== undefined) {
     const out = fluxObjectsAsRead(spec, buildPlan(spec), flux, FOR_YAML);
     objects = out.objects;
-    count = out.count;
     diagnostics = out.diagnostics.compact;
   } else if (to === 'airship-v1') {
     const out = toAirshipCharts(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') }, FOR_YAML);
     objects = out.objects;
-    count = out.objects.length;
     diagnostics = out.diagnostics.compact;
   } else {
     const naming = str(args, 'release-naming') === 'as-written' ? KeleustesReleaseNaming.AS_WRITTEN : KeleustesReleaseNaming.PREFIXED;
     const out = toKeleustesObjects(spec, buildPlan(spec), { releaseNaming: naming, crd: str(args, 'crd') === 'generated' ? 'generated' : 'upstream' }, FOR_YAML);
     objects = out.objects;
-    count = out.objects.length;
     diagnostics = out.diagnostics.compact;
   }
   const all = [...r.diagnostics, ...diagnostics, ...otherToolsDocumentWarnings(r.documents, `convert --to ${to}`)];
   const notes = to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [];
-  if (!(await finishReport(io, all, report, notes))) return { count: 0, name: spec.name };
-  return { objects, count, name: spec.name };
+  if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
+  return { objects, name: spec.name };
 }
