@@ -44,17 +44,33 @@ export interface CaseResult {
   readonly runs: number;
 }
 
+/**
+ * How a series is judged flat. `ends`: the ratio at the largest size no higher than at the
+ * smallest. `added-cost`: what a chart adds between the two largest sizes, against what it adds
+ * to the baseline, no higher than between the two smallest; a cost that grows faster than the
+ * input fails it, while a cost every run pays once past a size (the collector's, once a run no
+ * longer fits in V8's young generation) counts in the first step only.
+ */
+export type FlatRule = 'ends' | 'added-cost';
+
+/** The series a target belongs to: its name, this target's input size, and how it is judged flat. */
+export interface Series {
+  readonly name: string;
+  readonly size: number;
+  /** @default 'ends' */
+  readonly flat?: FlatRule | undefined;
+}
+
 /** A ratio that must not be exceeded: `case` against `baseline` (case names of the same benchmark). */
 export interface RatioTarget {
   readonly case: string;
   readonly baseline: string;
   readonly ratio: number;
   /**
-   * Targets of one series (the same work at several input sizes) must also be flat: the ratio
-   * at the largest size no higher than at the smallest.
+   * Targets of one series (the same work at several input sizes) must also have a flat cost.
    * @default - not part of a series
    */
-  readonly series?: { readonly name: string; readonly size: number } | undefined;
+  readonly series?: Series | undefined;
 }
 
 /** A benchmark: our case against one or more baselines, with a target ratio. */
