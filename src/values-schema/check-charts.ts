@@ -78,7 +78,8 @@ export class PresentDirectories {
   public mayHold(location: string, dir: string): boolean {
     const root = path.resolve(location);
     const inside = path.relative(root, dir);
-    if (inside.startsWith('..') || path.isAbsolute(inside)) return true;
+    // `..` and what is under it leave the location; a name like `..charts` inside it does not.
+    if (inside === '..' || inside.startsWith(`..${path.sep}`) || path.isAbsolute(inside)) return true;
     let exists = this.known.get(root);
     if (exists === undefined) this.known.set(root, (exists = fs.existsSync(root)));
     return exists;
