@@ -113,8 +113,13 @@ export class DeferredDiagnostic implements Diagnostic {
 
   /** Written when first read, when the rule gave a writer: most of many like warnings are only counted. */
   public get message(): string {
-    if (typeof this.text !== 'string') this.text = this.text(this.fieldPath() ?? []);
+    if (typeof this.text !== 'string') this.text = this.write(this.text);
     return this.text;
+  }
+
+  /** The message `writer` gives for this diagnostic. */
+  protected write(writer: MessageWriter): string {
+    return writer(this.fieldPath() ?? []);
   }
 
   /** The field the diagnostic is about. */
@@ -148,6 +153,22 @@ export class DeferredDiagnostic implements Diagnostic {
   /** The same diagnostic as a plain object, with the keys (and their order) of one built directly. */
   public toPlain(): Diagnostic {
     return { severity: this.severity, ...this.located(), message: this.message, code: this.code };
+  }
+}
+
+/**
+ * A {@link DeferredDiagnostic} whose message a {@link MessageWriterOf} writes from `value`, when
+ * first read: the rule's writer is one function for every warning of its kind, and `value` is
+ * what the rule already holds (a chart's source, a wait), so that a warning found thousands of
+ * times keeps no closure, no context and no string of its own.
+ */
+class DeferredDiagnosticOf<T> extends DeferredDiagnostic {
+  constructor(severity: Severity, origin: Origin, path: FieldPath | undefined, writer: MessageWriterOf<T>, private readonly value: T, code: string) {
+    // Stored where a plain writer would be, and called with `value` by write() alone.
+    super(severity, origin, path, writer as unknown as MessageWriter, code);
+  }
+  protected override write(writer: MessageWriter): string {
+    return (writer as unknown as MessageWriterOf<T>)(this.value, this.fieldPath() ?? []);
   }
 }
 
@@ -277,6 +298,12 @@ export function ruleField(field: FieldPath | string): string {
  */
 export type MessageWriter = (field: FieldPath) => string;
 
+/**
+ * Writes a message from a value the rule holds anyway (see {@link Diagnostics.warnOf}), and the
+ * field it is about, when the message is first read.
+ */
+export type MessageWriterOf<T> = (value: T, field: FieldPath) => string;
+
 /** Collects diagnostics; rules add to it and never throw. */
 export class Diagnostics {
   /** As collected, runs ({@link warnBelowEach}) included. */
@@ -338,6 +365,15 @@ export class Diagnostics {
   /** @param message - the message, or a writer of it, called when it is first read (for warnings a rule gives by the thousand) */
   public warn(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string | MessageWriter): void {
     this.items.push(new DeferredDiagnostic('warning', origin, field, message, code));
+  }
+  /**
+   * {@link warn} with a message `write` writes from `value` when it is first read: for a rule that
+   * warns about every chart of a large site, one writer at module level and a value the chart
+   * already holds cost each warning no closure and no string (a writer closure and its context
+   * were most of what thousands of such warnings kept alive).
+   */
+  public warnOf<T>(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, write: MessageWriterOf<T>, value: T): void {
+    this.items.push(new DeferredDiagnosticOf('warning', origin, field, write, value, code));
   }
   /** {@link warn} about the field `key` of `parent` (which the caller may share among many). */
   public warnBelow(origin: Origin, parent: FieldPath, key: string | number, code: DiagnosticCode, message: string | MessageWriter): void {

@@ -6,7 +6,9 @@ import { DiagnosticCodes } from '../../src/model/codes';
 import {
   ArmadaValidationError,
   Diagnostic,
+  ConstructOrigin,
   diagnosticsMessage,
+  Diagnostics,
   editDistance,
   errorsOf,
   formatDiagnostic,
@@ -77,6 +79,30 @@ describe('severity helpers and summaries', () => {
       'ArmadaManifest site failed with 1 error:\n  warning: site/infra/db: waits on every pod\n  error: site.yaml:3:5: armada/Chart/v1 db: data.wait.timeout: received "x"; must be seconds',
     );
     expect(e.diagnostics).toEqual([inConstruct, inFile]);
+  });
+});
+
+describe('Diagnostics.warnOf', () => {
+  test('writes the message from the value and the field when first read, once, and reads like warn', () => {
+    const d = new Diagnostics();
+    const calls: unknown[] = [];
+    const write = (v: { n: number }, field: readonly (string | number)[]) => {
+      calls.push(v);
+      return `${v.n} at ${field.join('.')}`;
+    };
+    const value = { n: 3 };
+    d.warnOf(new ConstructOrigin('site/db'), ['wait', 'labels'], 'not-expressible', write, value);
+    d.warnOf(new ConstructOrigin('site/db'), undefined, 'not-expressible', write, { n: 4 });
+    expect(calls).toEqual([]);
+    const [first, second] = d.collected;
+    expect(first.message).toBe('3 at wait.labels');
+    expect(first.message).toBe('3 at wait.labels');
+    expect(calls).toEqual([value]);
+    expect(second.message).toBe('4 at ');
+    expect(d.all).toEqual([
+      { severity: 'warning', location: 'site/db', field: 'wait.labels', message: '3 at wait.labels', code: 'not-expressible' },
+      { severity: 'warning', location: 'site/db', message: '4 at ', code: 'not-expressible' },
+    ]);
   });
 });
 

@@ -10,13 +10,13 @@
  * would.
  */
 import { setOwn } from '../own-keys';
-import { Diagnostics, FieldPath, show } from '../diagnostics';
+import { Diagnostics, FieldPath, MessageWriterOf, show } from '../diagnostics';
 import { chartVersion, effectiveNativeWait, effectiveTest, effectiveWaitResources, effectiveWaitTimeout, jobDeletesWithoutCronJobs, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
 import { Plan } from '../plan';
 import { firstByName } from '../first-by-name';
-import { SourceType } from '../source';
+import { ChartSource, SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
-import { CONTROLLER_TYPES, DEFAULT_MIN_READY, parseMinReady, V2_DEFAULT_WAIT_RESOURCES } from '../wait';
+import { CONTROLLER_TYPES, DEFAULT_MIN_READY, parseMinReady, V2_DEFAULT_WAIT_RESOURCES, WaitResource } from '../wait';
 import { labelsOut, ordered, valuesOut, WriterForm } from './emit';
 import { timestampAsString } from '../values';
 import type { AirshipArmadaChartData, AirshipChartDeleteResource, AirshipChartSource, AirshipChartUpgrade, AirshipChartWait, AirshipChartWaitResource } from './types';
@@ -97,6 +97,46 @@ function sortedRecord(r: Record<string, string>): Record<string, string> {
 
 type HookLabels = Readonly<Record<string, string>> | undefined;
 
+// What ChartWriter finds, as writers of one message each from a value the chart holds (see
+// Diagnostics.warnOf), and the fields they are about: a large site has a few of each per chart.
+const lostText = (message: string) => `cannot be expressed for the airship operator (armada.airshipit.org/v1): ${message}`;
+const differsText = (message: string) => `the airship operator departs from Armada here: ${message}`;
+
+const WAIT: FieldPath = ['wait'];
+const WAIT_RESOURCES: FieldPath = ['wait', 'resources'];
+const SOURCE_TYPE: FieldPath = ['source', 'type'];
+const SOURCE_SUBPATH: FieldPath = ['source', 'subpath'];
+const SOURCE_PROXY: FieldPath = ['source', 'proxyServer'];
+const DEPENDENCIES: FieldPath = ['dependencies'];
+
+const SOURCE_LOST: MessageWriterOf<ChartSource> = (s) =>
+  lostText(`a ${s.type} source (${show(s.location)}); the operator only downloads HTTP(S) chart tarballs (.tgz), so publish the chart as a tarball and use ChartSource.tar`);
+const SUBPATH_LOST: MessageWriterOf<ChartSource> = (s) => lostText(`subpath ${show(s.subpath)}; the operator installs the tarball as downloaded and cannot pick a chart nested inside it`);
+const PROXY_LOST: MessageWriterOf<ChartSource> = (s) => lostText(`proxyServer ${show(s.proxyServer)} (the CRD has no source.proxy_server)`);
+const REQUIRED_LOST: MessageWriterOf<WaitResource> = (r) => lostText(`required=true; the operator skips a wait that finds no ${r.type}, as if required were false`);
+const ASYNC_UPDATES_LOST = lostText('allowAsyncUpdates (the CRD has no allow_async_updates)');
+const NO_HOOKS_LOST = lostText('noHooks=true (the CRD has no no_hooks; the operator always runs hooks)');
+const FORCE_LOST = lostText('force=true (the CRD has no upgrade.options)');
+const PRE_UPDATE_LOST = lostText('upgrade.pre.update');
+const PRE_CREATE_LOST = lostText('upgrade.pre.create');
+const POST_LOST = lostText('upgrade.post');
+const SUBCHARTS_LOST: MessageWriterOf<readonly string[]> = (deps) =>
+  lostText(`subchart dependencies ${show(deps)}; the operator installs the downloaded tarball as is, so package the subcharts into it`);
+const PROTECTED_LOST = lostText('protected (the operator uninstalls and reinstalls a failed release)');
+const DELETE_TIMEOUT_LOST: MessageWriterOf<number> = (seconds) => lostText(`delete.timeout ${seconds} s (the operator always waits up to 300 s)`);
+const TEST_TIMEOUT_LOST: MessageWriterOf<number> = (seconds) => lostText(`test.timeout ${seconds} s (the CRD has test.enabled only)`);
+
+const REQUIRED_DIFFERS: MessageWriterOf<{ types: readonly string[]; listed: boolean }> = ({ types, listed }) => {
+  const list = types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`;
+  return differsText(`Armada fails the chart when a required wait finds no ${list} by its timeout (${listed ? 'a listed wait is required unless it says required: false' : "armada/Chart/v1's default pod wait is required"}); the operator skips a wait that finds nothing`);
+};
+const NO_MIN_READY_DIFFERS: MessageWriterOf<string> = (type) =>
+  differsText(`a ${type} wait without minReady means ${DEFAULT_MIN_READY} available in Armada; the operator checks no availability at all when min_ready is absent (and a written "100%" holds for the first object it checks only); write a count of pods, e.g. minReady: 1`);
+const PERCENT_DIFFERS: MessageWriterOf<{ minReady: unknown; percent: number }> = ({ minReady, percent }) =>
+  differsText(
+    `minReady ${show(minReady)}: the operator computes (${percent} / 100) * pods with integer division, ${percent < 100 ? 'which is 0: nothing is held back' : 'and stores the result in the percentage it reads again, so only the first object of the wait is checked with it and later checks require 0'}; write a count of pods instead`,
+  );
+
 class ChartWriter {
   constructor(
     private readonly spec: ManifestSpec,
@@ -105,13 +145,16 @@ class ChartWriter {
     private readonly form: WriterForm,
   ) {}
 
-  private lost(field: FieldPath, message: string): void {
-    this.d.warn(this.chart.origin, field, 'not-expressible', `cannot be expressed for the airship operator (armada.airshipit.org/v1): ${message}`);
+  // A large site has thousands of these, and a report prints a few: a message that names values
+  // is written only when it is read, by one of the writers above.
+  private lost<T>(field: FieldPath, message: string | MessageWriterOf<T>, value?: T): void {
+    if (typeof message === 'string') this.d.warn(this.chart.origin, field, 'not-expressible', message);
+    else this.d.warnOf(this.chart.origin, field, 'not-expressible', message, value as T);
   }
 
   /** Where the operator's own code gives a field another meaning than Armada's. */
-  private differs(field: FieldPath, message: string): void {
-    this.d.warn(this.chart.origin, field, 'operator-differs', `the airship operator departs from Armada here: ${message}`);
+  private differs<T>(field: FieldPath, message: MessageWriterOf<T>, value: T): void {
+    this.d.warnOf(this.chart.origin, field, 'operator-differs', message, value);
   }
 
   /**
@@ -123,14 +166,8 @@ class ChartWriter {
     if (!CONTROLLER_TYPES.includes(type)) return;
     const written = minReady === undefined ? undefined : parseMinReady(minReady);
     if (written?.kind === 'count') return;
-    if (written === undefined) {
-      this.differs(field, `a ${type} wait without minReady means ${DEFAULT_MIN_READY} available in Armada; the operator checks no availability at all when min_ready is absent (and a written "100%" holds for the first object it checks only); write a count of pods, e.g. minReady: 1`);
-    } else if (written.percent > 0) {
-      this.differs(
-        field,
-        `minReady ${show(minReady)}: the operator computes (${written.percent} / 100) * pods with integer division, ${written.percent < 100 ? 'which is 0: nothing is held back' : 'and stores the result in the percentage it reads again, so only the first object of the wait is checked with it and later checks require 0'}; write a count of pods instead`,
-      );
-    }
+    if (written === undefined) this.differs(field, NO_MIN_READY_DIFFERS, type);
+    else if (written.percent > 0) this.differs(field, PERCENT_DIFFERS, { minReady, percent: written.percent });
   }
 
   public data(group: Parameters<typeof effectiveTest>[1]): AirshipArmadaChartData {
@@ -153,14 +190,14 @@ class ChartWriter {
     const s = this.chart.source;
     if (s.type !== SourceType.TAR) {
       // One finding for the whole source: its reference, proxy and auth go with it.
-      this.lost(['source', 'type'], `a ${s.type} source (${show(s.location)}); the operator only downloads HTTP(S) chart tarballs (.tgz), so publish the chart as a tarball and use ChartSource.tar`);
+      this.lost(SOURCE_TYPE, SOURCE_LOST, s);
     } else {
       // Helm loads a chart tarball from its single top directory, which is what a one-segment
       // Armada subpath names; a deeper subpath has no equivalent.
       if (s.subpath !== undefined && s.subpath.replace(/^\.\/|\/$/g, '').includes('/')) {
-        this.lost(['source', 'subpath'], `subpath ${show(s.subpath)}; the operator installs the tarball as downloaded and cannot pick a chart nested inside it`);
+        this.lost(SOURCE_SUBPATH, SUBPATH_LOST, s);
       }
-      if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], `proxyServer ${show(s.proxyServer)} (the CRD has no source.proxy_server)`);
+      if (s.proxyServer !== undefined) this.lost(SOURCE_PROXY, PROXY_LOST, s);
     }
     return ordered([['type', s.type], ['location', s.location], ['subpath', s.subpath]]) as unknown as AirshipChartSource;
   }
@@ -171,11 +208,7 @@ class ChartWriter {
     // Required by default (a listed wait, v1's default pod wait): one line per chart, since the
     // operator has no required waits at all. An explicit required=true is reported on its item.
     const implicit = effectiveWaitResources(c, this.spec.schemaVersion).filter((r, i) => r.required && (w?.resources === undefined || w.resources[i].options.required === undefined));
-    if (implicit.length > 0) {
-      const types = [...new Set(implicit.map((r) => r.type))];
-      const list = types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`;
-      this.differs(['wait'], `Armada fails the chart when a required wait finds no ${list} by its timeout (${w?.resources === undefined ? "armada/Chart/v1's default pod wait is required" : 'a listed wait is required unless it says required: false'}); the operator skips a wait that finds nothing`);
-    }
+    if (implicit.length > 0) this.differs(WAIT, REQUIRED_DIFFERS, { types: [...new Set(implicit.map((r) => r.type))], listed: w?.resources !== undefined });
     let resources: AirshipChartWaitResource[] | undefined;
     // Armada merges an item's labels over wait.labels; the operator merges wait.labels over the
     // item's. Where they conflict, each item gets Armada's merge and wait.labels is left out.
@@ -183,12 +216,8 @@ class ChartWriter {
     const conflict = (w?.resources ?? []).some((r) => Object.entries(r.options.labels ?? {}).some(([k, v]) => k in waitLabels && waitLabels[k] !== v));
     if (w?.resources !== undefined) {
       resources = w.resources.map((r, i) => {
-        if (r.options.required === true) {
-          this.lost(['wait', 'resources', i, 'required'], `required=true; the operator skips a wait that finds no ${r.type}, as if required were false`);
-        }
-        if (r.options.allowAsyncUpdates === true) {
-          this.lost(['wait', 'resources', i, 'allowAsyncUpdates'], 'allowAsyncUpdates (the CRD has no allow_async_updates)');
-        }
+        if (r.options.required === true) this.lost(['wait', 'resources', i, 'required'], REQUIRED_LOST, r);
+        if (r.options.allowAsyncUpdates === true) this.lost(['wait', 'resources', i, 'allowAsyncUpdates'], ASYNC_UPDATES_LOST);
         this.checkMinReady(['wait', 'resources', i, 'minReady'], r.type, r.options.minReady);
         return ordered([
           ['type', r.type],
@@ -200,7 +229,7 @@ class ChartWriter {
     } else if (chartVersion(c, this.spec.schemaVersion) === SchemaVersion.V2) {
       // The operator's default is v1's (jobs, pods); a v2 definition waits on every type.
       resources = V2_DEFAULT_WAIT_RESOURCES.map((r) => ({ type: r.type }));
-      for (const r of V2_DEFAULT_WAIT_RESOURCES) this.checkMinReady(['wait', 'resources'], r.type, undefined);
+      for (const r of V2_DEFAULT_WAIT_RESOURCES) this.checkMinReady(WAIT_RESOURCES, r.type, undefined);
     }
     return ordered([
       // Written explicitly: the operator needs a timeout for native wait to apply at all.
@@ -231,21 +260,17 @@ class ChartWriter {
   private reportUnsupported(): void {
     const c = this.chart;
     const u = c.upgrade;
-    if (u?.noHooks === true) this.lost(['upgrade', 'noHooks'], 'noHooks=true (the CRD has no no_hooks; the operator always runs hooks)');
-    if (u?.options?.force === true) this.lost(['upgrade', 'options', 'force'], 'force=true (the CRD has no upgrade.options)');
-    if (u?.pre?.update !== undefined && u.pre.update.length > 0) this.lost(['upgrade', 'pre', 'update'], 'upgrade.pre.update');
-    if (u?.pre?.create !== undefined && u.pre.create.length > 0) this.lost(['upgrade', 'pre', 'create'], 'upgrade.pre.create');
-    if (u?.post?.create !== undefined && u.post.create.length > 0) this.lost(['upgrade', 'post'], 'upgrade.post');
-    if (c.dependencies !== undefined && c.dependencies.length > 0) {
-      this.lost(['dependencies'], `subchart dependencies ${show(c.dependencies)}; the operator installs the downloaded tarball as is, so package the subcharts into it`);
-    }
-    if (c.protected !== undefined && Object.values(c.protected).some((v) => v !== undefined)) {
-      this.lost(['protected'], 'protected (the operator uninstalls and reinstalls a failed release)');
-    }
+    if (u?.noHooks === true) this.lost(['upgrade', 'noHooks'], NO_HOOKS_LOST);
+    if (u?.options?.force === true) this.lost(['upgrade', 'options', 'force'], FORCE_LOST);
+    if (u?.pre?.update !== undefined && u.pre.update.length > 0) this.lost(['upgrade', 'pre', 'update'], PRE_UPDATE_LOST);
+    if (u?.pre?.create !== undefined && u.pre.create.length > 0) this.lost(['upgrade', 'pre', 'create'], PRE_CREATE_LOST);
+    if (u?.post?.create !== undefined && u.post.create.length > 0) this.lost(['upgrade', 'post'], POST_LOST);
+    if (c.dependencies !== undefined && c.dependencies.length > 0) this.lost(DEPENDENCIES, SUBCHARTS_LOST, c.dependencies);
+    if (c.protected !== undefined && Object.values(c.protected).some((v) => v !== undefined)) this.lost(['protected'], PROTECTED_LOST);
     const del = c.delete?.timeout?.toSeconds();
-    if (del !== undefined && del !== DEFAULT_DELETE_TIMEOUT_SECONDS) this.lost(['delete', 'timeout'], `delete.timeout ${del} s (the operator always waits up to 300 s)`);
+    if (del !== undefined && del !== DEFAULT_DELETE_TIMEOUT_SECONDS) this.lost(['delete', 'timeout'], DELETE_TIMEOUT_LOST, del);
     const t = typeof c.test === 'object' ? c.test : undefined;
     const tt = t?.timeout?.toSeconds();
-    if (tt !== undefined && tt !== DEFAULT_TEST_TIMEOUT_SECONDS) this.lost(['test', 'timeout'], `test.timeout ${tt} s (the CRD has test.enabled only)`);
+    if (tt !== undefined && tt !== DEFAULT_TEST_TIMEOUT_SECONDS) this.lost(['test', 'timeout'], TEST_TIMEOUT_LOST, tt);
   }
 }

@@ -15,7 +15,7 @@
  * flux-namespaces.ts): Armada's Helm created a namespace with its release, and a HelmRelease's
  * `install.createNamespace` cannot create the namespace the HelmRelease itself is in.
  */
-import { Diagnostics, FieldPath, formatFieldPath, show } from '../diagnostics';
+import { Diagnostics, FieldPath, formatFieldPath, MessageWriterOf, show } from '../diagnostics';
 import { Duration, GO_DURATION_MAX_SECONDS } from '../duration';
 import { hasOwnKey } from '../own-keys';
 import { effectiveNativeWait } from '../effective';
@@ -23,8 +23,8 @@ import { dns1123LabelProblem } from '../names';
 import { Plan, PlannedRelease } from '../plan';
 import { firstByName } from '../first-by-name';
 import { ChartSource, SourceType } from '../source';
-import { ChartSpec, ManifestSpec } from '../spec';
-import { CONTROLLER_TYPES, parseMinReady } from '../wait';
+import { ChartSpec, HookAction, ManifestSpec } from '../spec';
+import { CONTROLLER_TYPES, parseMinReady, WaitResource } from '../wait';
 import type { KubeObject } from './airship-v1';
 import { ordered, valuesOut, WriterForm } from './emit';
 import { fluxNamespaceObjects } from './flux-namespaces';
@@ -274,6 +274,69 @@ const LOST = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2)';
 /** Values larger than this (as YAML, about) make a HelmRelease near the API server's limit. */
 const VALUES_SIZE_WARNING = 1024 * 1024;
 
+// What ChartMapping finds, as writers of one message each from a value the chart holds (or a
+// small record of it), and the fields they are about: a large site has a few of each per chart.
+const lostText = (message: string) => `${LOST}: ${message}`;
+const assumedText = (message: string) => `for Flux (helm.toolkit.fluxcd.io/v2): ${message}`;
+
+const SOURCE_TYPE: FieldPath = ['source', 'type'];
+const SOURCE_LOCATION: FieldPath = ['source', 'location'];
+const SOURCE_SUBPATH: FieldPath = ['source', 'subpath'];
+const SOURCE_PROXY: FieldPath = ['source', 'proxyServer'];
+const SOURCE_AUTH: FieldPath = ['source', 'authMethod'];
+const NATIVE_WAIT: FieldPath = ['wait', 'native', 'enabled'];
+const WAIT_LABELS: FieldPath = ['wait', 'labels'];
+const VALUES: FieldPath = ['values'];
+const PRE_DELETE: FieldPath = ['upgrade', 'pre', 'delete'];
+const PRE_UPDATE: FieldPath = ['upgrade', 'pre', 'update'];
+const PRE_CREATE: FieldPath = ['upgrade', 'pre', 'create'];
+const POST: FieldPath = ['upgrade', 'post'];
+const DEPENDENCIES: FieldPath = ['dependencies'];
+const CONTINUE_PROCESSING: FieldPath = ['protected', 'continueProcessing'];
+
+const GIT_PROXY_LOST: MessageWriterOf<ChartSource> = (s) =>
+  lostText(`proxyServer ${show(s.proxyServer)}: Flux takes a Git proxy from a Secret (spec.proxySecretRef of the GitRepository) or from the source-controller's HTTPS_PROXY`);
+const GIT_AUTH_LOST: MessageWriterOf<ChartSource> = (s) =>
+  lostText(`authMethod ${show(s.authMethod)}: give the GitRepository spec.secretRef, a Secret with the SSH key (identity and known_hosts), and an ssh:// URL`);
+const LOCAL_SOURCE_LOST: MessageWriterOf<{ location: string; name: string; namespace: string; path: string }> = (x) =>
+  lostText(`a local source (${show(x.location)}): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository ${show(x.name)} in namespace ${show(x.namespace)} (chart path ${show(x.path)}), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`);
+const BRANCH_ASSUMED: MessageWriterOf<{ what: string; doubt: string }> = (x) =>
+  assumedText(`${x.what}the reference is written as the GitRepository's ref.branch, and Flux fetches only a branch of that name, where Armada fetches whatever it names; ${x.doubt}, or the source never becomes Ready and no release after it is installed`);
+const GIT_PROTOCOL_ASSUMED: MessageWriterOf<{ what: string; loc: string; https: string }> = (x) =>
+  assumedText(`${x.what}the git:// URL ${show(x.loc)}: Flux clones over HTTP(S) or SSH only, so it is written as ${show(x.https)}; check that the server serves the repository over HTTPS`);
+const TAR_ASSUMED: MessageWriterOf<{ key: { url: string }; chart: string; version: string }> = (x) =>
+  assumedText(`a tar source becomes HelmRepository ${show(x.key.url)} with chart ${show(x.chart)} version ${show(x.version)}: this assumes that directory is a Helm repository (it serves an index.yaml listing that chart version, as helm repo index writes it); a plain directory of tarballs cannot be expressed`);
+const TAR_SUBPATH_LOST: MessageWriterOf<{ subpath: string | undefined; chart: string }> = (x) =>
+  lostText(`subpath ${show(x.subpath)}: Flux installs chart ${show(x.chart)} as packaged, and cannot pick another chart inside the tarball`);
+const TAR_PROXY_LOST: MessageWriterOf<ChartSource> = (s) => lostText(`proxyServer ${show(s.proxyServer)}: a HelmRepository has no proxy; set HTTPS_PROXY on the source-controller`);
+
+const NATIVE_WAIT_LOST: MessageWriterOf<readonly string[]> = (kinds) =>
+  lostText(`native wait off: Armada waits on ${kinds.join(', ')} only; Flux waits on every object of the release (kstatus), which is stronger: a PersistentVolumeClaim that binds on first use or a LoadBalancer Service without an address keeps the release from Ready until it times out`);
+const LABELLED = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
+const WAIT_LABELS_LOST = lostText(`label-selected waits: ${LABELLED}`);
+const RESOURCE_LABELS_LOST: MessageWriterOf<WaitResource> = (res) => lostText(`the labels of this ${res.type} wait: ${LABELLED}`);
+const MIN_READY_LOST: MessageWriterOf<WaitResource> = (res) =>
+  lostText(`minReady ${show(res.options.minReady)}: Flux waits until every ${res.type} of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`);
+const REQUIRED_LOST: MessageWriterOf<WaitResource> = (res) =>
+  lostText(`required=true: Flux waits on the ${res.type}s the release has and succeeds when it has none, which is weaker (Armada times out when no ${res.type} matches)`);
+const ASYNC_UPDATES_LOST: MessageWriterOf<WaitResource> = (res) =>
+  lostText(`allowAsyncUpdates=true: Flux waits until every pod of the ${res.type} runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`);
+
+const VALUES_SIZE_LOST: MessageWriterOf<number> = (size) =>
+  lostText(`the values alone are about ${(size / 1024 / 1024).toFixed(1)} MiB, and a HelmRelease holds them: the API server refuses an object over about 1.5 MiB (etcd's request limit), and a client-side kubectl apply one over 256 KiB (its last-applied annotation), where Armada handed Helm a file; put them in ConfigMaps or Secrets the HelmRelease reads with valuesFrom`);
+const NULL_VALUES_LOST: MessageWriterOf<readonly FieldPath[]> = (found) =>
+  lostText(`null ${found.length > 1 ? `at ${found.slice(0, 3).map((f) => formatFieldPath(f)).join(', ')}${found.length > 3 ? ' and more' : ''}` : 'here'}: the HelmRelease keeps it in spec.values, but kustomize-controller and kubectl apply drop a null from the object when they update it, and Helm then keeps the chart's default, which Armada's values file removed; put such values in a ConfigMap the HelmRelease reads with valuesFrom`);
+
+const PRE_DELETE_LOST: MessageWriterOf<readonly HookAction[]> = (preDelete) =>
+  lostText(`upgrade.pre.delete (${preDelete.map((h) => h.type).join(', ')}): nothing in Flux runs before an upgrade; make those Jobs Helm hooks with helm.sh/hook-delete-policy: before-hook-creation, or give them ttlSecondsAfterFinished, so that an upgrade can recreate them`);
+const PRE_UPDATE_LOST = lostText('upgrade.pre.update (Armada has ignored it since Helm 3, and Flux has no equivalent)');
+const PRE_CREATE_LOST = lostText('upgrade.pre.create (never implemented by Armada, and Flux has no equivalent)');
+const POST_LOST = lostText('upgrade.post (ignored by Armada, and Flux has no equivalent)');
+const SUBCHARTS_LOST: MessageWriterOf<readonly string[]> = (deps) =>
+  lostText(`subchart dependencies ${show(deps)}: Flux builds the chart as its source has it (its charts/ directory and Chart.yaml dependencies), so vendor those charts into it or declare them in Chart.yaml`);
+const NO_SUBCHARTS_LOST = lostText("dependencies [] (Armada removes the chart's own charts/ directory): Flux builds the chart as its source has it, with its subcharts");
+const CONTINUE_PROCESSING_LOST = lostText('continueProcessing=true: the release is left in place when it fails (no remediation), but the HelmReleases that depend on it wait until it is Ready, where Armada carries on with the group');
+
 function checkOptions(spec: ManifestSpec, o: { namespace: string; sourceNamespace?: string | undefined; interval: Duration; sourceInterval: Duration }, d: Diagnostics): void {
   for (const [name, value] of [['namespace', o.namespace], ['sourceNamespace', o.sourceNamespace]] as const) {
     const p = value === undefined ? undefined : dns1123LabelProblem(value);
@@ -345,14 +408,16 @@ class ChartMapping {
   ) {}
 
   // A large site has thousands of these, and a report prints a few: a message that names values
-  // is written only when it is read.
-  private lost(field: FieldPath, message: string | (() => string)): void {
-    this.d.warn(this.c.origin, field, 'not-expressible', prefixed(`${LOST}: `, message));
+  // is written only when it is read, by a writer of this module from a value the chart holds
+  // anyway (see Diagnostics.warnOf); one that names none is a string of this module.
+  private lost<T>(field: FieldPath, message: string | MessageWriterOf<T>, value?: T): void {
+    if (typeof message === 'string') this.d.warn(this.c.origin, field, 'not-expressible', message);
+    else this.d.warnOf(this.c.origin, field, 'not-expressible', message, value as T);
   }
 
   /** What the output assumes about the world, which the definition does not say. */
-  private assumed(field: FieldPath, message: string | (() => string)): void {
-    this.d.warn(this.c.origin, field, 'flux-assumption', prefixed('for Flux (helm.toolkit.fluxcd.io/v2): ', message));
+  private assumed<T>(field: FieldPath, message: MessageWriterOf<T>, value: T): void {
+    this.d.warnOf(this.c.origin, field, 'flux-assumption', message, value);
   }
 
   /** Registers the chart's source; returns a function giving `spec.chart` once names are final. */
@@ -385,14 +450,14 @@ class ChartMapping {
       if (url === undefined) return () => ({});
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(s.reference) };
       this.checkBranch(['source', 'reference'], key.ref);
-      if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], () => `proxyServer ${show(s.proxyServer)}: Flux takes a Git proxy from a Secret (spec.proxySecretRef of the GitRepository) or from the source-controller's HTTPS_PROXY`);
-      if (s.authMethod !== undefined) this.lost(['source', 'authMethod'], () => `authMethod ${show(s.authMethod)}: give the GitRepository spec.secretRef, a Secret with the SSH key (identity and known_hosts), and an ssh:// URL`);
+      if (s.proxyServer !== undefined) this.lost(SOURCE_PROXY, GIT_PROXY_LOST, s);
+      if (s.authMethod !== undefined) this.lost(SOURCE_AUTH, GIT_AUTH_LOST, s);
     }
     if (key === undefined) {
       // A local directory: nothing in Flux reads the deployment host's disk. The HelmRelease
       // still refers to a GitRepository, so that the order stays whole and the fix is one object.
       const name = slug(`local-${s.location}`) || 'local';
-      this.lost(['source', 'type'], () => `a local source (${show(s.location)}): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository ${show(name)} in namespace ${show(sourceNamespace)} (chart path ${show(path)}), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`);
+      this.lost(SOURCE_TYPE, LOCAL_SOURCE_LOST, { location: s.location, name, namespace: sourceNamespace, path });
       return () => ({
         spec: ordered([
           ['chart', path],
@@ -411,7 +476,7 @@ class ChartMapping {
   private checkBranch(field: FieldPath, ref: GitRef, what = ''): void {
     if (!('branch' in ref)) return;
     const doubt = doubtfulBranch(ref.branch);
-    if (doubt) this.assumed(field, () => `${what}the reference is written as the GitRepository's ref.branch, and Flux fetches only a branch of that name, where Armada fetches whatever it names; ${doubt}, or the source never becomes Ready and no release after it is installed`);
+    if (doubt) this.assumed(field, BRANCH_ASSUMED, { what, doubt });
   }
 
   /** A URL a GitRepository accepts; `what` prefixes the findings when the URL is not the chart's own. */
@@ -419,7 +484,7 @@ class ChartMapping {
     if (/^(?:https?|ssh):\/\/[^/]/.test(loc)) return loc;
     if (/^git:\/\/[^/]/.test(loc)) {
       const https = loc.replace(/^git:/, 'https:');
-      this.assumed(['source', 'location'], () => `${what}the git:// URL ${show(loc)}: Flux clones over HTTP(S) or SSH only, so it is written as ${show(https)}; check that the server serves the repository over HTTPS`);
+      this.assumed(SOURCE_LOCATION, GIT_PROTOCOL_ASSUMED, { what, loc, https });
       return https;
     }
     const scp = /^([A-Za-z0-9._-]+@)?([A-Za-z0-9.-]+):(?!\/\/)(.+)$/.exec(loc);
@@ -438,13 +503,14 @@ class ChartMapping {
     }
     const [, dir] = m;
     const [, chart, version] = file;
-    this.assumed(['source', 'location'], () => `a tar source becomes HelmRepository ${show(dir)} with chart ${show(chart)} version ${show(version)}: this assumes that directory is a Helm repository (it serves an index.yaml listing that chart version, as helm repo index writes it); a plain directory of tarballs cannot be expressed`);
+    const out = { key: { kind: 'HelmRepository' as const, namespace: sourceNamespace, url: dir }, chart, version };
+    this.assumed(SOURCE_LOCATION, TAR_ASSUMED, out);
     const sub = s.subpath?.replace(/^\.\/|\/+$/g, '');
     if (sub !== undefined && sub !== '' && sub !== '.' && sub !== chart) {
-      this.lost(['source', 'subpath'], () => `subpath ${show(s.subpath)}: Flux installs chart ${show(chart)} as packaged, and cannot pick another chart inside the tarball`);
+      this.lost(SOURCE_SUBPATH, TAR_SUBPATH_LOST, { subpath: s.subpath, chart });
     }
-    if (s.proxyServer !== undefined) this.lost(['source', 'proxyServer'], () => `proxyServer ${show(s.proxyServer)}: a HelmRepository has no proxy; set HTTPS_PROXY on the source-controller`);
-    return { key: { kind: 'HelmRepository', namespace: sourceNamespace, url: dir }, chart, version };
+    if (s.proxyServer !== undefined) this.lost(SOURCE_PROXY, TAR_PROXY_LOST, s);
+    return out;
   }
 
   /** The findings about the release's fields, all made before any HelmRelease is built. */
@@ -503,24 +569,19 @@ class ChartMapping {
     if (kinds.length > 0 && !effectiveNativeWait(this.c, this.spec.schemaVersion)) {
       // Helm's own wait (Armada's native wait) covers what kstatus does; without it Armada waited
       // on the listed kinds only.
-      this.lost(['wait', 'native', 'enabled'], () => `native wait off: Armada waits on ${kinds.join(', ')} only; Flux waits on every object of the release (kstatus), which is stronger: a PersistentVolumeClaim that binds on first use or a LoadBalancer Service without an address keeps the release from Ready until it times out`);
+      this.lost(NATIVE_WAIT, NATIVE_WAIT_LOST, kinds);
     }
-    const labelled = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
-    if (w?.labels !== undefined && Object.keys(w.labels).length > 0) this.lost(['wait', 'labels'], () => `label-selected waits: ${labelled}`);
+    if (w?.labels !== undefined && Object.keys(w.labels).length > 0) this.lost(WAIT_LABELS, WAIT_LABELS_LOST);
     w?.resources?.forEach((res, i) => {
       const o = res.options;
       const at = (f: string): FieldPath => ['wait', 'resources', i, f];
-      if (o.labels !== undefined && Object.keys(o.labels).length > 0) this.lost(at('labels'), () => `the labels of this ${res.type} wait: ${labelled}`);
+      if (o.labels !== undefined && Object.keys(o.labels).length > 0) this.lost(at('labels'), RESOURCE_LABELS_LOST, res);
       const min = o.minReady === undefined ? undefined : parseMinReady(o.minReady);
       if (min !== undefined && CONTROLLER_TYPES.includes(res.type) && !(min.kind === 'percent' && min.percent === 100)) {
-        this.lost(at('minReady'), () => `minReady ${show(o.minReady)}: Flux waits until every ${res.type} of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`);
+        this.lost(at('minReady'), MIN_READY_LOST, res);
       }
-      if (o.required === true) {
-        this.lost(at('required'), () => `required=true: Flux waits on the ${res.type}s the release has and succeeds when it has none, which is weaker (Armada times out when no ${res.type} matches)`);
-      }
-      if (o.allowAsyncUpdates === true) {
-        this.lost(at('allowAsyncUpdates'), () => `allowAsyncUpdates=true: Flux waits until every pod of the ${res.type} runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`);
-      }
+      if (o.required === true) this.lost(at('required'), REQUIRED_LOST, res);
+      if (o.allowAsyncUpdates === true) this.lost(at('allowAsyncUpdates'), ASYNC_UPDATES_LOST, res);
     });
   }
 
@@ -560,38 +621,26 @@ class ChartMapping {
     };
     walk(values);
     if (size > VALUES_SIZE_WARNING) {
-      const mib = (size / 1024 / 1024).toFixed(1);
-      this.lost(['values'], () => `the values alone are about ${mib} MiB, and a HelmRelease holds them: the API server refuses an object over about 1.5 MiB (etcd's request limit), and a client-side kubectl apply one over 256 KiB (its last-applied annotation), where Armada handed Helm a file; put them in ConfigMaps or Secrets the HelmRelease reads with valuesFrom`);
+      this.lost(VALUES, VALUES_SIZE_LOST, size);
     }
     if (found.length === 0) return;
-    this.lost(found[0], () => `null ${found.length > 1 ? `at ${found.slice(0, 3).map((f) => formatFieldPath(f)).join(', ')}${found.length > 3 ? ' and more' : ''}` : 'here'}: the HelmRelease keeps it in spec.values, but kustomize-controller and kubectl apply drop a null from the object when they update it, and Helm then keeps the chart's default, which Armada's values file removed; put such values in a ConfigMap the HelmRelease reads with valuesFrom`);
+    this.lost(found[0], NULL_VALUES_LOST, found);
   }
 
   private reportUnsupported(): void {
     const c = this.c;
     const u = c.upgrade;
     const preDelete = u?.pre?.delete;
-    if (preDelete !== undefined && preDelete.length > 0) {
-      this.lost(['upgrade', 'pre', 'delete'], () => `upgrade.pre.delete (${preDelete.map((h) => h.type).join(', ')}): nothing in Flux runs before an upgrade; make those Jobs Helm hooks with helm.sh/hook-delete-policy: before-hook-creation, or give them ttlSecondsAfterFinished, so that an upgrade can recreate them`);
-    }
-    if (u?.pre?.update !== undefined && u.pre.update.length > 0) this.lost(['upgrade', 'pre', 'update'], 'upgrade.pre.update (Armada has ignored it since Helm 3, and Flux has no equivalent)');
-    if (u?.pre?.create !== undefined && u.pre.create.length > 0) this.lost(['upgrade', 'pre', 'create'], 'upgrade.pre.create (never implemented by Armada, and Flux has no equivalent)');
-    if (u?.post?.create !== undefined && u.post.create.length > 0) this.lost(['upgrade', 'post'], 'upgrade.post (ignored by Armada, and Flux has no equivalent)');
+    if (preDelete !== undefined && preDelete.length > 0) this.lost(PRE_DELETE, PRE_DELETE_LOST, preDelete);
+    if (u?.pre?.update !== undefined && u.pre.update.length > 0) this.lost(PRE_UPDATE, PRE_UPDATE_LOST);
+    if (u?.pre?.create !== undefined && u.pre.create.length > 0) this.lost(PRE_CREATE, PRE_CREATE_LOST);
+    if (u?.post?.create !== undefined && u.post.create.length > 0) this.lost(POST, POST_LOST);
     if (c.dependencies !== undefined) {
-      const deps = c.dependencies;
-      this.lost(['dependencies'], deps.length > 0
-        ? () => `subchart dependencies ${show(deps)}: Flux builds the chart as its source has it (its charts/ directory and Chart.yaml dependencies), so vendor those charts into it or declare them in Chart.yaml`
-        : 'dependencies [] (Armada removes the chart\'s own charts/ directory): Flux builds the chart as its source has it, with its subcharts');
+      if (c.dependencies.length > 0) this.lost(DEPENDENCIES, SUBCHARTS_LOST, c.dependencies);
+      else this.lost(DEPENDENCIES, NO_SUBCHARTS_LOST);
     }
-    if (this.r.protected.continueProcessing) {
-      this.lost(['protected', 'continueProcessing'], 'continueProcessing=true: the release is left in place when it fails (no remediation), but the HelmReleases that depend on it wait until it is Ready, where Armada carries on with the group');
-    }
+    if (this.r.protected.continueProcessing) this.lost(CONTINUE_PROCESSING, CONTINUE_PROCESSING_LOST);
   }
-}
-
-/** `prefix` before `message`, which may be a writer, called when the message is first read. */
-function prefixed(prefix: string, message: string | (() => string)): string | (() => string) {
-  return typeof message === 'string' ? prefix + message : () => prefix + message();
 }
 
 /** `chart.spec.chart` of a chart in a Git repository: its path from the repository's root. */
