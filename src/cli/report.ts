@@ -124,6 +124,8 @@ export function reportLines(compact: readonly Diagnostic[], options: ReportOptio
  */
 class Groups {
   private readonly byRule = { warning: new Map<string, Map<string, number[]>>(), error: new Map<string, Map<string, number[]>>() };
+  /** Every group, in the order first found. */
+  public readonly all: number[][] = [];
   /** The group of `d` (an empty list the first time), or none for a diagnostic never grouped. */
   public of(d: Diagnostic): number[] | undefined {
     if ((d.severity !== 'warning' && d.severity !== 'error') || d.code === undefined) return undefined;
@@ -132,7 +134,10 @@ class Groups {
     if (fields === undefined) codes.set(d.code, (fields = new Map()));
     const rule = d.severity === 'warning' ? ruleOf(d) : errorRuleOf(d);
     let same = fields.get(rule);
-    if (same === undefined) fields.set(rule, (same = []));
+    if (same === undefined) {
+      fields.set(rule, (same = []));
+      this.all.push(same);
+    }
     return same;
   }
 }
@@ -145,12 +150,27 @@ class Groups {
  */
 function inGroups(compact: readonly Diagnostic[], options: ReportOptions) {
   const groups = new Groups();
-  const weight = new Map<number[], number>();
-  const groupOfEntry = compact.map((d) => {
+  const groupOfEntry: (number[] | undefined)[] = new Array(compact.length);
+  let runs = false;
+  for (let j = 0; j < compact.length; j++) {
+    const d = compact[j];
     const same = groups.of(d);
-    if (same !== undefined) weight.set(same, (weight.get(same) ?? 0) + weightOf(d));
-    return same;
-  });
+    groupOfEntry[j] = same;
+    same?.push(j);
+    if (d instanceof DeferredDiagnosticRun) runs = true;
+  }
+  const weight = new Map<number[], number>();
+  // Without runs (every target but keleustes's closed values), each entry is one diagnostic and
+  // the entries are the list ordered: the groups found are final.
+  if (!runs) {
+    for (const same of groups.all) weight.set(same, same.length);
+    return { ds: compact, groupOf: groupOfEntry, weight };
+  }
+  for (let j = 0; j < compact.length; j++) {
+    const same = groupOfEntry[j];
+    if (same !== undefined) weight.set(same, (weight.get(same) ?? 0) + weightOf(compact[j]));
+  }
+  for (const same of groups.all) same.length = 0;
   const ds: Diagnostic[] = [];
   const groupOf: (number[] | undefined)[] = [];
   const add = (d: Diagnostic, same: number[] | undefined) => {

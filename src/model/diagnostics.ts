@@ -308,31 +308,35 @@ export type MessageWriterOf<T> = (value: T, field: FieldPath) => string;
 export class Diagnostics {
   /** As collected, runs ({@link warnBelowEach}) included. */
   private readonly items: Diagnostic[] = [];
+  // Made when first read: the reader sets a collector up per chart document, and most of them
+  // never find anything.
   /** The runs' members in place of the runs, up to `expandedFrom` of `items`. */
-  private readonly expanded: Diagnostic[] = [];
+  private expanded: Diagnostic[] | undefined;
   private expandedFrom = 0;
-  private readonly plain: Diagnostic[] = [];
+  private plain: Diagnostic[] | undefined;
 
   /** Every diagnostic, as plain objects (each located). */
   public get all(): readonly Diagnostic[] {
     const collected = this.collected;
-    for (let i = this.plain.length; i < collected.length; i++) {
+    const plain = (this.plain ??= []);
+    for (let i = plain.length; i < collected.length; i++) {
       const d = collected[i];
-      this.plain.push(d instanceof DeferredDiagnostic ? d.toPlain() : d);
+      plain.push(d instanceof DeferredDiagnostic ? d.toPlain() : d);
     }
-    return this.plain;
+    return plain;
   }
   /**
    * Every diagnostic as collected: those of {@link error} and {@link warn} are located only when
    * read (see {@link DeferredDiagnostic}). For a reporter that prints some of many.
    */
   public get collected(): readonly Diagnostic[] {
+    const expanded = (this.expanded ??= []);
     for (; this.expandedFrom < this.items.length; this.expandedFrom++) {
       const d = this.items[this.expandedFrom];
-      if (d instanceof DeferredDiagnosticRun) this.expanded.push(...d.members());
-      else this.expanded.push(d);
+      if (d instanceof DeferredDiagnosticRun) expanded.push(...d.members());
+      else expanded.push(d);
     }
-    return this.expanded;
+    return expanded;
   }
   /**
    * {@link collected}, with each run of like warnings ({@link warnBelowEach}) as one
