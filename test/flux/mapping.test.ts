@@ -64,6 +64,11 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
     ]);
     expect(oneChart({ values: { blob: 'x'.repeat(900_000) } }).findings.filter(([f]) => f === 'values')).toEqual([]);
     expect(oneChart({ values: { a: null, b: [null], c: { d: null } } }).findings.filter(([f]) => f?.startsWith('values')).map(([f, m]) => [f, m.slice(LOST_PREFIX.length, LOST_PREFIX.length + 41)])).toEqual([['values.a', 'null at values.a, values.b[0], values.c.d']]);
+    // Past three, the rest are "more"; the size counts keys and strings at every depth, nulls included.
+    const nulls = oneChart({ values: { n: [{ m: null }], a: null, b: { c: [1, null, { d: null }] }, e: null } }).findings.filter(([f]) => f?.startsWith('values'));
+    expect(nulls.map(([f, m]) => [f, m.slice(LOST_PREFIX.length, m.indexOf(':', LOST_PREFIX.length))])).toEqual([['values.n[0].m', 'null at values.n[0].m, values.a, values.b.c[1] and more']]);
+    const keys = Object.fromEntries(Array.from({ length: 36_200 }, (_, i) => [`key-${String(i).padStart(17, '0')}`, [null]]));
+    expect(oneChart({ values: { deep: { keys } } }).findings.filter(([f]) => f === 'values').map(([, m]) => m.slice(LOST_PREFIX.length, LOST_PREFIX.length + 34))).toEqual(['the values alone are about 1.0 MiB']);
     expect(Object.keys(oneChart({ values: { z: 1, a: 2 } }).spec.values)).toEqual(['a', 'z']);
     expect(oneChart().spec).not.toHaveProperty('values');
     expect(oneChart({ values: {} }).spec).not.toHaveProperty('values');

@@ -587,7 +587,7 @@ class ChartMapping {
 
   /**
    * Two things of the values only a HelmRelease has to care about, found in one walk (every
-   * chart's values are walked). A null removes the chart's default in Helm, and Armada passes it in
+   * chart's values are walked; a second finds where the nulls are, when there are any). A null removes the chart's default in Helm, and Armada passes it in
    * a values file; in a HelmRelease, kustomize-controller and kubectl apply drop nulls from
    * spec.values on update (a merge patch deletes what is null), so Helm keeps the default. And the
    * values are stored in the object, which the API server refuses past its request limit, where
@@ -596,35 +596,13 @@ class ChartMapping {
   private reportValues(): void {
     const values = this.c.values;
     if (values === undefined) return;
-    const found: FieldPath[] = [];
-    let size = 0;
-    // One path, extended and shortened in place; copied only for a null found.
-    const at: (string | number)[] = ['values'];
-    const walk = (v: unknown): void => {
-      if (v === null) {
-        size += 4;
-        if (found.length < 4) found.push([...at]);
-      } else if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
-          at.push(i);
-          walk(v[i]);
-          at.pop();
-        }
-      } else if (typeof v === 'object') {
-        for (const k of Object.keys(v)) {
-          size += k.length + 4;
-          at.push(k);
-          walk((v as Record<string, unknown>)[k]);
-          at.pop();
-        }
-      } else size += typeof v === 'string' ? v.length + 2 : 8;
-    };
-    walk(values);
-    if (size > VALUES_SIZE_WARNING) {
-      this.lost(VALUES, VALUES_SIZE_LOST, size);
+    const walk = new ValuesWalk();
+    walk.visit(values);
+    if (walk.size > VALUES_SIZE_WARNING) this.lost(VALUES, VALUES_SIZE_LOST, walk.size);
+    if (walk.nulls > 0) {
+      const found = nullPaths(values);
+      this.lost(found[0], NULL_VALUES_LOST, found);
     }
-    if (found.length === 0) return;
-    this.lost(found[0], NULL_VALUES_LOST, found);
   }
 
   private reportUnsupported(): void {
@@ -641,6 +619,57 @@ class ChartMapping {
     }
     if (this.r.protected.continueProcessing) this.lost(CONTINUE_PROCESSING, CONTINUE_PROCESSING_LOST);
   }
+}
+
+/**
+ * About how many bytes a chart's values take as YAML, and how many nulls they hold: every chart's
+ * values are walked, and nulls are rare, so their paths are found by {@link nullPaths} only where
+ * there are any.
+ */
+class ValuesWalk {
+  public size = 0;
+  public nulls = 0;
+  public visit(v: unknown): void {
+    if (v === null) {
+      this.size += 4;
+      this.nulls++;
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) this.visit(v[i]);
+    } else if (typeof v === 'object') {
+      // for-in lists the own keys in Object.keys' order without making an array of them.
+      for (const k in v) {
+        if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+        this.size += k.length + 4;
+        this.visit((v as Record<string, unknown>)[k]);
+      }
+    } else this.size += typeof v === 'string' ? v.length + 2 : 8;
+  }
+}
+
+/** The paths of the first four nulls in `values`, in the order {@link ValuesWalk} visits them. */
+function nullPaths(values: Readonly<Record<string, unknown>>): FieldPath[] {
+  const found: FieldPath[] = [];
+  // One path, extended and shortened in place; copied only for a null found.
+  const at: (string | number)[] = ['values'];
+  const walk = (v: unknown): void => {
+    if (found.length >= 4) return;
+    if (v === null) found.push([...at]);
+    else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        at.push(i);
+        walk(v[i]);
+        at.pop();
+      }
+    } else if (typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        at.push(k);
+        walk((v as Record<string, unknown>)[k]);
+        at.pop();
+      }
+    }
+  };
+  walk(values);
+  return found;
 }
 
 /** `chart.spec.chart` of a chart in a Git repository: its path from the repository's root. */
