@@ -196,7 +196,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
 
   const sources = new FluxSources();
   const releaseInterval = goDuration(interval.toSeconds());
-  const releases: { ref: ReleaseRef; build: () => KubeObject }[] = [];
+  const releases: PendingRelease[] = [];
   // Counted; only the first few are named.
   let crossings = 0;
   const crossing: string[] = [];
@@ -209,34 +209,10 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
       if (dep.namespace === ref.namespace) continue;
       if (crossings++ < 3) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
     }
-    const m = new ChartMapping(spec, chart, release, d, options.localSources ?? {}, form);
-    const chartSpec = m.chart(sources, options.sourceNamespace ?? ref.namespace, ref.namespace);
-    m.report();
-    releases.push({
-      ref,
-      // Built after every source is known (source names depend on all of them), when read.
-      build: () => ({
-        apiVersion: HELM_RELEASE_API_VERSION,
-        kind: 'HelmRelease',
-        metadata: {
-          name: ref.name,
-          namespace: ref.namespace,
-          annotations: { [FLUX_GROUP_ANNOTATION]: group, [FLUX_MANIFEST_ANNOTATION]: spec.name, [FLUX_STEP_ANNOTATION]: String(step) },
-        },
-        spec: ordered([
-          ['releaseName', release.name],
-          ['targetNamespace', release.namespace],
-          // Where Helm 3 keeps a release: its own namespace. Flux would use its own otherwise,
-          // miss the release Armada installed and fail to install it again over its objects.
-          ['storageNamespace', release.namespace],
-          ['interval', releaseInterval],
-          ['suspend', options.suspend === true ? true : undefined],
-          ['chart', chartSpec()],
-          // Written as literals (thousands on a large site), in the order ordered() would give.
-          ['dependsOn', deps.length === 0 ? undefined : deps.map((x) => (x.namespace === ref.namespace ? { name: x.name } : { name: x.name, namespace: x.namespace }))],
-        ], m.releaseFields()),
-      }),
-    });
+    const mapping = new ChartMapping(spec, chart, release, d, options.localSources ?? {}, form);
+    const source = mapping.chart(sources, options.sourceNamespace ?? ref.namespace);
+    mapping.report();
+    releases.push({ ref, deps, group, step, mapping, source });
   }
 
   if (crossings > 0) {
@@ -262,12 +238,87 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
     objects: {
       *[Symbol.iterator]() {
         yield* head;
-        for (const r of releases) yield r.build();
+        // Built after every source is known (source names depend on all of them), when read.
+        for (const r of releases) yield helmRelease(r, spec, sources, options, releaseInterval);
       },
     },
     count: head.length + releases.length,
     diagnostics: d,
   };
+}
+
+/**
+ * What a HelmRelease needs, found with the findings, to be built when it is read: plain data, as
+ * thousands of them wait for the writer.
+ */
+interface PendingRelease {
+  readonly ref: ReleaseRef;
+  readonly deps: readonly ReleaseRef[];
+  readonly group: string;
+  readonly step: number;
+  readonly mapping: ChartMapping;
+  readonly source: ChartRef;
+}
+
+/**
+ * Where a HelmRelease's chart comes from, before the sources' names are final: a source of the
+ * output (by its id), a GitRepository the output does not write (a local source), or none (the
+ * source has an error, reported).
+ */
+type ChartRef =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'HelmRepository'; readonly id: string; readonly chart: string; readonly version: string }
+  | { readonly kind: 'GitRepository'; readonly id: string; readonly path: string }
+  | LocalChartRef;
+
+/** A local source's GitRepository, which the output names but does not write. */
+interface LocalChartRef {
+  readonly kind: 'local';
+  readonly location: string;
+  /** The GitRepository's name. */
+  readonly name: string;
+  /** The GitRepository's namespace. */
+  readonly namespace: string;
+  readonly path: string;
+}
+
+const NO_CHART: ChartRef = { kind: 'none' };
+
+function helmRelease(p: PendingRelease, spec: ManifestSpec, sources: FluxSources, options: FluxOptions, interval: string): KubeObject {
+  const { ref, deps, mapping } = p;
+  const release = mapping.release;
+  return {
+    apiVersion: HELM_RELEASE_API_VERSION,
+    kind: 'HelmRelease',
+    metadata: {
+      name: ref.name,
+      namespace: ref.namespace,
+      annotations: { [FLUX_GROUP_ANNOTATION]: p.group, [FLUX_MANIFEST_ANNOTATION]: spec.name, [FLUX_STEP_ANNOTATION]: String(p.step) },
+    },
+    spec: ordered([
+      ['releaseName', release.name],
+      ['targetNamespace', release.namespace],
+      // Where Helm 3 keeps a release: its own namespace. Flux would use its own otherwise,
+      // miss the release Armada installed and fail to install it again over its objects.
+      ['storageNamespace', release.namespace],
+      ['interval', interval],
+      ['suspend', options.suspend === true ? true : undefined],
+      ['chart', chartSpec(p.source, sources, options.sourceNamespace ?? ref.namespace, ref.namespace)],
+      // Written as literals (thousands on a large site), in the order ordered() would give.
+      ['dependsOn', deps.length === 0 ? undefined : deps.map((x) => (x.namespace === ref.namespace ? { name: x.name } : { name: x.name, namespace: x.namespace }))],
+    ], mapping.releaseFields()),
+  };
+}
+
+/** `spec.chart` of a HelmRelease whose chart comes from `c`, its source in `sourceNamespace`. */
+function chartSpec(c: ChartRef, sources: FluxSources, sourceNamespace: string, releaseNamespace: string): Record<string, unknown> {
+  if (c.kind === 'none') return {};
+  const sourceRef = (kind: string, name: string) => ordered([['kind', kind], ['name', name], ['namespace', sourceNamespace === releaseNamespace ? undefined : sourceNamespace]]);
+  if (c.kind === 'HelmRepository') return { spec: ordered([['chart', c.chart], ['version', c.version], ['sourceRef', sourceRef('HelmRepository', sources.nameOf(c.id))]]) };
+  const name = c.kind === 'local' ? c.name : sources.nameOf(c.id);
+  // Armada deploys whatever the reference points to on every apply; Flux's default rebuilds the
+  // chart only when Chart.yaml's version changes.
+  return { spec: ordered([['chart', c.path], ['sourceRef', sourceRef('GitRepository', name)], ['reconcileStrategy', 'Revision']]) };
 }
 
 const LOST = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2)';
@@ -299,7 +350,7 @@ const GIT_PROXY_LOST: MessageWriterOf<ChartSource> = (s) =>
   lostText(`proxyServer ${show(s.proxyServer)}: Flux takes a Git proxy from a Secret (spec.proxySecretRef of the GitRepository) or from the source-controller's HTTPS_PROXY`);
 const GIT_AUTH_LOST: MessageWriterOf<ChartSource> = (s) =>
   lostText(`authMethod ${show(s.authMethod)}: give the GitRepository spec.secretRef, a Secret with the SSH key (identity and known_hosts), and an ssh:// URL`);
-const LOCAL_SOURCE_LOST: MessageWriterOf<{ location: string; name: string; namespace: string; path: string }> = (x) =>
+const LOCAL_SOURCE_LOST: MessageWriterOf<LocalChartRef> = (x) =>
   lostText(`a local source (${show(x.location)}): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository ${show(x.name)} in namespace ${show(x.namespace)} (chart path ${show(x.path)}), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`);
 const BRANCH_ASSUMED: MessageWriterOf<{ what: string; doubt: string }> = (x) =>
   assumedText(`${x.what}the reference is written as the GitRepository's ref.branch, and Flux fetches only a branch of that name, where Armada fetches whatever it names; ${x.doubt}, or the source never becomes Ready and no release after it is installed`);
@@ -437,7 +488,8 @@ class ChartMapping {
   constructor(
     private readonly spec: ManifestSpec,
     private readonly c: ChartSpec,
-    private readonly r: PlannedRelease,
+    /** The release the HelmRelease is of. */
+    public readonly release: PlannedRelease,
     private readonly d: Diagnostics,
     private readonly localSources: Readonly<Record<string, ChartSource>>,
     private readonly form: WriterForm,
@@ -456,16 +508,13 @@ class ChartMapping {
     this.d.warnOf(this.c.origin, field, 'flux-assumption', message, value);
   }
 
-  /** Registers the chart's source; returns a function giving `spec.chart` once names are final. */
-  public chart(sources: FluxSources, sourceNamespace: string, releaseNamespace: string): () => Record<string, unknown> {
+  /** Registers the chart's source; returns where the chart comes from (see {@link chartSpec}). */
+  public chart(sources: FluxSources, sourceNamespace: string): ChartRef {
     const s = this.c.source;
-    const sourceRef = (kind: string, id: string) => () =>
-      ordered([['kind', kind], ['name', sources.nameOf(id)], ['namespace', sourceNamespace === releaseNamespace ? undefined : sourceNamespace]]);
     if (s.type === SourceType.TAR) {
       const t = this.tar(sourceNamespace);
-      if (t === undefined) return () => ({});
-      const ref = sourceRef('HelmRepository', sources.add(t.key));
-      return () => ({ spec: ordered([['chart', t.chart], ['version', t.version], ['sourceRef', ref()]]) });
+      if (t === undefined) return NO_CHART;
+      return { kind: 'HelmRepository', id: sources.add(t.key), chart: t.chart, version: t.version };
     }
     let key: FluxSourceKey | undefined;
     let path = chartPath(s.subpath);
@@ -474,16 +523,16 @@ class ChartMapping {
       const what = `localSources[${show(s.location)}]`;
       if (!ChartSource.isChartSource(published) || published.type !== SourceType.GIT) {
         this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}: received ${ChartSource.isChartSource(published) ? `a ${published.type} source` : show(published)}; it must be a git source (ChartSource.git), since a GitRepository is what Flux reads a directory tree from`);
-        return () => ({});
+        return NO_CHART;
       }
       const url = this.gitUrl(published.location, `${what}: `);
-      if (url === undefined) return () => ({});
+      if (url === undefined) return NO_CHART;
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(published.reference) };
       this.checkBranch(['source', 'location'], key.ref, `${what}: `);
       path = chartPath(`${published.effectiveSubpath}/${s.effectiveSubpath}`);
     } else if (s.type === SourceType.GIT) {
       const url = this.gitUrl(s.location, '');
-      if (url === undefined) return () => ({});
+      if (url === undefined) return NO_CHART;
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(s.reference) };
       this.checkBranch(['source', 'reference'], key.ref);
       if (s.proxyServer !== undefined) this.lost(SOURCE_PROXY, GIT_PROXY_LOST, s);
@@ -492,20 +541,11 @@ class ChartMapping {
     if (key === undefined) {
       // A local directory: nothing in Flux reads the deployment host's disk. The HelmRelease
       // still refers to a GitRepository, so that the order stays whole and the fix is one object.
-      const name = slug(`local-${s.location}`) || 'local';
-      this.lost(SOURCE_TYPE, LOCAL_SOURCE_LOST, { location: s.location, name, namespace: sourceNamespace, path });
-      return () => ({
-        spec: ordered([
-          ['chart', path],
-          ['sourceRef', ordered([['kind', 'GitRepository'], ['name', name], ['namespace', sourceNamespace === releaseNamespace ? undefined : sourceNamespace]])],
-          ['reconcileStrategy', 'Revision'],
-        ]),
-      });
+      const local: LocalChartRef = { kind: 'local', location: s.location, name: slug(`local-${s.location}`) || 'local', namespace: sourceNamespace, path };
+      this.lost(SOURCE_TYPE, LOCAL_SOURCE_LOST, local);
+      return local;
     }
-    const ref = sourceRef('GitRepository', sources.add(key));
-    // Armada deploys whatever the reference points to on every apply; Flux's default rebuilds the
-    // chart only when Chart.yaml's version changes.
-    return () => ({ spec: ordered([['chart', path], ['sourceRef', ref()], ['reconcileStrategy', 'Revision']]) });
+    return { kind: 'GitRepository', id: sources.add(key), path };
   }
 
   /** A reference written as a branch that may be a tag, an abbreviated commit or HEAD (see doubtfulBranch). */
@@ -559,7 +599,7 @@ class ChartMapping {
   /** timeout, install, upgrade, test, uninstall, values: no findings (see {@link report}). */
   public releaseFields(): [string, unknown][] {
     const c = this.c;
-    const r = this.r;
+    const r = this.release;
     // Armada waits when Helm's native wait is on or when it has resources to wait on; Flux has
     // one wait, on every object of the release, so that wait carries both.
     const waits = effectiveNativeWait(c, this.spec.schemaVersion) || r.waitResources.length > 0;
@@ -601,7 +641,7 @@ class ChartMapping {
 
   private reportWaits(): void {
     const w = this.c.wait;
-    const kinds = [...new Set(this.r.waitResources.map((x) => x.type))];
+    const kinds = [...new Set(this.release.waitResources.map((x) => x.type))];
     if (kinds.length > 0 && !effectiveNativeWait(this.c, this.spec.schemaVersion)) {
       // Helm's own wait (Armada's native wait) covers what kstatus does; without it Armada waited
       // on the listed kinds only.
@@ -653,7 +693,7 @@ class ChartMapping {
       if (c.dependencies.length > 0) this.lost(DEPENDENCIES, SUBCHARTS_LOST, c.dependencies);
       else this.lost(DEPENDENCIES, NO_SUBCHARTS_LOST);
     }
-    if (this.r.protected.continueProcessing) this.lost(CONTINUE_PROCESSING, CONTINUE_PROCESSING_LOST);
+    if (this.release.protected.continueProcessing) this.lost(CONTINUE_PROCESSING, CONTINUE_PROCESSING_LOST);
   }
 }
 
