@@ -201,6 +201,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
   let crossings = 0;
   const crossing: string[] = [];
   const dependencies = new Dependencies(plan, refs);
+  const localSources = options.localSources ?? {};
   for (const { release, step, group } of firsts) {
     const chart = charts.get(release.chart)!;
     const ref = refs.get(chart.name)!;
@@ -209,7 +210,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
       if (dep.namespace === ref.namespace) continue;
       if (crossings++ < 3) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
     }
-    const mapping = new ChartMapping(spec, chart, release, d, options.localSources ?? {}, form);
+    const mapping = new ChartMapping(spec, chart, release, d, localSources, form);
     const source = mapping.chart(sources, options.sourceNamespace ?? ref.namespace);
     mapping.report();
     releases.push({ ref, deps, group, step, mapping, source });
@@ -443,18 +444,22 @@ class Dependencies {
   private releasesBefore(step: number): StepReleases {
     let before = this.before.get(step);
     if (before !== undefined) return before;
-    before = { refs: [], charts: [], has: new Set() };
+    const refs: ReleaseRef[] = [];
+    const charts: string[] = [];
+    const has = new Set<string>();
     for (let s = step - 1; s >= 0; s--) {
       const releases = this.plan.steps[s].releases;
       for (const r of releases) {
         const ref = this.refs.get(r.chart);
-        if (ref === undefined || before.has.has(r.chart)) continue;
-        before.has.add(r.chart);
-        before.charts.push(r.chart);
-        before.refs.push(ref);
+        if (ref === undefined || has.has(r.chart)) continue;
+        has.add(r.chart);
+        charts.push(r.chart);
+        refs.push(ref);
       }
       if (releases.some((r) => r.firstStep === this.plan.steps[s].index)) break;
     }
+    // A copy of its own length: the HelmReleases keep the list until they are written.
+    before = { refs: refs.slice(), charts, has };
     this.before.set(step, before);
     return before;
   }
@@ -462,9 +467,9 @@ class Dependencies {
 
 /** The releases a step's HelmReleases wait for: their references, and the charts they are of. */
 interface StepReleases {
-  readonly refs: ReleaseRef[];
-  readonly charts: string[];
-  readonly has: Set<string>;
+  readonly refs: readonly ReleaseRef[];
+  readonly charts: readonly string[];
+  readonly has: ReadonlySet<string>;
 }
 
 function sourceObject(name: string, key: FluxSourceKey, interval: Duration): KubeObject {
