@@ -3,7 +3,7 @@ import { DiagnosticCodes } from '../../model/codes';
 import { Diagnostic, isError } from '../../model/diagnostics';
 import { buildPlan } from '../../model/plan';
 import { SchemaVersion } from '../../model/spec';
-import { toAirshipCharts } from '../../model/wire/airship-v1';
+import { airshipChartsAsRead } from '../../model/wire/airship-v1';
 import { toArmadaDocuments } from '../../model/wire/documents';
 import { otherToolsDocumentWarnings } from '../left-out';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
@@ -105,9 +105,9 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!objects) return EXIT.INVALID;
   if (dir === undefined || dir === '-') {
     // Every finding is reported before the first byte: what is left, building the objects not
-    // built yet (Flux's HelmReleases) and writing plain objects as YAML, cannot fail, so the
-    // pieces go out as they are made and none is kept (on a large site, held pieces were most of
-    // what the young GC copied at the end).
+    // built yet (Flux's HelmReleases, the airship ArmadaCharts) and writing plain objects as
+    // YAML, cannot fail, so the pieces go out as they are made and none is kept (on a large site,
+    // held pieces were most of what the young GC copied at the end).
     // Each is made when the reader has taken the one before (see writePieces).
     await writePieces(io.stdout, yamlStreamChunks(objects));
   } else {
@@ -127,8 +127,9 @@ const FOR_YAML: WriterForm = { valuesForYamlWriter: true };
 /**
  * Reads, checks, converts and reports; `objects` is undefined when the input has errors (or too
  * many warnings). Only the converted objects outlive this call: the loaded documents and the spec
- * can be collected while the output is written. Flux's HelmReleases are made as they are written
- * (every finding is made before), so what outlives it for them is what builds them.
+ * can be collected while the output is written. Flux's HelmReleases and the airship ArmadaCharts
+ * are made as they are written (every finding is made before), so what outlives it for them is
+ * what builds them.
  */
 async function convert(
   args: ReturnType<typeof parse>,
@@ -151,7 +152,7 @@ async function convert(
     objects = out.objects;
     diagnostics = out.diagnostics.compact;
   } else if (to === 'airship-v1') {
-    const out = toAirshipCharts(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') }, FOR_YAML);
+    const out = airshipChartsAsRead(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') }, FOR_YAML);
     objects = out.objects;
     diagnostics = out.diagnostics.compact;
   } else {

@@ -12,7 +12,7 @@
 import { setOwn } from '../own-keys';
 import { Diagnostics, FieldPath, MessageWriterOf, show } from '../diagnostics';
 import { chartVersion, effectiveNativeWait, effectiveTest, effectiveWaitResources, effectiveWaitTimeout, jobDeletesWithoutCronJobs, DEFAULT_DELETE_TIMEOUT_SECONDS, DEFAULT_TEST_TIMEOUT_SECONDS } from '../effective';
-import { Plan } from '../plan';
+import { Plan, PlannedRelease, PlanStep } from '../plan';
 import { firstByName } from '../first-by-name';
 import { ChartSource, SourceType } from '../source';
 import { ChartSpec, ManifestSpec, SchemaVersion } from '../spec';
@@ -50,10 +50,20 @@ export interface KubeObject {
 
 /** One ArmadaChart per deployed chart, in deployment order. */
 export function toAirshipCharts(spec: ManifestSpec, plan: Plan, options: AirshipOptions = {}, form: WriterForm = {}): { objects: KubeObject[]; diagnostics: Diagnostics } {
+  const r = airshipChartsAsRead(spec, plan, options, form);
+  return { objects: [...r.objects], diagnostics: r.diagnostics };
+}
+
+/**
+ * {@link toAirshipCharts} for a writer that writes each object and lets it go: every finding is
+ * made here, and an ArmadaChart is built only when `objects` reaches it (each iteration builds
+ * them anew), so that a large site never holds all of them at once.
+ */
+export function airshipChartsAsRead(spec: ManifestSpec, plan: Plan, options: AirshipOptions = {}, form: WriterForm = {}): { objects: Iterable<KubeObject>; diagnostics: Diagnostics } {
   const d = new Diagnostics();
   const charts = firstByName(spec.charts);
   const groups = firstByName(spec.groups);
-  const objects: KubeObject[] = [];
+  const pending: { release: PlannedRelease; chart: ChartSpec; step: PlanStep }[] = [];
   const done = new Set<string>();
   for (const step of plan.steps) {
     for (const r of step.releases) {
@@ -63,30 +73,39 @@ export function toAirshipCharts(spec: ManifestSpec, plan: Plan, options: Airship
         continue;
       }
       done.add(chart.name);
-      const w = new ChartWriter(spec, chart, d, form);
-      const annotations: Record<string, string> = {
-        [GROUP_ANNOTATION]: step.group,
-        [MANIFEST_ANNOTATION]: spec.name,
-        [STEP_ANNOTATION]: String(step.index),
-      };
-      if (options.syncWaves) annotations[SYNC_WAVE_ANNOTATION] = String(step.index);
-      objects.push({
-        apiVersion: AIRSHIP_API_VERSION,
-        kind: 'ArmadaChart',
-        metadata: {
-          name: r.name,
-          namespace: chart.namespace,
-          labels: { [RELEASE_NAME_LABEL]: r.name },
-          annotations: sortedRecord(annotations),
-        },
-        data: w.data(groups.get(step.group)),
-      });
+      new ChartWriter(spec, chart, d, form).report();
+      pending.push({ release: r, chart, step });
       if (chart.dependsOn.some((t) => plan.firstStepOf(t) === step.index)) {
         d.warn(chart.origin, ['dependsOn'], 'not-expressible', 'cannot be expressed for the airship operator: an addDependency edge inside one parallel step has no equivalent (the operator reconciles every ArmadaChart on its own); the step annotation orders steps only');
       }
     }
   }
-  return { objects, diagnostics: d };
+  return {
+    objects: {
+      *[Symbol.iterator]() {
+        for (const { release, chart, step } of pending) {
+          const annotations: Record<string, string> = {
+            [GROUP_ANNOTATION]: step.group,
+            [MANIFEST_ANNOTATION]: spec.name,
+            [STEP_ANNOTATION]: String(step.index),
+          };
+          if (options.syncWaves) annotations[SYNC_WAVE_ANNOTATION] = String(step.index);
+          yield {
+            apiVersion: AIRSHIP_API_VERSION,
+            kind: 'ArmadaChart',
+            metadata: {
+              name: release.name,
+              namespace: chart.namespace,
+              labels: { [RELEASE_NAME_LABEL]: release.name },
+              annotations: sortedRecord(annotations),
+            },
+            data: new ChartWriter(spec, chart, d, form).data(groups.get(step.group)),
+          };
+        }
+      },
+    },
+    diagnostics: d,
+  };
 }
 
 function sortedRecord(r: Record<string, string>): Record<string, string> {
@@ -170,9 +189,15 @@ class ChartWriter {
     else if (written.percent > 0) this.differs(field, PERCENT_DIFFERS, { minReady, percent: written.percent });
   }
 
+  /** Every finding about the chart, in the order a reader meets its fields; {@link data} makes none. */
+  public report(): void {
+    this.reportUnsupported();
+    this.reportSource();
+    this.reportWait();
+  }
+
   public data(group: Parameters<typeof effectiveTest>[1]): AirshipArmadaChartData {
     const c = this.chart;
-    this.reportUnsupported();
     return ordered([
       ['chart_name', c.chartName ?? c.name],
       ['release', c.release],
@@ -186,7 +211,7 @@ class ChartWriter {
     ]) as unknown as AirshipArmadaChartData;
   }
 
-  private source(): AirshipChartSource {
+  private reportSource(): void {
     const s = this.chart.source;
     if (s.type !== SourceType.TAR) {
       // One finding for the whole source: its reference, proxy and auth go with it.
@@ -199,37 +224,52 @@ class ChartWriter {
       }
       if (s.proxyServer !== undefined) this.lost(SOURCE_PROXY, PROXY_LOST, s);
     }
+  }
+
+  private source(): AirshipChartSource {
+    const s = this.chart.source;
     return ordered([['type', s.type], ['location', s.location], ['subpath', s.subpath]]) as unknown as AirshipChartSource;
   }
 
-  private wait(): AirshipChartWait {
+  private reportWait(): void {
     const c = this.chart;
     const w = c.wait;
     // Required by default (a listed wait, v1's default pod wait): one line per chart, since the
     // operator has no required waits at all. An explicit required=true is reported on its item.
     const implicit = effectiveWaitResources(c, this.spec.schemaVersion).filter((r, i) => r.required && (w?.resources === undefined || w.resources[i].options.required === undefined));
     if (implicit.length > 0) this.differs(WAIT, REQUIRED_DIFFERS, { types: [...new Set(implicit.map((r) => r.type))], listed: w?.resources !== undefined });
+    if (w?.resources !== undefined) {
+      w.resources.forEach((r, i) => {
+        if (r.options.required === true) this.lost(['wait', 'resources', i, 'required'], REQUIRED_LOST, r);
+        if (r.options.allowAsyncUpdates === true) this.lost(['wait', 'resources', i, 'allowAsyncUpdates'], ASYNC_UPDATES_LOST);
+        this.checkMinReady(['wait', 'resources', i, 'minReady'], r.type, r.options.minReady);
+      });
+    } else if (chartVersion(c, this.spec.schemaVersion) === SchemaVersion.V2) {
+      for (const r of V2_DEFAULT_WAIT_RESOURCES) this.checkMinReady(WAIT_RESOURCES, r.type, undefined);
+    }
+  }
+
+  private wait(): AirshipChartWait {
+    const c = this.chart;
+    const w = c.wait;
     let resources: AirshipChartWaitResource[] | undefined;
     // Armada merges an item's labels over wait.labels; the operator merges wait.labels over the
     // item's. Where they conflict, each item gets Armada's merge and wait.labels is left out.
     const waitLabels = w?.labels ?? {};
     const conflict = (w?.resources ?? []).some((r) => Object.entries(r.options.labels ?? {}).some(([k, v]) => k in waitLabels && waitLabels[k] !== v));
     if (w?.resources !== undefined) {
-      resources = w.resources.map((r, i) => {
-        if (r.options.required === true) this.lost(['wait', 'resources', i, 'required'], REQUIRED_LOST, r);
-        if (r.options.allowAsyncUpdates === true) this.lost(['wait', 'resources', i, 'allowAsyncUpdates'], ASYNC_UPDATES_LOST);
-        this.checkMinReady(['wait', 'resources', i, 'minReady'], r.type, r.options.minReady);
-        return ordered([
-          ['type', r.type],
-          ['labels', labelsOut(conflict ? { ...waitLabels, ...(r.options.labels ?? {}) } : r.options.labels)],
-          // The CRD types min_ready as a string: `1` must be written "1".
-          ['min_ready', r.options.minReady === undefined ? undefined : String(r.options.minReady)],
-        ]) as unknown as AirshipChartWaitResource;
-      });
+      resources = w.resources.map(
+        (r) =>
+          ordered([
+            ['type', r.type],
+            ['labels', labelsOut(conflict ? { ...waitLabels, ...(r.options.labels ?? {}) } : r.options.labels)],
+            // The CRD types min_ready as a string: `1` must be written "1".
+            ['min_ready', r.options.minReady === undefined ? undefined : String(r.options.minReady)],
+          ]) as unknown as AirshipChartWaitResource,
+      );
     } else if (chartVersion(c, this.spec.schemaVersion) === SchemaVersion.V2) {
       // The operator's default is v1's (jobs, pods); a v2 definition waits on every type.
       resources = V2_DEFAULT_WAIT_RESOURCES.map((r) => ({ type: r.type }));
-      for (const r of V2_DEFAULT_WAIT_RESOURCES) this.checkMinReady(WAIT_RESOURCES, r.type, undefined);
     }
     return ordered([
       // Written explicitly: the operator needs a timeout for native wait to apply at all.
