@@ -191,7 +191,7 @@ function inGroups(compact: readonly Diagnostic[], options: ReportOptions) {
 export function tooManyWarnings(ds: readonly Diagnostic[], options: ReportOptions): boolean {
   if (options.maxWarnings === undefined) return false;
   let warnings = 0;
-  for (const d of ds) if (d.severity === 'warning') warnings += weightOf(d);
+  for (let i = 0; i < ds.length; i++) if (ds[i].severity === 'warning') warnings += weightOf(ds[i]);
   return warnings > options.maxWarnings;
 }
 

@@ -304,6 +304,8 @@ export type MessageWriter = (field: FieldPath) => string;
  */
 export type MessageWriterOf<T> = (value: T, field: FieldPath) => string;
 
+const NONE: readonly Diagnostic[] = Object.freeze([]);
+
 /** Collects diagnostics; rules add to it and never throw. */
 export class Diagnostics {
   /** As collected, runs ({@link warnBelowEach}) included. */
@@ -330,6 +332,7 @@ export class Diagnostics {
    * read (see {@link DeferredDiagnostic}). For a reporter that prints some of many.
    */
   public get collected(): readonly Diagnostic[] {
+    if (this.expanded === undefined && this.items.length === 0) return NONE;
     const expanded = (this.expanded ??= []);
     for (; this.expandedFrom < this.items.length; this.expandedFrom++) {
       const d = this.items[this.expandedFrom];
@@ -479,7 +482,8 @@ export function plural(n: number, noun: string): string {
 export function summary(ds: readonly Diagnostic[]): string {
   let errors = 0;
   let warnings = 0;
-  for (const d of ds) {
+  for (let i = 0; i < ds.length; i++) {
+    const d = ds[i];
     if (isError(d)) errors++;
     else warnings += weightOf(d);
   }

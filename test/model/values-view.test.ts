@@ -107,6 +107,16 @@ describe('a values view is written exactly as the sorted copy', () => {
     }
   });
 
+  test('mappings of every width up to 80 keys, array indexes among them: keys in the order of a sorted copy', () => {
+    const r = rng(20261205);
+    const pool = [...KEYS, ...Array.from({ length: 90 }, (_, i) => (i % 3 === 0 ? String(i * 7) : `k${(i * 37) % 101}${'é'.repeat(i % 2)}`))];
+    for (let width = 0; width <= 80; width++) {
+      const o: Record<string, unknown> = {};
+      while (Object.keys(o).length < width) o[pool[Math.floor(r() * pool.length)]] = width;
+      expect(asView({ o })).toBe(asCopy({ o }));
+    }
+  });
+
   test('valuesOut gives a view only when the objects are for the YAML writer', () => {
     const v = { b: 1, a: 2 };
     expect(Object.keys(valuesOut(v)!)).toEqual(['a', 'b']);

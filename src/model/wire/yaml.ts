@@ -149,11 +149,32 @@ function sortedKeys(o: object): string[] {
   const keys = Object.keys(o);
   let i = 0;
   while (i < keys.length && isArrayIndex(keys[i])) i++;
-  if (i === 0) return keys.sort();
-  const rest = keys.slice(i).sort();
-  keys.length = i;
-  for (let j = 0; j < rest.length; j++) keys.push(rest[j]);
+  sortFrom(keys, i);
   return keys;
+}
+
+/**
+ * Sorts `keys` from index `from` on, in place, as `Array.prototype.sort` would (by UTF-16 code
+ * units): by insertion for the few keys most mappings have, since the built-in sort makes a work
+ * copy of every array it sorts, and the writer sorts the keys of every mapping of the values.
+ */
+function sortFrom(keys: string[], from: number): void {
+  const n = keys.length - from;
+  if (n < 2) return;
+  if (n > 32) {
+    const rest = keys.slice(from).sort();
+    for (let j = 0; j < n; j++) keys[from + j] = rest[j];
+    return;
+  }
+  for (let j = from + 1; j < keys.length; j++) {
+    const k = keys[j];
+    let at = j;
+    while (at > from && keys[at - 1] > k) {
+      keys[at] = keys[at - 1];
+      at--;
+    }
+    keys[at] = k;
+  }
 }
 
 function isArrayIndex(k: string): boolean {
