@@ -8,6 +8,7 @@
 import { isPlainObject, isYamlTimestamp } from '../values';
 import { detached } from '../detached';
 import { hasOwnKey } from '../own-keys';
+import { inPieces } from '../text-pieces';
 
 /** Strings PyYAML (YAML 1.1) or a YAML 1.2 core reader would not read back as strings. */
 const BOOL = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
@@ -112,15 +113,15 @@ function nonEmpty(v: unknown): boolean {
 }
 
 /**
- * A key's lines as written, by where they start: `key: ` before a scalar and `key:` with a line
- * break before a block, after an indentation (`    key: `) or a dash (`  - key: `). Keys and
- * indentations repeat across documents (every chart has `namespace`, `wait`, ...), so each
- * combination is made once and a line is written in three parts at most.
+ * A key's line as it starts: `key: ` before a scalar and `key:` with a line break before a
+ * block, after an indentation (`    key: `) or a dash (`  - key: `). Keys and indentations repeat
+ * across documents (every chart has `namespace`, `wait`, ...), so each combination is made once,
+ * and a line is its start, its value and a line break.
  */
 class KeyText {
   private readonly starts: string[] = [];
   constructor(private readonly spelled: string) {}
-  /** The line's start at `indent` (or, `dashed`, the dash before it), ending in `: ` or `:\n`. */
+  /** The line's start at `indent` (or, `dashed`, with a dash in place of its last two spaces). */
   public at(indent: string, dashed: boolean, block: boolean): string {
     const i = indent.length * 4 + (dashed ? 2 : 0) + (block ? 1 : 0);
     let out = this.starts[i];
@@ -151,34 +152,6 @@ const INDENTS: string[] = [];
 function deeper(indent: string): string {
   const n = indent.length + 2;
   return n < 256 ? (INDENTS[n] ??= ' '.repeat(n)) : ' '.repeat(n);
-}
-
-/**
- * The text being written, as parts joined once: a line is a few parts that mostly exist already
- * (its start, a value, a line break), where building each line as a string of its own, and each
- * document as a rope of them, made the writer allocate nine times what it wrote. The list of
- * parts is kept from one take to the next, at the length it grew to, and cleared in place.
- */
-class Parts {
-  private readonly parts: string[] = [];
-  private n = 0;
-  /** Characters added since the last {@link take}. */
-  public length = 0;
-  public add(s: string): void {
-    if (this.n < this.parts.length) this.parts[this.n] = s;
-    else this.parts.push(s);
-    this.n++;
-    this.length += s.length;
-  }
-  /** Everything added since the last take, as one string. */
-  public take(): string {
-    // Entries past `n` are empty, left by an earlier take.
-    const out = this.parts.join('');
-    this.parts.fill('', 0, this.n);
-    this.n = 0;
-    this.length = 0;
-    return out;
-  }
 }
 
 /**
@@ -254,134 +227,101 @@ function viewNode(x: unknown, leaf: ((v: object) => unknown) | undefined): unkno
  * {@link entry} for a node inside a view (`v` already through {@link viewNode}): a plain object
  * or array is written as its sorted copy, anything else as {@link entry} writes it.
  */
-function viewEntry(o: Parts, k: string, v: unknown, indent: string, dashed: boolean, leaf: ((v: object) => unknown) | undefined): void {
-  if (!Array.isArray(v) && !isPlainObject(v)) return entry(o, k, v, indent, dashed);
+function viewEntry(k: string, v: unknown, indent: string, dashed: boolean, leaf: ((v: object) => unknown) | undefined): string {
+  if (!Array.isArray(v) && !isPlainObject(v)) return entry(k, v, indent, dashed);
   // A mapping's keys are listed once: whether it has any is read from them (asking first would
   // list every key of a large mapping twice).
   const keys = Array.isArray(v) ? undefined : sortedKeys(v);
-  if (keys === undefined ? (v as unknown[]).length > 0 : keys.length > 0) {
-    o.add(key(k).at(indent, dashed, true));
-    viewBlock(o, v as object, deeper(indent), leaf, keys);
-  } else {
-    o.add(key(k).at(indent, dashed, false));
-    o.add(inline(v, indent));
-    o.add('\n');
-  }
+  if (keys === undefined ? (v as unknown[]).length > 0 : keys.length > 0) return key(k).at(indent, dashed, true) + viewBlock(v as object, deeper(indent), leaf, keys);
+  return `${key(k).at(indent, dashed, false)}${inline(v, indent)}\n`;
 }
 
 /** {@link block} for a non-empty plain object (its `keys` sorted) or array inside a view. */
-function viewBlock(o: Parts, v: object, indent: string, leaf: ((v: object) => unknown) | undefined, keys?: readonly string[]): void {
+function viewBlock(v: object, indent: string, leaf: ((v: object) => unknown) | undefined, keys?: readonly string[]): string {
+  let out = '';
   if (Array.isArray(v)) {
     const inner = deeper(indent);
     for (let i = 0; i < v.length; i++) {
       const item = viewNode(v[i], leaf);
       const itemKeys = isPlainObject(item) ? sortedKeys(item) : undefined;
       if (itemKeys !== undefined && itemKeys.length > 0) {
-        const m = item as Record<string, unknown>;
-        for (let j = 0; j < itemKeys.length; j++) viewEntry(o, itemKeys[j], viewNode(m[itemKeys[j]], leaf), inner, j === 0, leaf);
+        const o = item as Record<string, unknown>;
+        for (let j = 0; j < itemKeys.length; j++) out += viewEntry(itemKeys[j], viewNode(o[itemKeys[j]], leaf), inner, j === 0, leaf);
       } else if (Array.isArray(item) && item.length > 0) {
-        o.add(indent);
-        o.add('-\n');
-        viewBlock(o, item, inner, leaf);
+        out += `${indent}-\n${viewBlock(item, inner, leaf)}`;
       } else {
         // `{}`, `[]`, a scalar, or an object that is not plain: as anywhere else.
-        sequenceItem(o, item, indent, inner);
+        out += sequenceItem(item, indent, inner);
       }
     }
-    return;
+    return out;
   }
-  const m = v as Record<string, unknown>;
-  const sorted = keys ?? sortedKeys(m);
-  for (let j = 0; j < sorted.length; j++) viewEntry(o, sorted[j], viewNode(m[sorted[j]], leaf), indent, false, leaf);
+  const o = v as Record<string, unknown>;
+  const sorted = keys ?? sortedKeys(o);
+  for (let j = 0; j < sorted.length; j++) out += viewEntry(sorted[j], viewNode(o[sorted[j]], leaf), indent, false, leaf);
+  return out;
 }
 
 /**
  * `key: value` at `indent`, each line ending with a newline; `dashed`, the first line starts with
  * the dash of a sequence item (`- `) in place of the last two spaces of `indent`.
  */
-function entry(o: Parts, k: string, v: unknown, indent: string, dashed: boolean): void {
-  if (v instanceof SortedValuesView) return viewEntry(o, k, viewNode(v.tree, v.leaf), indent, dashed, v.leaf);
-  if (nonEmpty(v)) {
-    o.add(key(k).at(indent, dashed, true));
-    block(o, v, deeper(indent));
-  } else {
-    o.add(key(k).at(indent, dashed, false));
-    o.add(inline(v, indent));
-    o.add('\n');
-  }
+function entry(k: string, v: unknown, indent: string, dashed: boolean): string {
+  if (v instanceof SortedValuesView) return viewEntry(k, viewNode(v.tree, v.leaf), indent, dashed, v.leaf);
+  if (nonEmpty(v)) return key(k).at(indent, dashed, true) + block(v, deeper(indent));
+  return `${key(k).at(indent, dashed, false)}${inline(v, indent)}\n`;
 }
 
 /** A non-empty collection as block lines at `indent`. */
-function block(o: Parts, v: unknown, indent: string): void {
+function block(v: unknown, indent: string): string {
+  let out = '';
   if (Array.isArray(v)) {
     const inner = deeper(indent);
-    for (let i = 0; i < v.length; i++) sequenceItem(o, v[i], indent, inner);
-    return;
+    for (let i = 0; i < v.length; i++) out += sequenceItem(v[i], indent, inner);
+    return out;
   }
-  const m = v as Record<string, unknown>;
-  for (const k in m) if (Object.prototype.hasOwnProperty.call(m, k)) entry(o, k, m[k], indent, false);
+  const o = v as Record<string, unknown>;
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) out += entry(k, o[k], indent, false);
+  return out;
 }
 
 /** One item of a block sequence: its dash at `indent`, the lines of a collection at `inner`. */
-function sequenceItem(o: Parts, item: unknown, indent: string, inner: string): void {
+function sequenceItem(item: unknown, indent: string, inner: string): string {
   if (isMap(item) && nonEmpty(item)) {
+    let out = '';
     let first = true;
     for (const k in item) {
       if (!Object.prototype.hasOwnProperty.call(item, k)) continue;
-      entry(o, k, item[k], inner, first);
+      out += entry(k, item[k], inner, first);
       first = false;
     }
-    return;
+    return out;
   }
-  o.add(indent);
-  if (Array.isArray(item) && item.length > 0) {
-    o.add('-\n');
-    block(o, item, inner);
-  } else {
-    o.add('- ');
-    o.add(inline(item, indent));
-    o.add('\n');
-  }
-}
-
-/** One document's lines. */
-function document(o: Parts, value: unknown): void {
-  if (nonEmpty(value)) block(o, value, '');
-  else {
-    o.add(inline(value, ''));
-    o.add('\n');
-  }
+  if (Array.isArray(item) && item.length > 0) return `${indent}-\n${block(item, inner)}`;
+  return `${indent}- ${inline(item, indent)}\n`;
 }
 
 /** One YAML document. */
 export function toYamlDocument(value: unknown): string {
-  const o = new Parts();
-  document(o, value);
-  return o.take();
+  return nonEmpty(value) ? block(value, '') : `${inline(value, '')}\n`;
 }
 
 /** A multi-document stream, each document starting with `---`. */
 export function toYamlStream(values: readonly unknown[]): string {
-  const o = new Parts();
-  for (let i = 0; i < values.length; i++) {
-    o.add('---\n');
-    document(o, values[i]);
-  }
-  return o.take();
+  let out = '';
+  for (const v of values) out += '---\n' + toYamlDocument(v);
+  return out;
 }
 
 /**
- * {@link toYamlStream} in pieces of about `chunkSize` characters, each ending where a document
- * ends and made only when the one before it has been taken: a large output is never held as one
- * string, and a slow reader can hold its writer back.
+ * {@link toYamlStream} in pieces of about `chunkSize` characters (whole documents), each made only
+ * when the one before it has been taken (see {@link inPieces}).
  * @default chunkSize 65536
  */
-export function* yamlStreamChunks(values: Iterable<unknown>, chunkSize = 65536): Generator<string, void, undefined> {
-  const o = new Parts();
-  for (const v of values) {
-    o.add('---\n');
-    document(o, v);
-    if (o.length >= chunkSize) yield o.take();
-  }
-  if (o.length > 0) yield o.take();
+export function yamlStreamChunks(values: Iterable<unknown>, chunkSize = 65536): Generator<string, void, undefined> {
+  return inPieces(documents(values), chunkSize);
+}
+
+function* documents(values: Iterable<unknown>): Generator<string, void, undefined> {
+  for (const v of values) yield '---\n' + toYamlDocument(v);
 }
