@@ -42,6 +42,8 @@ export interface CaseResult {
   readonly medianMs: number;
   readonly minMs: number;
   readonly runs: number;
+  /** Every run's time, by alternation round: the n-th of each case ran in the same round. */
+  readonly times: readonly number[];
 }
 
 /**
@@ -49,7 +51,8 @@ export interface CaseResult {
  * smallest. `added-cost`: what a chart adds between the two largest sizes, against what it adds
  * to the baseline, no higher than between the two smallest; a cost that grows faster than the
  * input fails it, while a cost every run pays once past a size (the collector's, once a run no
- * longer fits in V8's young generation) counts in the first step only.
+ * longer fits in V8's young generation) counts in the first step only. Either is judged from
+ * every run, against the runs' own spread (`flat.ts`).
  */
 export type FlatRule = 'ends' | 'added-cost';
 
@@ -151,7 +154,7 @@ export async function measure(cases: readonly Case[], repetitions: number, warmu
   }
   return cases.map((c, i) => {
     const sorted = [...times[i]].sort((a, b) => a - b);
-    return { name: c.name, medianMs: sorted[Math.floor(sorted.length / 2)], minMs: sorted[0], runs: sorted.length };
+    return { name: c.name, medianMs: sorted[Math.floor(sorted.length / 2)], minMs: sorted[0], runs: sorted.length, times: times[i] };
   });
 }
 
