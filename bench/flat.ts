@@ -1,11 +1,11 @@
 /**
- * Whether a series' cost is flat (see `FlatRule`), judged from every run rather than from the
- * medians alone. Two estimates of one quantity compare in either order by chance: a series whose
+ * Whether a series' cost is linear in its input (see `FlatRule`), judged from every run rather
+ * than from the medians alone. Two estimates of one quantity compare in either order by chance: a series whose
  * cost is exactly linear would pass a plain `no higher` half the time, and all series at once when
  * the one baseline they share happens to run fast or slow at one size. So the verdict carries the
  * spread of the runs: the runs of each size are resampled (whole alternation rounds, so that a case
  * and its baseline keep the machine state they ran in), the rule's figure is computed again for
- * each resample, and a rise counts only when it stays above zero in 95% of the resamples.
+ * each resample, and an excess counts only when it stays above zero in 95% of the resamples.
  */
 
 import type { FlatRule } from './harness';
@@ -32,13 +32,17 @@ export interface FlatVerdict {
   /** The ratio of medians at each size, smallest first. */
   readonly ratios: readonly { readonly size: number; readonly ratio: number }[];
   readonly added: readonly AddedCost[];
-  /** The rule's figure: the rise of the ratio (`ends`) or of the added cost's ratio (`added-cost`). Zero or less is flat. */
-  readonly rise: number;
-  /** The 5th and 95th percentiles of `rise` over the resamples. */
+  /**
+   * The rule's figure less what it allows, zero or less when met: the rise of the ratio from the
+   * smallest size to the largest (`ends`), or the added cost's ratio between the two largest
+   * sizes above the ceiling (`marginal-cost`).
+   */
+  readonly excess: number;
+  /** The 5th and 95th percentiles of `excess` over the resamples. */
   readonly interval: readonly [number, number];
   /**
-   * `met`: no rise; `within-noise`: a rise smaller than the runs' own spread (its 5th percentile
-   * at or below zero); `missed`: a rise in at least 95% of the resamples.
+   * `met`: no excess; `within-noise`: an excess smaller than the runs' own spread (its 5th
+   * percentile at or below zero); `missed`: an excess in at least 95% of the resamples.
    */
   readonly verdict: 'met' | 'within-noise' | 'missed';
 }
@@ -47,33 +51,33 @@ export interface FlatVerdict {
 export const RESAMPLES = 2000;
 
 /**
- * Judges one series. Deterministic: the resampling's generator is seeded, so the same run times
- * give the same verdict.
+ * Judges one series; `ceiling` is the ratio the `marginal-cost` rule allows. Deterministic: the
+ * resampling's generator is seeded, so the same run times give the same verdict.
  */
-export function judgeFlat(sizes: readonly SizeRuns[], rule: FlatRule, resamples = RESAMPLES): FlatVerdict {
+export function judgeFlat(sizes: readonly SizeRuns[], rule: FlatRule, ceiling: number, resamples = RESAMPLES): FlatVerdict {
   const bySize = [...sizes].sort((a, b) => a.size - b.size);
   for (const s of bySize) {
     if (s.case.length === 0 || s.case.length !== s.baseline.length) throw new Error(`size ${s.size}: ${s.case.length} runs of the case against ${s.baseline.length} of the baseline; each round times both`);
   }
-  if (bySize.length < (rule === 'ends' ? 2 : 3)) throw new Error(`the ${rule} rule needs ${rule === 'ends' ? 2 : 3} sizes or more; the series has ${bySize.length}`);
+  if (bySize.length < 2) throw new Error(`the ${rule} rule needs 2 sizes or more; the series has ${bySize.length}`);
   const medians = bySize.map((s) => ({ size: s.size, case: median(s.case), baseline: median(s.baseline) }));
-  const point = figure(medians, rule);
+  const point = figure(medians, rule, ceiling);
   const random = mulberry32(0x5eed);
-  const rises: number[] = [];
+  const excesses: number[] = [];
   for (let i = 0; i < resamples; i++) {
     const drawn = bySize.map((s) => {
       const rounds = Array.from({ length: s.case.length }, () => Math.floor(random() * s.case.length));
       return { size: s.size, case: median(rounds.map((r) => s.case[r])), baseline: median(rounds.map((r) => s.baseline[r])) };
     });
-    rises.push(figure(drawn, rule).rise);
+    excesses.push(figure(drawn, rule, ceiling).excess);
   }
-  rises.sort((a, b) => a - b);
-  const interval: [number, number] = [quantile(rises, 0.05), quantile(rises, 0.95)];
-  const verdict = point.rise <= 0 ? 'met' : interval[0] <= 0 ? 'within-noise' : 'missed';
-  return { ratios: medians.map((m) => ({ size: m.size, ratio: m.case / m.baseline })), added: point.added, rise: point.rise, interval, verdict };
+  excesses.sort((a, b) => a - b);
+  const interval: [number, number] = [quantile(excesses, 0.05), quantile(excesses, 0.95)];
+  const verdict = point.excess <= 0 ? 'met' : interval[0] <= 0 ? 'within-noise' : 'missed';
+  return { ratios: medians.map((m) => ({ size: m.size, ratio: m.case / m.baseline })), added: point.added, excess: point.excess, interval, verdict };
 }
 
-function figure(medians: readonly { size: number; case: number; baseline: number }[], rule: FlatRule): { rise: number; added: AddedCost[] } {
+function figure(medians: readonly { size: number; case: number; baseline: number }[], rule: FlatRule, ceiling: number): { excess: number; added: AddedCost[] } {
   const added = medians.slice(1).map((m, i): AddedCost => {
     const prev = medians[i];
     const n = m.size - prev.size;
@@ -82,8 +86,8 @@ function figure(medians: readonly { size: number; case: number; baseline: number
   });
   const first = medians[0];
   const last = medians[medians.length - 1];
-  const rise = rule === 'ends' ? last.case / last.baseline - first.case / first.baseline : added[added.length - 1].ratio - added[0].ratio;
-  return { rise, added };
+  const excess = rule === 'ends' ? last.case / last.baseline - first.case / first.baseline : added[added.length - 1].ratio - ceiling;
+  return { excess, added };
 }
 
 /** The median; of an even count, the upper middle, as the harness reports it. */
