@@ -1,11 +1,12 @@
 /**
  * Whether a series' cost is linear in its input (see `FlatRule`), judged from every run rather
- * than from the medians alone. Two estimates of one quantity compare in either order by chance: a series whose
- * cost is exactly linear would pass a plain `no higher` half the time, and all series at once when
- * the one baseline they share happens to run fast or slow at one size. So the verdict carries the
- * spread of the runs: the runs of each size are resampled (whole alternation rounds, so that a case
- * and its baseline keep the machine state they ran in), the rule's figure is computed again for
- * each resample, and an excess counts only when it stays above zero in 95% of the resamples.
+ * than from the medians alone. Two estimates of one quantity compare in either order by chance:
+ * a series whose cost is exactly linear would pass a plain `no higher` half the time, and all
+ * series at once when the one baseline they share happens to run fast or slow at one size. So the
+ * verdict carries the spread of the runs: the runs of each size are resampled (whole alternation
+ * rounds, so that a case and its baseline keep the machine state they ran in), the rule's figure
+ * is computed again for each resample, and an excess counts only when it stays above zero in 95%
+ * of the resamples.
  */
 
 import type { FlatRule } from './harness';

@@ -70,7 +70,8 @@ export interface RatioTarget {
   readonly baseline: string;
   readonly ratio: number;
   /**
-   * Targets of one series (the same work at several input sizes) must also have a flat cost.
+   * Targets of one series (the same work at several input sizes) must also have a cost linear in
+   * the input, judged by the series' `flat` rule.
    * @default - not part of a series
    */
   readonly series?: Series | undefined;

@@ -39,7 +39,7 @@ describe('judgeFlat', () => {
     expect(v.verdict).toBe('met');
   });
 
-  test('a rise larger than the runs spread is missed', () => {
+  test("a rise larger than the runs' spread is missed", () => {
     const jitter = [1, 1.01, 0.99, 1.02, 0.98, 1, 1.01];
     const v = judgeFlat([size(250, 100, 100, jitter), size(8000, 2400, 2000, jitter.slice().reverse())], 'ends', 1.5);
     expect(v.excess).toBeCloseTo(0.2, 2);
