@@ -135,6 +135,11 @@ function flatness(checked: readonly Checked[]): { text: string; missed: number }
   };
   for (const [name, list] of series) {
     const rule = list[0].target.series!.flat ?? 'ends';
+    // A run of one size (BENCH_CLI_SIZES=250) has nothing to compare: its ratio is still checked.
+    if (list.length < 2) {
+      rows.push(`| ${name} | ${list[0].target.series!.size}: ${list[0].measured.toFixed(2)}x | | | | one size only: not judged |`);
+      continue;
+    }
     const ceiling = list[0].target.ratio;
     const v = judgeFlat(
       list.map((c) => ({ size: c.target.series!.size, case: c.runs?.case ?? [], baseline: c.runs?.baseline ?? [] })),
