@@ -9,7 +9,7 @@
  * of the resamples.
  */
 
-import type { FlatRule } from './harness';
+import { FlatRule, median } from './harness';
 
 /** One input size of a series: the run times of our case and of its baseline, by alternation round. */
 export interface SizeRuns {
@@ -89,12 +89,6 @@ function figure(medians: readonly { size: number; case: number; baseline: number
   const last = medians[medians.length - 1];
   const excess = rule === 'ends' ? last.case / last.baseline - first.case / first.baseline : added[added.length - 1].ratio - ceiling;
   return { excess, added };
-}
-
-/** The median; of an even count, the upper middle, as the harness reports it. */
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 /** The `q` quantile of sorted `xs`, by the nearest rank. */

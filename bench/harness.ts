@@ -153,10 +153,13 @@ export async function measure(cases: readonly Case[], repetitions: number, warmu
       else throw new Error(`${cases[idx].name}: a case timed by the \`reported\` clock must return its time in ms; it returned ${String(result)}`);
     }
   }
-  return cases.map((c, i) => {
-    const sorted = [...times[i]].sort((a, b) => a - b);
-    return { name: c.name, medianMs: sorted[Math.floor(sorted.length / 2)], minMs: sorted[0], runs: sorted.length, times: times[i] };
-  });
+  return cases.map((c, i) => ({ name: c.name, medianMs: median(times[i]), minMs: Math.min(...times[i]), runs: times[i].length, times: times[i] }));
+}
+
+/** The median; of an even count, the upper middle. */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
 }
 
 /** CPU time of this process so far, in ms. */

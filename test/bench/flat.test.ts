@@ -1,4 +1,5 @@
-import { judgeFlat, median, SizeRuns } from '../../bench/flat';
+import { judgeFlat, SizeRuns } from '../../bench/flat';
+import { median } from '../../bench/harness';
 
 /** Runs of one size: our case and the baseline, each round slowed by the same machine factor. */
 function size(charts: number, oursMs: number, baselineMs: number, roundFactors: readonly number[]): SizeRuns {
