@@ -63,6 +63,20 @@ describe('the CLI YAML writer', () => {
     );
   });
 
+  test('a key longer than 1024 characters is an explicit key (`? key` / `: value`), which PyYAML and a YAML 1.1 reader read back', () => {
+    const k = 'k'.repeat(1500);
+    const q = 'a b'.repeat(600); // quoted, so longer still as written
+    expect(toYamlDocument({ [k]: 'v', short: 1 })).toBe(`? ${k}\n: v\nshort: 1\n`);
+    expect(toYamlDocument({ list: [{ [k]: { c: 3 }, b: 2 }] })).toBe(`list:\n  - ? ${k}\n    :\n      c: 3\n    b: 2\n`);
+    expect(toYamlDocument({ [k.slice(0, 1000)]: 1 })).toBe(`${k.slice(0, 1000)}: 1\n`);
+    const doc = { top: { [k]: 'v', [q]: { nested: [1, { [k]: ['x', { [q]: 'y\nz' }] }] }, short: 1 }, list: [{ [k]: 1, b: 2 }, { a: 1, [q]: { c: 3 } }] };
+    const text = toYamlDocument(doc);
+    expect(YAML.parse(text, { version: '1.1' })).toEqual(doc);
+    if (!havePythonModule('yaml', 1, 'PyYAML reading long keys')) return;
+    const py = execFileSync('python3', ['-c', 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))'], { input: text, encoding: 'utf8' });
+    expect(JSON.parse(py)).toEqual(doc);
+  });
+
   test('round trip through a YAML 1.1 reader and through PyYAML on random data', () => {
     const r = rng(42);
     const samples = Array.from({ length: 400 }, () => ({ data: randomValue(r) }));

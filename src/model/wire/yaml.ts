@@ -120,19 +120,31 @@ function nonEmpty(v: unknown): boolean {
  */
 class KeyText {
   private readonly starts: string[] = [];
-  constructor(private readonly spelled: string) {}
+  /**
+   * A simple key may be at most 1024 characters long (YAML 1.1 and 1.2, enforced by PyYAML and
+   * Go's yaml): a longer one is written as an explicit key (`? key` then `: value`).
+   */
+  private readonly explicit: boolean;
+  constructor(private readonly spelled: string) {
+    this.explicit = spelled.length > MAX_SIMPLE_KEY;
+  }
   /** The line's start at `indent` (or, `dashed`, with a dash in place of its last two spaces). */
   public at(indent: string, dashed: boolean, block: boolean): string {
     const i = indent.length * 4 + (dashed ? 2 : 0) + (block ? 1 : 0);
     let out = this.starts[i];
     if (out === undefined) {
       const lead = dashed ? `${indent.slice(2)}- ` : indent;
-      out = detached(`${lead}${this.spelled}${block ? ':\n' : ': '}`);
+      out = this.explicit
+        ? `${lead}? ${this.spelled}\n${indent}:${block ? '\n' : ' '}`
+        : detached(`${lead}${this.spelled}${block ? ':\n' : ': '}`);
       if (indent.length < 64) this.starts[i] = out;
     }
     return out;
   }
 }
+
+/** With room for the quotes and the `:` that PyYAML counts with the key (its limit is 1024). */
+const MAX_SIMPLE_KEY = 1000;
 
 const keyCache = new Map<string, KeyText>();
 
