@@ -100,8 +100,7 @@ function checkManifest(spec: ManifestSpec, d: Diagnostics): void {
 
 function checkGroups(spec: ManifestSpec, d: Diagnostics): void {
   for (const g of spec.groups) {
-    const p = dns1123SubdomainProblem(g.name);
-    if (p) d.error(g.origin, ['name'], 'name', `chart group name ${show(g.name)} ${p}`);
+    if (typeof g.name !== 'string' || g.name === '') d.error(g.origin, ['name'], 'name', `chart group name ${show(g.name)} must be a non-empty string`);
     if (g.testCharts !== undefined) {
       if (groupVersion(g, spec.schemaVersion) === SchemaVersion.V2) d.error(g.origin, ['testCharts'], 'v2-field', `testCharts is not part of armada/ChartGroup/v2${versionSource(g.schemaVersion)}`);
       else d.warn(g.origin, ['testCharts'], 'deprecated', 'testCharts is deprecated; set test.enabled on the charts');
@@ -212,9 +211,14 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics, failed?: FailedDocu
   return { deployed, reachable: new Set([...deployed, ...usedAsDependency]), unsure };
 }
 
+/**
+ * Armada uses a chart's or group's `metadata.name` only to find the document (`chart_group` and
+ * `dependencies` entries), never as a Kubernetes name, so any non-empty string will do
+ * (treasuremap names helm-toolkit copies `prometheus_kube_state_metrics-htk`). A target that
+ * makes Kubernetes objects named after it checks the name itself.
+ */
 function checkName(chart: ChartSpec, d: Diagnostics): void {
-  const p = dns1123SubdomainProblem(chart.name);
-  if (p) d.error(chart.origin, ['name'], 'name', `chart name ${show(chart.name)} ${p}`);
+  if (typeof chart.name !== 'string' || chart.name === '') d.error(chart.origin, ['name'], 'name', `chart name ${show(chart.name)} must be a non-empty string`);
 }
 
 function checkDuplicates(spec: ManifestSpec, d: Diagnostics): void {
@@ -298,18 +302,26 @@ function checkOrdering(spec: ManifestSpec, d: Diagnostics): void {
   }
 }
 
-function checkChart(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: Diagnostics, options: ValidateOptions): void {
+/** A deployed chart's namespace and its Helm release name (`<releasePrefix>-<release>`). */
+function checkRelease(spec: ManifestSpec, chart: ChartSpec, d: Diagnostics): void {
   const o = chart.origin;
-  checkName(chart, d);
   const ns = dns1123LabelProblem(chart.namespace);
   if (ns) d.error(o, ['namespace'], 'namespace', `namespace ${show(chart.namespace)} ${ns}`);
   if (typeof chart.release !== 'string' || chart.release === '') {
     d.error(o, ['release'], 'release', `received ${show(chart.release)}; release must be a non-empty string`);
-  } else if (deployed && typeof spec.releasePrefix === 'string' && spec.releasePrefix !== '') {
+  } else if (typeof spec.releasePrefix === 'string' && spec.releasePrefix !== '') {
     const full = releaseName(spec.releasePrefix, chart.release);
     const rp = helmReleaseNameProblem(full);
     if (rp) d.error(o, ['release'], 'release', `Helm release ${show(full)} (releasePrefix + "-" + release) ${rp}`);
   }
+}
+
+function checkChart(spec: ManifestSpec, chart: ChartSpec, deployed: boolean, d: Diagnostics, options: ValidateOptions): void {
+  const o = chart.origin;
+  checkName(chart, d);
+  // A chart that is only a subchart is fetched and copied into its parent: Armada never reads
+  // its release or namespace (it deploys one with `namespace: Bad_NS`).
+  if (deployed) checkRelease(spec, chart, d);
   checkSource(chart, d);
   checkTimeouts(chart, d);
   checkWait(spec, chart, deployed, d);
@@ -343,9 +355,30 @@ function checkSource(chart: ChartSpec, d: Diagnostics): void {
   if (s.authMethod !== undefined && s.authMethod.toLowerCase() !== 'ssh') {
     d.warn(o, ['source', 'authMethod'], 'source', `received ${show(s.authMethod)}; Armada only knows "ssh" and clones anonymously for any other value`);
   }
-  if (s.subpath !== undefined && (s.subpath === '' || s.subpath.split('/').includes('..'))) {
-    d.error(o, ['source', 'subpath'], 'source', `received ${show(s.subpath)}; subpath must be a relative path inside the source without ".."`);
+  if (s.subpath !== undefined) checkSubpath(s.type, s.location, s.subpath, o, d);
+}
+
+/**
+ * Armada takes the chart from `os.path.join(root, subpath)` (`chart_download.py`), root being the
+ * local location or the download directory, so an empty subpath is the root itself, `..` climbs
+ * out of it, and an absolute subpath replaces it. For a local source that is a real directory
+ * (`../openstack-helm-infra/mariadb` deploys); for a download it is outside what was fetched.
+ */
+function checkSubpath(type: SourceType, location: string, subpath: string, o: Origin, d: Diagnostics): void {
+  const absolute = subpath.startsWith('/');
+  const climbs = subpath.split('/').includes('..');
+  if (type === SourceType.LOCAL) {
+    if (absolute) {
+      d.warn(o, ['source', 'subpath'], 'source', `received ${show(subpath)}; Armada joins location and subpath as os.path.join does, so an absolute subpath is the chart directory itself and location ${show(location)} is not used; write the directory as location instead`);
+    }
+    return;
   }
+  if (!absolute && !climbs) return;
+  const fetched = type === SourceType.GIT ? 'the cloned repository' : 'the extracted tarball';
+  const armada = absolute
+    ? `Armada would take the chart from ${show(subpath)} on the machine it runs on, not from ${fetched}`
+    : `Armada would take the chart from outside ${fetched} (os.path.join of its download directory and the subpath)`;
+  d.error(o, ['source', 'subpath'], 'source', `received ${show(subpath)}; ${armada}; use a path inside ${fetched}, such as the chart's directory name`);
 }
 
 function checkTimeouts(chart: ChartSpec, d: Diagnostics): void {

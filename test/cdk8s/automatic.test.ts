@@ -58,7 +58,7 @@ describe('a manifest created inside a cdk8s Chart', () => {
     const chart = new cdk8s.Chart(app, 'site');
     const site = new ArmadaManifest(chart, 'site', { releasePrefix: 'p' });
     new Chart(new ChartGroup(site, 'g'), 'Bad_Name', base('x'));
-    expect(() => app.synth()).toThrow(/chart name "Bad_Name"/);
+    expect(() => app.synth()).toThrow(/Bad_Name: release: Helm release "p-Bad_Name"/);
     expect(fs.readdirSync(outdir)).toEqual([]);
   });
 });

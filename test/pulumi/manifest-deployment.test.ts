@@ -332,7 +332,8 @@ describe('ManifestDeployment diagnostics', () => {
     const lines = e.message.split('\n');
     expect(lines[0]).toMatch(/^ManifestDeployment broken \(manifest broken\) has [3-9] errors:$/);
     expect(lines.slice(1).every((l) => l.startsWith('  error: broken/g/'))).toBe(true);
-    expect(e.message).toContain('broken/g/Bad_Name: name: chart name "Bad_Name"');
+    // Armada uses the chart name only to find the document; the release named after it is checked.
+    expect(e.message).toContain('broken/g/Bad_Name: release: Helm release "p-Bad_Name"');
     expect(e.message).toContain('broken/g/ok: namespace: namespace "NS!"');
     expect(e.message).toContain('broken/g/ok: wait.timeout:');
   });
@@ -424,7 +425,7 @@ describe('ManifestDeployment diagnostics', () => {
     const lines = (thrownBy(() => new ManifestDeployment('site', { manifest: site, resolveChart: charts, aliases: { web: '' } })) as Error).message.split('\n');
     expect(lines[0]).toMatch(/^ManifestDeployment site \(manifest site\) has [2-9] errors:$/);
     expect(lines).toContain('  error: ManifestDeployment site: aliases["web"]: must be the old construct path; received ""');
-    expect(lines.some((l) => l.startsWith('  error: site/more/Bad_Name: name:'))).toBe(true);
+    expect(lines.some((l) => l.startsWith('  error: site/more/Bad_Name: release:'))).toBe(true);
     const notObject = thrownBy(() => new ManifestDeployment('site', { manifest: aliasSite(), resolveChart: charts, aliases: ['web'] as unknown as Record<string, string> }));
     expect((notObject as Error).message.split('\n')[1]).toBe(
       '  error: ManifestDeployment site: aliases: must be an object of new construct path -> old one, for example { "databases": "infra" }; received an array',

@@ -11,6 +11,7 @@
  */
 import { Diagnostics, FieldPath, formatFieldPath, MessageWriter, show, withCommas } from '../diagnostics';
 import { Plan } from '../plan';
+import { dns1123SubdomainProblem } from '../names';
 import { firstByName } from '../first-by-name';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, TestOptions } from '../spec';
 import { parseMinReady } from '../wait';
@@ -88,6 +89,10 @@ export function toKeleustesObjects(spec: ManifestSpec, plan: Plan, options: Kele
   const groupNamespace = new Map<string, string>();
   const listed = spec.chartGroups.map((n) => groups.get(n)).filter((g): g is ChartGroupSpec => g !== undefined);
   for (const g of dedupe(listed)) {
+    const nameProblem = dns1123SubdomainProblem(g.name);
+    if (nameProblem) {
+      d.error(g.origin, ['name'], 'not-expressible', `cannot be expressed for the keleustes operator: it names each ArmadaChartGroup after its group, and chart group name ${show(g.name)} ${nameProblem}; Armada itself uses the name only to find the document, so rename the group for this target`);
+    }
     const namespaces = [...new Set(g.charts.map((c) => charts.get(c)?.namespace).filter((n): n is string => n !== undefined))];
     if (namespaces.length > 1) {
       d.error(g.origin, ['charts'], 'namespaces', `cannot be expressed for the keleustes operator: chart group ${show(g.name)} has charts in namespaces ${namespaces.map((n) => show(n)).join(', ')}, but the operator looks a group's charts up in the group's own namespace; split the group by namespace`);
@@ -160,6 +165,10 @@ function prunedMessage(why: string): MessageWriter {
 
 function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseNaming, closedValues: boolean, d: Diagnostics, form: WriterForm): KubeObject {
   const lost = (field: FieldPath, message: string) => d.warn(c.origin, field, 'not-expressible', `${LOST} ${message}`);
+  const nameProblem = dns1123SubdomainProblem(c.name);
+  if (nameProblem) {
+    d.error(c.origin, ['name'], 'not-expressible', `cannot be expressed for the keleustes operator: it names each ArmadaChart after its chart, and chart name ${show(c.name)} ${nameProblem}; Armada itself uses the name only to find the document, so rename the chart for this target`);
+  }
   const release = naming === KeleustesReleaseNaming.PREFIXED ? `${spec.releasePrefix}-${c.release}` : c.release;
   if (c.dependencies !== undefined && c.dependencies.length > 0) {
     // helmv2 source.go copyDependency: "Let's assume the dependency is on helm-toolkit".
