@@ -60,8 +60,6 @@ export class ArmadaManifest extends Construct {
   public readonly releasePrefix: string;
   public readonly schemaVersion: SchemaVersion;
   private readonly groupOrder: ChartGroup[] = [];
-  /** Groups that joined by being created inside the manifest, not yet placed explicitly. */
-  private readonly joined = new Set<ChartGroup>();
   private readonly outputs: IConstruct[] = [];
   private readonly chartGroupsProp: unknown;
   private readonly automaticOutputs: IConstruct[] = [];
@@ -111,14 +109,15 @@ export class ArmadaManifest extends Construct {
   }
 
   /**
-   * Appends groups to the deployment order. A group created inside the manifest has already
-   * joined it where it was created: adding it moves it here instead (add it once more to deploy
-   * it twice, as Armada would).
+   * Places groups last in the deployment order. A group already in it (created inside the
+   * manifest, or added before) moves there: the manifest deploys each group once, however often
+   * it is added.
    */
   public addChartGroup(...groups: ChartGroup[]): void {
     for (const g of groups) {
       if (!ChartGroup.isChartGroup(g)) throw new Error(`ArmadaManifest ${this.node.path}: addChartGroup expects ChartGroup constructs; received ${typeof g}`);
-      if (this.joined.delete(g)) this.groupOrder.splice(this.groupOrder.indexOf(g), 1);
+      const at = this.groupOrder.indexOf(g);
+      if (at >= 0) this.groupOrder.splice(at, 1);
       this.groupOrder.push(g);
     }
     touch(this);
@@ -128,7 +127,6 @@ export class ArmadaManifest extends Construct {
   public _adopt(child: IConstruct): void {
     if (ChartGroup.isChartGroup(child)) {
       this.groupOrder.push(child);
-      this.joined.add(child);
       touch(this);
     }
   }
