@@ -11,7 +11,7 @@ import { ArmadaManifest } from '../../constructs/armada-manifest';
 import { hasErrors } from '../../model/diagnostics';
 import { ownChart, watchClashes } from '../app-clashes';
 import { OperatorApi } from '../operator-api';
-import { printWarning } from '../warning-handler';
+import { reportWarnings } from '../warning-handler';
 import { Cdk8sPlus, loadCdk8sPlus } from './cdk8s-plus';
 import { checkLabel, checkProps } from './check-props';
 import { freeSiblingScope, operatorCrdChart } from './crd-chart';
@@ -247,13 +247,12 @@ export class ArmadaOperator extends Construct {
     const errors = [...this.crdConflicts(), ...this.sameApiConflicts(), ...this.escalationErrors(r.permissions, r.releases)];
     if (errors.length > 0) return errors;
     this.rendered = true;
-    const warn = this.props.onWarning ?? printWarning;
     const p = this.props;
     const warnings = bundleWarnings(
       { location: this.node.path, mode: this.rbacMode, sensitiveNamespaces: p.sensitiveNamespaces, defaultResourceKinds: p.defaultResourceKinds, roleEscalation: p.roleEscalation },
       r.releases,
     );
-    for (const w of warnings) warn(w);
+    reportWarnings(this, [], warnings, p.onWarning);
     // A namespace that holds releases is never the bundle's: `kubectl delete -f` of the bundle
     // would delete it, and every release in it, and its level is the releases' (the operator's
     // pods meet `restricted`, so any level admits them).

@@ -248,8 +248,9 @@ export interface ArmadaOperatorProps {
    */
   readonly releaseNamespaces?: readonly string[] | undefined;
   /**
-   * Where synthesis warnings go (broad RBAC, sensitive namespaces, the default kind guess).
-   * @default - printed to stderr, one line each
+   * Where the synthesis warnings nobody acknowledged go (broad RBAC, sensitive namespaces, the
+   * default kind guess; see `Warnings.of(scope).acknowledge`), one call each.
+   * @default - printed to stderr, each kind of warning found more than three times as one line
    */
   readonly onWarning?: WarningHandler | undefined;
 }
