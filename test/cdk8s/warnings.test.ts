@@ -4,7 +4,7 @@
  */
 import * as cdk8s from 'cdk8s';
 import { ArmadaManifest, Chart, ChartGroup, Diagnostic, Warnings } from '../../src';
-import { ArmadaChartOutput, ArmadaDocuments } from '../../src/cdk8s';
+import { ArmadaChartOutput, ArmadaDocuments, ArmadaOperator, OperatorRbac } from '../../src/cdk8s';
 import { warningLines } from '../../src/cdk8s/warning-handler';
 import { base } from '../helpers/site';
 
@@ -111,4 +111,18 @@ describe('Warnings.of(scope).acknowledge(id, reason)', () => {
     );
     expect(() => Warnings.of(charts[0]).acknowledge('operator-differs', ' ')).toThrow('site/g/a: acknowledge "operator-differs": received reason " "; say why the warning is accepted');
   });
+});
+
+test("the operator bundle's warnings are acknowledged on the operator or its chart, the same way", () => {
+  const run = (ack?: (operator: ArmadaOperator, chart: cdk8s.Chart) => void) => {
+    const seen: string[] = [];
+    const chart = new cdk8s.Chart(new cdk8s.App(), 'operator');
+    const operator = new ArmadaOperator(chart, 'armada-operator', { rbac: OperatorRbac.CLUSTER_ADMIN, onWarning: (d) => seen.push(`${d.code} ${d.location}`) });
+    ack?.(operator, chart);
+    cdk8s.Testing.synth(chart);
+    return seen;
+  };
+  expect(run()).toEqual(['cluster-admin operator/armada-operator']);
+  expect(run((operator) => Warnings.of(operator).acknowledge('cluster-admin', 'a throwaway test cluster'))).toEqual([]);
+  expect(run((_, chart) => Warnings.of(chart).acknowledge('cluster-admin', 'a throwaway test cluster'))).toEqual([]);
 });
