@@ -13,6 +13,7 @@ export type { ChartGroupProps } from './constructs/chart-group';
 export { Chart } from './constructs/chart';
 export type { ChartProps, DeepPartial } from './constructs/chart';
 export { Testing } from './constructs/testing';
+export { Warnings } from './constructs/warnings';
 
 export { Duration } from './model/duration';
 export { ChartSource, SourceType } from './model/source';

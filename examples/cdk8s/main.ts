@@ -5,7 +5,7 @@
 // site for Flux (dist/flux.k8s.yaml).
 import * as cdk8s from 'cdk8s';
 import { ChartSource } from 'armada-cdk';
-import { ArmadaChartOutput, ArmadaDocuments, ArmadaOperator, FluxOutput, OperatorApi, ResourceKinds } from 'armada-cdk/cdk8s';
+import { ArmadaChartOutput, ArmadaDocuments, ArmadaOperator, FluxOutput, OperatorApi, PodSecurityLevel, ResourceKinds } from 'armada-cdk/cdk8s';
 import { site } from '../site';
 
 const app = new cdk8s.App();
@@ -23,7 +23,7 @@ new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'armada-operator', {
   manifest: site,
   resourceKinds: { 'ingress-kube-system': ingressKinds, 'ingress-openstack': ingressKinds },
   // libvirt, openvswitch and the neutron agents run privileged pods in openstack.
-  podSecurity: { openstack: 'privileged' },
+  podSecurity: { openstack: PodSecurityLevel.PRIVILEGED },
 });
 // Flux reads no directory of the deployment host: the local charts come from the repository that
 // holds that directory.

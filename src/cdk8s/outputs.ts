@@ -12,7 +12,7 @@ import { OperatorApi } from './operator-api';
 import { yamlHazards } from './yaml-hazards';
 import { watchClashes } from './app-clashes';
 import { RenderedIdentity, RenderedObject } from './rendered-object';
-import { printWarning, WarningHandler } from './warning-handler';
+import { reportWarnings, WarningHandler } from './warning-handler';
 
 export { OperatorApi } from './operator-api';
 
@@ -23,8 +23,8 @@ export interface OutputProps {
   /** The manifest to render; it may live in another construct tree (a shared site module). */
   readonly manifest: ArmadaManifest;
   /**
-   * Where warnings go.
-   * @default - printed to stderr, one line each
+   * Where the warnings nobody acknowledged go (see `Warnings.of(scope).acknowledge`), one call each.
+   * @default - printed to stderr, each kind of warning found more than three times as one line
    */
   readonly onWarning?: WarningHandler | undefined;
 }
@@ -61,20 +61,41 @@ export interface ArmadaDocumentsProps extends OutputProps {
 
 const reported = new WeakSet<object>();
 
-export type Rendered = { objects: readonly { identity: RenderedIdentity; body: Record<string, unknown> }[]; diagnostics: readonly Diagnostic[] };
+/** One object an output writes: who it is, and its whole body as written to the file. */
+export interface RenderedManifestObject {
+  /** What makes it the same object to Kubernetes (or the same Armada document). */
+  readonly identity: RenderedIdentity;
+  /** The object as written, `apiVersion`, `kind` and `metadata` included. */
+  readonly body: Record<string, unknown>;
+}
+
+/** What {@link ManifestOutput.render} returns. */
+export interface Rendered {
+  /** The objects to write into the enclosing cdk8s Chart's file, in this order. */
+  readonly objects: readonly RenderedManifestObject[];
+  /** What the target cannot express (warnings) or refuses (errors, which fail the synth). */
+  readonly diagnostics: readonly Diagnostic[];
+}
 
 /**
- * Common machinery: render once, at cdk8s validation (which runs before any file is written), so
- * that the objects reflect the finished tree and a failed synth writes nothing.
+ * The base of every output: renders a manifest into the enclosing cdk8s Chart, once, at cdk8s
+ * validation (which runs before any file is written), so that the objects reflect the finished
+ * tree and a failed synth writes nothing.
+ *
+ * It is the extension point for a target of your own: implement {@link ManifestOutput.render}
+ * from `this.manifest.resolve()` (the spec and the deployment plan). The base reports the
+ * manifest's errors and warnings, the errors and warnings `render` returns (left out when
+ * acknowledged), and objects that another construct writes into the same file too.
  */
 export abstract class ManifestOutput extends Construct {
+  /** The manifest this output renders. */
   public readonly manifest: ArmadaManifest;
   /** @internal */
   public readonly _reportsSameFile = true;
   private rendered = false;
   /** Kept: a second synth of the app must fail as the first did. */
   private clashErrors: string[] = [];
-  private readonly onWarning: WarningHandler;
+  private readonly onWarning: WarningHandler | undefined;
 
   constructor(scope: Construct, id: string, props: OutputProps) {
     super(scope, id);
@@ -85,8 +106,8 @@ export abstract class ManifestOutput extends Construct {
       throw new Error(`${this.node.path}: an Armada output must be created inside a cdk8s Chart (its objects are written to that chart's file)`);
     }
     this.manifest = props.manifest;
-    this.onWarning = props.onWarning ?? printWarning;
-    this.claim();
+    this.onWarning = props.onWarning;
+    this.manifest._claim(this);
     this.node.addValidation({ validate: () => this.renderOnce() });
     watchClashes(this);
   }
@@ -106,20 +127,14 @@ export abstract class ManifestOutput extends Construct {
     return 'output';
   }
 
-  protected claim(): void {
-    this.manifest._claim(this, false);
-  }
-
-  /** Whether this output renders (the automatic output steps aside for an explicit one). */
-  protected active(): boolean {
-    return true;
-  }
-
+  /**
+   * The objects of the manifest in this target's form, and what the target cannot express.
+   * Called once, at synth, and only when the manifest has no errors.
+   */
   protected abstract render(): Rendered;
 
   private renderOnce(): string[] {
     if (this.rendered) return this.clashErrors;
-    if (!this.active()) return [];
     const resolved = this.manifest.resolve();
     // The manifest reports its own errors when cdk8s validates its tree; when it lives in another
     // tree (a shared site module), this output is the only one that can.
@@ -133,7 +148,8 @@ export abstract class ManifestOutput extends Construct {
     // Several outputs may render one manifest: its own warnings are reported once.
     const modelWarnings = reported.has(resolved) ? [] : resolved.diagnostics;
     reported.add(resolved);
-    for (const w of [...modelWarnings, ...out.diagnostics]) if (w.severity === 'warning') this.onWarning(w);
+    const groups = this.manifest.chartGroups;
+    reportWarnings(this, [this.manifest, ...groups, ...groups.flatMap((g) => g.charts)], [...modelWarnings, ...out.diagnostics], this.onWarning);
     const ids = new Set<string>();
     const created = new Map<string, RenderedObject>();
     for (const { identity, body } of out.objects) {
@@ -275,25 +291,3 @@ export class ArmadaDocuments extends ManifestOutput {
     };
   }
 }
-
-/**
- * The output a manifest gets when it is created inside a cdk8s Chart and no explicit output of
- * the same cdk8s App renders it: airship v1 ArmadaCharts. It steps aside as soon as one exists.
- */
-export class AutomaticOutput extends ArmadaChartOutput {
-  protected override claim(): void {
-    // A weaker claim: an explicit output still takes over.
-    this.manifest._claim(this, true);
-  }
-  protected override active(): boolean {
-    // An output in another app (a shared site rendered for a second cluster, a test's second
-    // App) writes that app's files, not this one's.
-    const app = this.node.root;
-    return this.manifest._outputs.every((o) => o.node.root !== app);
-  }
-  /** @internal */
-  protected override _kindName(): string {
-    return `automatic output (api ${this.api})`;
-  }
-}
-

@@ -2,6 +2,7 @@ import { inInputOrder, InputOrder } from '../model/diagnostic-order';
 import { DeferredDiagnostic, DeferredDiagnosticRun, Diagnostic, errorsOf, expandRuns, formatDiagnostic, hasErrors, parseLocation, plural, ruleField, summary, warningsOf, weightOf } from '../model/diagnostics';
 import { inPieces } from '../model/text-pieces';
 import { CliIo, writePieces } from './io';
+import { isListOfLabels, listOfLabelsNotes } from './list-labels';
 
 /** `FILE:LINE:COL: error: <doc>: <path>: <message>`: one line per diagnostic, as compilers print them. */
 export function formatLine(d: Diagnostic): string {
@@ -79,6 +80,8 @@ function ruleOf(d: Diagnostic): string {
  * empty`), so that one mistake repeated is one line and every different error keeps its own.
  */
 function errorRuleOf(d: Diagnostic): string {
+  // Labels of older Armada (a list of one-key mappings) are one mistake whatever the labels say.
+  if (isListOfLabels(d)) return `${ruleOf(d)}\u0000list of labels`;
   return `${ruleOf(d)}\u0000${d.message.replace(/[0-9]+/g, '#')}`;
 }
 
@@ -200,7 +203,7 @@ export function tooManyWarnings(ds: readonly Diagnostic[], options: ReportOption
  * what `--max-warnings` decided. Nothing when there is nothing to say.
  */
 export async function printReport(io: CliIo, ds: readonly Diagnostic[], options: ReportOptions = {}, last?: string, notes: readonly string[] = []): Promise<void> {
-  const lines = [...reportLines(ds, options), ...notes];
+  const lines = [...reportLines(ds, options), ...listOfLabelsNotes(ds), ...notes];
   const over = tooManyWarnings(ds, options) ? `; more than --max-warnings ${options.maxWarnings}` : '';
   if (ds.length > 0 || last !== undefined) lines.push(`${last ? `${last}: ` : ''}${summary(ds)}${over}`);
   // `--all-warnings` on a large site prints tens of thousands of lines: a few writes, not one each.

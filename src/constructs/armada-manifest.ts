@@ -60,11 +60,8 @@ export class ArmadaManifest extends Construct {
   public readonly releasePrefix: string;
   public readonly schemaVersion: SchemaVersion;
   private readonly groupOrder: ChartGroup[] = [];
-  /** Groups that joined by being created inside the manifest, not yet placed explicitly. */
-  private readonly joined = new Set<ChartGroup>();
   private readonly outputs: IConstruct[] = [];
   private readonly chartGroupsProp: unknown;
-  private readonly automaticOutputs: IConstruct[] = [];
   private cache?: { version: number; opaque: ValidateOptions['opaqueValues']; result: ResolvedManifest } | undefined;
 
   constructor(scope: Construct | undefined, id: string, props: ArmadaManifestProps) {
@@ -82,7 +79,6 @@ export class ArmadaManifest extends Construct {
     if (Array.isArray(props.chartGroups)) this.addChartGroup(...props.chartGroups.filter((g) => ChartGroup.isChartGroup(g)));
     this.node.addValidation({ validate: () => this.validationErrors() });
     touch(this);
-    runManifestHooks(this);
   }
 
   /** The groups in deployment order. */
@@ -111,14 +107,15 @@ export class ArmadaManifest extends Construct {
   }
 
   /**
-   * Appends groups to the deployment order. A group created inside the manifest has already
-   * joined it where it was created: adding it moves it here instead (add it once more to deploy
-   * it twice, as Armada would).
+   * Places groups last in the deployment order. A group already in it (created inside the
+   * manifest, or added before) moves there: the manifest deploys each group once, however often
+   * it is added.
    */
   public addChartGroup(...groups: ChartGroup[]): void {
     for (const g of groups) {
       if (!ChartGroup.isChartGroup(g)) throw new Error(`ArmadaManifest ${this.node.path}: addChartGroup expects ChartGroup constructs; received ${typeof g}`);
-      if (this.joined.delete(g)) this.groupOrder.splice(this.groupOrder.indexOf(g), 1);
+      const at = this.groupOrder.indexOf(g);
+      if (at >= 0) this.groupOrder.splice(at, 1);
       this.groupOrder.push(g);
     }
     touch(this);
@@ -128,22 +125,17 @@ export class ArmadaManifest extends Construct {
   public _adopt(child: IConstruct): void {
     if (ChartGroup.isChartGroup(child)) {
       this.groupOrder.push(child);
-      this.joined.add(child);
       touch(this);
     }
   }
 
-  /**
-   * @internal An output target that renders this manifest registers itself here; an automatic
-   * one (created because the manifest sits in a target's scope) gives way to explicit ones.
-   */
-  public _claim(output: IConstruct, automatic: boolean): void {
-    const list = automatic ? this.automaticOutputs : this.outputs;
-    if (!list.includes(output)) list.push(output);
+  /** @internal An output target that renders this manifest registers itself here. */
+  public _claim(output: IConstruct): void {
+    if (!this.outputs.includes(output)) this.outputs.push(output);
     touch(this);
   }
 
-  /** @internal The explicit output targets that render this manifest. */
+  /** @internal The output targets that render this manifest. */
   public get _outputs(): readonly IConstruct[] {
     return this.outputs;
   }
@@ -199,8 +191,10 @@ export class ArmadaManifest extends Construct {
     for (const [name, where] of foreign) {
       if (insideNames.has(name)) d.error(origin, undefined, 'foreign-reference', `${where}, and another one with the same name is inside it; define it once, inside the manifest`);
     }
-    if (this.outputs.length === 0 && this.automaticOutputs.length === 0 && insideCdk8sChart(this)) {
-      d.error(origin, undefined, 'no-output', "this manifest is inside a cdk8s Chart but nothing renders it: import 'armada-cdk/cdk8s' as a bare import (import 'armada-cdk/cdk8s';), which renders it as airship v1 ArmadaChart objects, or add an output for it (new ArmadaChartOutput(chart, 'crs', { manifest: site })). TypeScript drops an import whose names are never used as values, so import { ArmadaChartOutput } alone does not load it");
+    // Outputs are explicit (a manifest renders as nothing until one is added), as a cdk8s-plus
+    // construct is: a manifest placed in a cdk8s Chart without one is most likely a forgotten one.
+    if (this.outputs.length === 0 && insideCdk8sChart(this)) {
+      d.error(origin, undefined, DiagnosticCodes.NO_OUTPUT, "this manifest is inside a cdk8s Chart but nothing renders it: add an output of armada-cdk/cdk8s for it, such as new ArmadaChartOutput(chart, 'crs', { manifest: site }) for airship v1 ArmadaCharts, ArmadaDocuments or FluxOutput");
     }
     return spec;
   }
@@ -208,23 +202,6 @@ export class ArmadaManifest extends Construct {
   private validationErrors(): string[] {
     return errorsOf(this.resolve().diagnostics).map((x) => formatDiagnostic(x, 'bare'));
   }
-}
-
-type ManifestHook = (manifest: ArmadaManifest) => void;
-
-const hooks: ManifestHook[] = [];
-
-/**
- * @internal Called by an output target's module when it is loaded, so that a manifest created
- * afterwards inside the target's scope (an `ArmadaManifest` inside a `cdk8s.Chart`) renders without
- * extra code. The constructs themselves never import a target.
- */
-export function onManifestCreated(hook: ManifestHook): void {
-  if (!hooks.includes(hook)) hooks.push(hook);
-}
-
-function runManifestHooks(manifest: ArmadaManifest): void {
-  for (const h of hooks) h(manifest);
 }
 
 /** Detected by cdk8s's own brand, so that the constructs never import cdk8s. */

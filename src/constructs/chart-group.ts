@@ -60,8 +60,6 @@ export class ChartGroup extends Construct {
   public readonly name: string;
   private readonly props: ChartGroupProps;
   private readonly members: Chart<any>[] = [];
-  /** Charts that joined by being created inside the group, not yet placed explicitly. */
-  private readonly joined = new Set<Chart<any>>();
 
   constructor(scope: Construct, id: string, props: ChartGroupProps = {}) {
     super(scope, id);
@@ -85,14 +83,15 @@ export class ChartGroup extends Construct {
   }
 
   /**
-   * Appends charts (defined anywhere in the manifest) to the group's deployment order. A chart
-   * created inside this group has already joined it where it was created: adding it moves it here
-   * instead (add it once more to deploy it twice, as Armada would).
+   * Places charts (defined anywhere in the manifest) last in the group's deployment order. A chart
+   * already in the group (created inside it, or added before) moves there: the group deploys each
+   * chart once, however often it is added.
    */
   public addChart(...charts: Chart<any>[]): void {
     for (const c of charts) {
       if (!Chart.isChart(c)) throw new Error(`ChartGroup ${this.node.path}: addChart expects Chart constructs; received ${typeof c}`);
-      if (this.joined.delete(c)) this.members.splice(this.members.indexOf(c), 1);
+      const at = this.members.indexOf(c);
+      if (at >= 0) this.members.splice(at, 1);
       this.members.push(c);
     }
     touch(this);
@@ -102,7 +101,6 @@ export class ChartGroup extends Construct {
   public _adopt(child: IConstruct): void {
     if (Chart.isChart(child)) {
       this.members.push(child);
-      this.joined.add(child);
       touch(this);
     }
   }

@@ -10,6 +10,7 @@ import { SourceType } from '../model/source';
 import { ChartGroupSpec, ChartSpec, ManifestSpec, SchemaVersion, TestOptions, UpgradeOptions, WaitOptions, HookAction } from '../model/spec';
 import { CONTROLLER_TYPES, WaitResource } from '../model/wait';
 import { isYamlTimestamp } from '../model/values';
+import { withoutDefaults } from './codegen-defaults';
 
 /** Options of {@link generateTypeScript}. */
 export interface CodegenOptions {
@@ -182,7 +183,9 @@ class Generator {
     return v;
   }
 
-  private chart(c: ChartSpec, scope: string, created: Set<string>): void {
+  private chart(written: ChartSpec, scope: string, created: Set<string>): void {
+    // Fields equal to the construct's default are left out (see codegen-defaults.ts).
+    const c = withoutDefaults(written);
     this.imports.add('Chart');
     const v = this.declare(c.name, 'chart');
     const props: [string, string][] = [];

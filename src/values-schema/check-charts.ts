@@ -183,7 +183,7 @@ function scalars(v: unknown): string[] {
  * recursive alias there would hang the check, and Helm refuses both ("excessive aliasing").
  * `problem` says why the file cannot be used, as Helm could not load the chart either.
  */
-function readChartDefaults(dir: string): { values: Record<string, unknown> } | { problem: string } {
+export function readChartDefaults(dir: string): { values: Record<string, unknown> } | { problem: string } {
   const file = path.join(dir, 'values.yaml');
   if (!fs.existsSync(file)) return { values: {} };
   const read = readRegularFile(file);

@@ -43,6 +43,15 @@ export interface GenerateValuesTypesOptions {
    */
   readonly additionalPropertiesByDefault?: boolean | undefined;
   /**
+   * The chart's own values (its values.yaml): a key the schema requires that they already set is
+   * optional in the generated type, since Helm merges what the user writes over them before it
+   * validates (so `image`, required but set by values.yaml, need not be written). Followed
+   * through nested `properties` only: a key under a `$ref`, `allOf` or array stays as the
+   * schema says.
+   * @default - none: every required key must be written
+   */
+  readonly defaults?: Readonly<Record<string, unknown>> | undefined;
+  /**
    * Comment lines at the top of the output; an empty array leaves the header out.
    * @default ['Generated from the chart\'s values.schema.json. Do not edit by hand.']
    */
@@ -131,6 +140,11 @@ class Generator {
   private readonly eagerRefs = new Map<object, Set<object>>();
   private readonly readonlyAll: boolean;
   private readonly openByDefault: boolean;
+  /**
+   * The chart's defaults at each object schema reached through nested `properties` from the root
+   * (see `GenerateValuesTypesOptions.defaults`).
+   */
+  private readonly defaultsAt = new Map<object, Readonly<Record<string, unknown>>>();
   /** Schemas being rendered, outermost first, and the `$ref`s followed on the way. */
   private depth = 0;
   private readonly refs: string[] = [];
@@ -147,6 +161,7 @@ class Generator {
   public run(): string {
     // Helm values are always a map, so a root that says nothing about its shape is an open object.
     const rootShape = this.root === true || isConstraintOnly(this.root) ? { ...(isSchemaObject(this.root) ? this.root : {}), type: 'object' } : this.root;
+    if (isSchemaObject(rootShape) && isPlainMapping(this.options.defaults)) this.defaultsAt.set(rootShape, this.options.defaults);
     const name = this.declare(rootShape, this.options.typeName);
     this.named.set(schemaKey(this.root), name);
     const header = (this.options.header ?? DEFAULT_HEADER).map((l) => `// ${l}`.trimEnd());
@@ -327,6 +342,8 @@ class Generator {
     this.interfaces.set(schema, declaration.name);
 
     const required = new Set(stringList(schema.required));
+    const defaults = this.defaultsAt.get(schema);
+    const defaulted = (key: string) => defaults !== undefined && Object.hasOwn(defaults, key) && defaults[key] !== null && defaults[key] !== undefined;
     const members: MemberNode[] = [];
     const declared = new Set<string>();
     // Entries that are not schemas stay, as `unknown` with a comment, so the reader sees the key
@@ -334,21 +351,25 @@ class Generator {
     for (const [key, propSchema] of Object.entries(isSchemaObject(schema.properties) ? schema.properties : {}) as [string, JsonSchema][]) {
       declared.add(key);
       const prop = isSchemaObject(propSchema) ? propSchema : undefined;
+      const own = defaulted(key) ? defaults![key] : undefined;
+      if (prop !== undefined && isPlainMapping(own) && !this.defaultsAt.has(prop)) this.defaultsAt.set(prop, own);
+      // A boolean `required` on the property itself is draft-03, and still common in charts.
+      const isRequired = required.has(key) || (prop?.required as unknown) === true;
+      const doc = docLines(propSchema);
       members.push({
         kind: 'property',
         key,
         type: this.typeOf(propSchema, `${declaration.name}${pascalCase(key) || 'Property'}`, GUARDED),
-        // A boolean `required` on the property itself is draft-03, and still common in charts.
-        optional: !required.has(key) && (prop?.required as unknown) !== true,
+        optional: !isRequired || defaulted(key),
         readonly: this.readonlyAll || prop?.readOnly === true,
-        doc: docLines(propSchema),
+        doc: isRequired && defaulted(key) ? [...doc, ...(doc.length > 0 ? [''] : []), "Required by the schema; optional here because the chart's values.yaml sets it."] : doc,
       });
     }
     let index = this.indexSignature(schema, declaration.name, true);
     for (const key of required) {
       if (declared.has(key)) continue;
       // Required without a schema of its own: whatever the index signature allows.
-      members.push({ kind: 'property', key, type: index?.type ?? UNKNOWN, optional: false, readonly: this.readonlyAll, doc: [] });
+      members.push({ kind: 'property', key, type: index?.type ?? UNKNOWN, optional: defaulted(key), readonly: this.readonlyAll, doc: [] });
     }
     if (index) {
       // TypeScript requires every named property to fit the index signature, an optional one
@@ -500,4 +521,8 @@ function printAliasBody(type: TypeNode, headLength: number): string {
   const text = printType(type, '');
   if (type.kind !== 'union' || headLength + text.length + 2 <= 100) return ` ${text}`;
   return `\n${type.members.map((m) => `  | ${printType(m, '  ')}`).join('\n')}`;
+}
+
+function isPlainMapping(v: unknown): v is Readonly<Record<string, unknown>> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

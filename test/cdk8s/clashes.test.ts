@@ -29,10 +29,10 @@ const ACROSS = ' writes as well, into ';
 test('two manifests with the same release names rendered into one chart', () => {
   const app = new cdk8s.App();
   const out = new cdk8s.Chart(app, 'site');
-  manifest(out, 'one');
-  manifest(out, 'two');
+  new ArmadaChartOutput(out, 'crs-one', { manifest: manifest(out, 'one'), onWarning: () => undefined });
+  new ArmadaChartOutput(out, 'crs-two', { manifest: manifest(out, 'two'), onWarning: () => undefined });
   expect(synthErrors(app)).toEqual([
-    expect.stringContaining("site/two/armada-cdk-output: ArmadaChart ns/airship-a is written into site's file by site/one/armada-cdk-output/ArmadaChart-ns-airship-a as well; applied, one would replace the other"),
+    expect.stringContaining("site/crs-two: ArmadaChart ns/airship-a is written into site's file by site/crs-one/ArmadaChart-ns-airship-a as well; applied, one would replace the other"),
   ]);
 });
 
@@ -81,8 +81,8 @@ test("across files: an object of the user's own clashes with an output's; two of
 test('a clash inside one file is still reported on every synth', () => {
   const app = new cdk8s.App();
   const out = new cdk8s.Chart(app, 'site');
-  manifest(out, 'one');
-  manifest(out, 'two');
+  new ArmadaChartOutput(out, 'crs-one', { manifest: manifest(out, 'one'), onWarning: () => undefined });
+  new ArmadaChartOutput(out, 'crs-two', { manifest: manifest(out, 'two'), onWarning: () => undefined });
   expect(synthErrors(app)).toHaveLength(1);
   expect(synthErrors(app)).toHaveLength(1);
 });

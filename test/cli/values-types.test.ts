@@ -238,3 +238,16 @@ describe('an empty option value is a usage error', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 });
+
+describe("values-types reads the chart's values.yaml", () => {
+  test('a key the schema requires and values.yaml sets is optional in the type; without values.yaml it is required', async () => {
+    const schema = JSON.stringify({ type: 'object', required: ['image', 'replicas'], properties: { image: { type: 'string' }, replicas: { type: 'integer' } } });
+    const dir = chart('name: web\n', schema);
+    write(dir, 'values.yaml', 'image: nginx:1.27\n');
+    const r = await cli(['values-types', dir]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(r.stdout).toContain("  /** Required by the schema; optional here because the chart's values.yaml sets it. */\n  image?: string;\n  replicas: number;\n");
+    fs.rmSync(path.join(dir, 'values.yaml'));
+    expect((await cli(['values-types', dir])).stdout).toContain('  image: string;\n  replicas: number;\n');
+  });
+});

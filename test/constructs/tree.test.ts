@@ -86,17 +86,25 @@ describe('constructs: names, defaults and membership', () => {
   });
 });
 
-test('adding a group (or chart) that joined by creation moves it; adding it again deploys it twice', () => {
+test('adding a group (or chart) moves it last: adding it again, or one created inside, never deploys it twice', () => {
   const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
   const a = new ChartGroup(site, 'a');
   new Chart(a, 'ca', base('ca'));
   const b = new ChartGroup(site, 'b');
   const cb = new Chart(b, 'cb', base('cb'));
-  const cb2 = new Chart(b, 'cb2', base('cb2'));
+  new Chart(b, 'cb2', base('cb2'));
   site.addChartGroup(a);
   b.addChart(cb);
   expect(Testing.plan(site).steps.map((s) => [s.group, s.releases.map((r) => r.chart)])).toEqual([['b', ['cb2', 'cb']], ['a', ['ca']]]);
+  // The second call of each is what used to list them twice.
   site.addChartGroup(a);
-  expect(site.chartGroups.map((g) => g.name)).toEqual(['b', 'a', 'a']);
-  void cb2;
+  b.addChart(cb);
+  b.addChart(cb, cb);
+  expect(site.chartGroups.map((g) => g.name)).toEqual(['b', 'a']);
+  expect(b.charts.map((c) => c.name)).toEqual(['cb2', 'cb']);
+  expect(Testing.plan(site).releases.map((r) => r.chart)).toEqual(['cb2', 'cb', 'ca']);
+  expect(Testing.validate(site).filter((d) => d.code === 'chart-listed-twice' || d.code === 'group-listed-twice')).toEqual([]);
+  // Moving is what a later add is for: the order follows the last call.
+  b.addChart(b.charts[0]);
+  expect(b.charts.map((c) => c.name)).toEqual(['cb', 'cb2']);
 });

@@ -114,7 +114,7 @@ describe('FluxOutput', () => {
     );
   });
 
-  test('an explicit FluxOutput replaces the automatic airship output of a manifest in the same chart', () => {
+  test('a FluxOutput renders a manifest in its own chart, and nothing else does', () => {
     const app = new cdk8s.App();
     const chart = new cdk8s.Chart(app, 'site');
     const site = new ArmadaManifest(chart, 'site', { releasePrefix: 'p' });

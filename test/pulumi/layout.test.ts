@@ -2,10 +2,20 @@ import { defineSite } from '../../examples/site';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource, SchemaVersion, WaitResource, Duration } from '../../src';
 import { aliasDiagnostics, layoutDeployment, previousKey, previousPath } from '../../src/pulumi/layout';
 import { releaseInputs, unsupportedFields } from '../../src/pulumi/release-args';
+import { buildPlan } from '../../src/model/plan';
+import type { ManifestSpec } from '../../src/model/spec';
 
 const layoutOf = (site: ArmadaManifest) => {
   const r = site.resolve();
   return layoutDeployment(r.spec, r.plan, site.node.path);
+};
+/**
+ * The layout of a site's spec as `edit` changes it: a group or chart listed twice, as Armada
+ * documents may list them (the constructs deploy each once, however often it is added).
+ */
+const layoutEdited = (site: ArmadaManifest, edit: (spec: ManifestSpec) => ManifestSpec) => {
+  const spec = edit(site.resolve().spec);
+  return layoutDeployment(spec, buildPlan(spec), site.node.path);
 };
 const src = ChartSource.local('/charts');
 const labels = (n: string) => ({ labels: { app: n } });
@@ -43,9 +53,7 @@ describe('layoutDeployment', () => {
     const b = new ChartGroup(site, 'b', { sequenced: true });
     b.addChart(db);
     new Chart(b, 'web', { namespace: 'ns', source: src, wait: labels('web') });
-    // The first explicit add only moves the auto-joined group; the second lists it again.
-    site.addChartGroup(b, b);
-    const layout = layoutOf(site);
+    const layout = layoutEdited(site, (spec) => ({ ...spec, chartGroups: [...spec.chartGroups, 'b'] }));
     expect(layout.groups.map((g) => g.key)).toEqual(['a', 'b', 'b#2']);
     expect(layout.units.map((u) => [u.key, u.step, u.installs, u.installer, u.after])).toEqual([
       ['a/db', 0, true, 0, []],
@@ -64,9 +72,8 @@ describe('layoutDeployment', () => {
   test('a chart listed twice in an unsequenced group is deployed once in that step, with a warning', () => {
     const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
     const a = new ChartGroup(site, 'a');
-    const db = new Chart(a, 'db', { namespace: 'ns', source: src, wait: labels('db') });
-    a.addChart(db, db);
-    const layout = layoutOf(site);
+    new Chart(a, 'db', { namespace: 'ns', source: src, wait: labels('db') });
+    const layout = layoutEdited(site, (spec) => ({ ...spec, groups: spec.groups.map((g) => (g.name === 'a' ? { ...g, charts: ['db', 'db'] } : g)) }));
     expect(layout.units.map((u) => u.key)).toEqual(['a/db']);
     expect(layout.diagnostics.map((d) => d.message)).toEqual(['chart "db" is listed twice in step 0 (group "a"); Armada deploys it twice at once, the Pulumi backend once']);
   });

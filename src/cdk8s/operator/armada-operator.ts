@@ -11,7 +11,7 @@ import { ArmadaManifest } from '../../constructs/armada-manifest';
 import { hasErrors } from '../../model/diagnostics';
 import { ownChart, watchClashes } from '../app-clashes';
 import { OperatorApi } from '../operator-api';
-import { printWarning } from '../warning-handler';
+import { reportWarnings } from '../warning-handler';
 import { Cdk8sPlus, loadCdk8sPlus } from './cdk8s-plus';
 import { checkLabel, checkProps } from './check-props';
 import { freeSiblingScope, operatorCrdChart } from './crd-chart';
@@ -20,14 +20,15 @@ import { describeFinding, escalationFindings } from './escalation';
 import { NamespaceWriter } from './namespaces';
 import type { OperatorProfile, ReleaseAccess } from './operator-profile';
 import { operatorProfile } from './profile';
-import type { ArmadaOperatorProps, OperatorRbac } from './props';
+import { ArmadaOperatorProps, OperatorRbac, PodSecurityLevel, ReleaseNamespaceOutput } from './props';
 import { operatorPermissions, OperatorPermissions } from './rbac';
 import { apiObjects, createRbacObjects } from './rbac-objects';
 import { siteReleases } from './releases';
 import { ResourceKinds } from './resource-kinds';
 import { bundleWarnings } from './warnings';
 
-export type { ArmadaOperatorProps, OperatorProbe, OperatorRbac, OperatorResources, PodSecurityLevel, RoleEscalation } from './props';
+export type { ArmadaOperatorProps, OperatorProbe, OperatorResources } from './props';
+export { OperatorRbac, PodSecurityLevel, ReleaseNamespaceOutput, RoleEscalation } from './props';
 
 const API_VALUES: readonly unknown[] = Object.values(OperatorApi);
 
@@ -124,7 +125,7 @@ export class ArmadaOperator extends Construct {
     // Filled at validation: whether the operator's namespace is its own or holds releases is
     // known only from the finished manifest.
     this.namespaceScope = new Construct(this, 'namespaces');
-    if ((props.releaseNamespaceOutput ?? 'separate') === 'separate' && (this.rbacMode === 'least-privilege' || props.manifest !== undefined)) {
+    if ((props.releaseNamespaceOutput ?? ReleaseNamespaceOutput.SEPARATE) === ReleaseNamespaceOutput.SEPARATE && (this.rbacMode === OperatorRbac.LEAST_PRIVILEGE || props.manifest !== undefined)) {
       // Apart from the bundle, so that deleting the operator never deletes a site.
       this.namespaceChart = new cdk8s.Chart(freeSiblingScope(chart, 'release-namespaces', where), `${chart.node.id}-release-namespaces`);
       ownChart(this.namespaceChart, this);
@@ -186,7 +187,7 @@ export class ArmadaOperator extends Construct {
    * has errors, which it reports itself).
    */
   private releaseNamespaces(releases: readonly ReleaseAccess[]): string[] {
-    if (this.rbacMode === 'least-privilege') return [...new Set(releases.map((x) => x.namespace))];
+    if (this.rbacMode === OperatorRbac.LEAST_PRIVILEGE) return [...new Set(releases.map((x) => x.namespace))];
     const p = this.props;
     if (p.manifest === undefined) return [];
     const site = siteReleases(this.profile, {
@@ -211,7 +212,7 @@ export class ArmadaOperator extends Construct {
     const p = this.props;
     const defaultKinds = p.defaultResourceKinds ?? ResourceKinds.HELM_RELEASE;
     let releases: readonly ReleaseAccess[] = [];
-    if (this.rbacMode === 'least-privilege') {
+    if (this.rbacMode === OperatorRbac.LEAST_PRIVILEGE) {
       const site = siteReleases(this.profile, {
         manifest: p.manifest,
         releaseNamespaces: p.releaseNamespaces,
@@ -247,24 +248,23 @@ export class ArmadaOperator extends Construct {
     const errors = [...this.crdConflicts(), ...this.sameApiConflicts(), ...this.escalationErrors(r.permissions, r.releases)];
     if (errors.length > 0) return errors;
     this.rendered = true;
-    const warn = this.props.onWarning ?? printWarning;
     const p = this.props;
     const warnings = bundleWarnings(
       { location: this.node.path, mode: this.rbacMode, sensitiveNamespaces: p.sensitiveNamespaces, defaultResourceKinds: p.defaultResourceKinds, roleEscalation: p.roleEscalation },
       r.releases,
     );
-    for (const w of warnings) warn(w);
+    reportWarnings(this, [], warnings, p.onWarning);
     // A namespace that holds releases is never the bundle's: `kubectl delete -f` of the bundle
     // would delete it, and every release in it, and its level is the releases' (the operator's
     // pods meet `restricted`, so any level admits them).
     const releaseNamespaces = this.releaseNamespaces(r.releases);
     const shared = releaseNamespaces.includes(this.namespace);
-    if (!shared && p.createNamespaces !== false) this.namespaceWriter.create(this.namespaceScope, this.namespace, 'restricted');
+    if (!shared && p.createNamespaces !== false) this.namespaceWriter.create(this.namespaceScope, this.namespace, PodSecurityLevel.RESTRICTED);
     const nsChart = this.namespaceChart;
     if (nsChart) {
       // Without least-privilege RBAC the bundle writes no release namespace but the operator's.
-      const written = this.rbacMode === 'least-privilege' ? releaseNamespaces : shared ? [this.namespace] : [];
-      for (const namespace of written) this.namespaceWriter.create(nsChart, namespace, 'baseline');
+      const written = this.rbacMode === OperatorRbac.LEAST_PRIVILEGE ? releaseNamespaces : shared ? [this.namespace] : [];
+      for (const namespace of written) this.namespaceWriter.create(nsChart, namespace, PodSecurityLevel.BASELINE);
       // cdk8s lists the charts to write after validation: an empty one is left out of the app.
       if (nsChart.node.children.length === 0 && nsChart.node.scope?.node.tryRemoveChild(nsChart.node.id)) this.namespaceChart = undefined;
     }
@@ -306,7 +306,7 @@ export class ArmadaOperator extends Construct {
 
   /** The escalation check over what the charts are known to contain; empty unless the rules are short. */
   private escalationErrors(perms: OperatorPermissions, releases: readonly ReleaseAccess[]): string[] {
-    if (this.rbacMode === 'cluster-admin') return [];
+    if (this.rbacMode === OperatorRbac.CLUSTER_ADMIN) return [];
     const byNs = new Map(perms.namespaced.map((n) => [n.namespace, n.rules]));
     const charts = releases.map((r) => ({ chart: r.chart, namespace: r.namespace, contents: { kinds: r.kinds, roles: r.roles ?? [], bindings: r.bindings ?? [] } }));
     return escalationFindings({ namespaced: (ns) => byNs.get(ns) ?? [], cluster: perms.cluster }, charts).map(describeFinding);

@@ -5,7 +5,7 @@
 import { dns1123LabelProblem } from '../../model/names';
 import { podSecurityProblem } from './namespaces';
 import type { OperatorProfile } from './operator-profile';
-import type { ArmadaOperatorProps, OperatorRbac } from './props';
+import { ArmadaOperatorProps, OperatorRbac } from './props';
 
 /** The RBAC mode and the replicas of valid options; throws on misuse. */
 export function checkProps(where: string, p: ArmadaOperatorProps, profile: OperatorProfile): { rbac: OperatorRbac; replicas: number } {
@@ -27,7 +27,7 @@ export function checkProps(where: string, p: ArmadaOperatorProps, profile: Opera
   if (replicas > 1 && p.leaderElection === false) {
     throw new Error(`${where}: replicas ${replicas} with leaderElection false: several operators would reconcile the same releases at once; enable leader election or run one replica`);
   }
-  if (p.resourceKinds !== undefined && (p.manifest === undefined || rbac !== 'least-privilege')) {
+  if (p.resourceKinds !== undefined && (p.manifest === undefined || rbac !== OperatorRbac.LEAST_PRIVILEGE)) {
     throw new Error(`${where}: resourceKinds apply to least-privilege RBAC derived from a manifest; give the manifest, or use defaultResourceKinds`);
   }
   checkLabel(where, 'name', p.name ?? 'armada-operator');
@@ -49,18 +49,18 @@ function chooseRbac(where: string, p: ArmadaOperatorProps, profile: OperatorProf
     throw new Error(`${where}: rbac ${JSON.stringify(p.rbac)}: ${profile.refuses.rbac ?? `this operator runs with ${profile.rbacModes.map((m) => JSON.stringify(m)).join(', ')} only`}`);
   }
   // One namespace, known from the manifest or given: least privilege needs nothing more.
-  if (profile.watch === 'own-namespace') return 'least-privilege';
+  if (profile.watch === 'own-namespace') return OperatorRbac.LEAST_PRIVILEGE;
   if (p.rbac !== undefined) {
-    if (p.rbac === 'least-privilege' && p.manifest === undefined && p.releaseNamespaces === undefined) {
+    if (p.rbac === OperatorRbac.LEAST_PRIVILEGE && p.manifest === undefined && p.releaseNamespaces === undefined) {
       throw new Error(`${where}: least-privilege RBAC needs the manifest (or releaseNamespaces) to know where the releases go`);
     }
-    if (p.rbac !== 'least-privilege' && p.releaseNamespaces !== undefined) throw new Error(`${where}: releaseNamespaces apply to least-privilege RBAC only`);
+    if (p.rbac !== OperatorRbac.LEAST_PRIVILEGE && p.releaseNamespaces !== undefined) throw new Error(`${where}: releaseNamespaces apply to least-privilege RBAC only`);
     return p.rbac;
   }
   if (p.manifest === undefined && p.releaseNamespaces === undefined) {
     throw new Error(
-      `${where}: no manifest, so least-privilege RBAC cannot be derived: give the manifest, or releaseNamespaces, or choose rbac "cluster-wide" (broad, no wildcard) or "cluster-admin" (unsafe)`,
+      `${where}: no manifest, so least-privilege RBAC cannot be derived: give the manifest, or releaseNamespaces, or choose rbac OperatorRbac.CLUSTER_WIDE (broad, no wildcard) or OperatorRbac.CLUSTER_ADMIN (unsafe)`,
     );
   }
-  return 'least-privilege';
+  return OperatorRbac.LEAST_PRIVILEGE;
 }

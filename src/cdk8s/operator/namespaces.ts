@@ -1,15 +1,15 @@
 /** The Namespaces a bundle creates, with their Pod Security labels. */
 import { Construct, IConstruct } from 'constructs';
 import type { Cdk8sPlus } from './cdk8s-plus';
-import type { PodSecurityLevel } from './props';
+import { PodSecurityLevel } from './props';
 import { isSystemNamespace } from '../../model/system-namespaces';
 
-const LEVELS: readonly PodSecurityLevel[] = ['privileged', 'baseline', 'restricted'];
+const LEVELS: readonly string[] = Object.values(PodSecurityLevel);
 
 /** Why a `podSecurity` entry is invalid, or undefined. */
 export function podSecurityProblem(namespace: string, level: string): string | undefined {
-  if ((LEVELS as readonly string[]).includes(level)) return undefined;
-  return `podSecurity[${JSON.stringify(namespace)}] ${JSON.stringify(level)}: must be "privileged", "baseline" or "restricted"`;
+  if (LEVELS.includes(level)) return undefined;
+  return `podSecurity[${JSON.stringify(namespace)}] ${JSON.stringify(level)}: use PodSecurityLevel.PRIVILEGED, BASELINE or RESTRICTED`;
 }
 
 /** Creates each namespace once, across the bundle's charts, enforcing its level. */
@@ -31,8 +31,8 @@ export class NamespaceWriter {
         name: ns,
         labels: {
           'pod-security.kubernetes.io/enforce': this.podSecurity[ns] ?? level,
-          'pod-security.kubernetes.io/audit': 'restricted',
-          'pod-security.kubernetes.io/warn': 'restricted',
+          'pod-security.kubernetes.io/audit': PodSecurityLevel.RESTRICTED,
+          'pod-security.kubernetes.io/warn': PodSecurityLevel.RESTRICTED,
         },
       },
     });

@@ -6,7 +6,14 @@ import type { WarningHandler } from '../warning-handler';
 import type { ChartContents, ResourceKind } from './resource-kinds';
 
 /** A Pod Security Standard level (the `pod-security.kubernetes.io/*` namespace labels). */
-export type PodSecurityLevel = 'privileged' | 'baseline' | 'restricted';
+export enum PodSecurityLevel {
+  /** No restriction (privileged pods, host namespaces). */
+  PRIVILEGED = 'privileged',
+  /** Prevents known privilege escalations; what release namespaces get by default. */
+  BASELINE = 'baseline',
+  /** Hardened pods only; what the operator's own namespace gets. */
+  RESTRICTED = 'restricted',
+}
 
 /** Container resources, as Kubernetes quantities (`"500m"`, `"1Gi"`). */
 export interface OperatorResources {
@@ -31,30 +38,50 @@ export interface OperatorProbe {
  * How the operator may create the Roles, ClusterRoles and bindings of its charts (Kubernetes lets
  * a subject create them only if it holds every permission they grant, or holds `escalate` /
  * `bind` on them).
- * - `hold`: the operator holds every rule of those Roles itself (read from rendered charts, and
+ * - `HOLD`: the operator holds every rule of those Roles itself (read from rendered charts, and
  *   helm-toolkit's dependency-check rules for charts with the default kinds). Nothing more than
  *   the charts grant; whoever can write ArmadaCharts can hand those permissions to any
  *   ServiceAccount of a release namespace.
- * - `escalate`: the operator holds `escalate` and `bind` on roles (the charts' own names where
+ * - `ESCALATE`: the operator holds `escalate` and `bind` on roles (the charts' own names where
  *   known) in the release namespaces, and on the charts' ClusterRoles: it need not hold their
  *   rules, but whoever can write ArmadaCharts can then grant anything within those namespaces.
  */
-export type RoleEscalation = 'hold' | 'escalate';
+export enum RoleEscalation {
+  /** The operator holds every rule of its charts' Roles itself. */
+  HOLD = 'hold',
+  /** The operator holds `escalate` and `bind` on its charts' roles. */
+  ESCALATE = 'escalate',
+}
 
 /**
  * How the operator's permissions are granted.
- * - `least-privilege`: Roles in exactly the namespaces the manifest's releases use, for the kinds
+ * - `LEAST_PRIVILEGE`: Roles in exactly the namespaces the manifest's releases use, for the kinds
  *   their charts create, and a ClusterRole only for cluster-scoped kinds, namespaces and the
  *   operator's own custom resources.
- * - `cluster-wide`: one ClusterRole with the default Helm-release kinds and what the operator
+ * - `CLUSTER_WIDE`: one ClusterRole with the default Helm-release kinds and what the operator
  *   itself does, in every namespace. Broad (it can read and write Secrets everywhere) but no
  *   wildcard; for an operator whose releases are not known when the bundle is built.
- * - `cluster-admin`: binds the built-in `cluster-admin` ClusterRole, as Airship's own chart does.
+ * - `CLUSTER_ADMIN`: binds the built-in `cluster-admin` ClusterRole, as Airship's own chart does.
  *   Unsafe: whoever controls an ArmadaChart (or the operator's pod, or its token) controls the
  *   whole cluster, since a chart may then create any object, including RBAC that grants anything
  *   to anyone. Synthesis warns when it is used.
  */
-export type OperatorRbac = 'least-privilege' | 'cluster-wide' | 'cluster-admin';
+export enum OperatorRbac {
+  /** Roles in exactly the namespaces the manifest's releases use, for the kinds their charts create. */
+  LEAST_PRIVILEGE = 'least-privilege',
+  /** One ClusterRole with the default Helm-release kinds, in every namespace. */
+  CLUSTER_WIDE = 'cluster-wide',
+  /** The built-in `cluster-admin` ClusterRole (unsafe; synthesis warns). */
+  CLUSTER_ADMIN = 'cluster-admin',
+}
+
+/** Where {@link ArmadaOperator} writes the release namespaces. */
+export enum ReleaseNamespaceOutput {
+  /** A chart of their own beside the operator's, to apply before the bundle and never delete with it. */
+  SEPARATE = 'separate',
+  /** Not written: created by whoever deploys. */
+  NONE = 'none',
+}
 
 /** Props of {@link ArmadaOperator}. */
 export interface ArmadaOperatorProps {
@@ -180,18 +207,18 @@ export interface ArmadaOperatorProps {
   /**
    * Where release namespaces go (the operator's own is in the bundle unless it holds releases;
    * then it is a release namespace, which must exist before the bundle's objects in it):
-   * `separate`: a chart of their own beside the operator's (`<chart>-release-namespaces.k8s.yaml`),
-   * to apply before the bundle and never to delete with it; `none`: not written (created by
+   * `SEPARATE`: a chart of their own beside the operator's (`<chart>-release-namespaces.k8s.yaml`),
+   * to apply before the bundle and never to delete with it; `NONE`: not written (created by
    * whoever deploys, as Armada and the operators do; the bundle's Roles in them then wait for
-   * them). With `cluster-wide` or `cluster-admin` RBAC only the operator's namespace is written
+   * them). With `CLUSTER_WIDE` or `CLUSTER_ADMIN` RBAC only the operator's namespace is written
    * there, when the manifest's releases use it.
-   * @default "separate"
+   * @default ReleaseNamespaceOutput.SEPARATE
    */
-  readonly releaseNamespaceOutput?: 'separate' | 'none' | undefined;
+  readonly releaseNamespaceOutput?: ReleaseNamespaceOutput | undefined;
   /**
    * How the operator may create the Roles and bindings its charts contain: hold their rules
-   * (`hold`), or `escalate`/`bind` on them in the release namespaces (`escalate`).
-   * @default "hold"
+   * (`HOLD`), or `escalate`/`bind` on them in the release namespaces (`ESCALATE`).
+   * @default RoleEscalation.HOLD
    */
   readonly roleEscalation?: RoleEscalation | undefined;
   /**
@@ -223,7 +250,7 @@ export interface ArmadaOperatorProps {
   readonly readOnlyRootFilesystem?: boolean | undefined;
   /**
    * How permissions are granted.
-   * @default - "least-privilege" when `manifest` (or `releaseNamespaces`) is given; for airship
+   * @default - OperatorRbac.LEAST_PRIVILEGE when `manifest` (or `releaseNamespaces`) is given; for airship
    *   without either, an explicit choice is required; keleustes is always least-privilege
    */
   readonly rbac?: OperatorRbac | undefined;
@@ -248,8 +275,9 @@ export interface ArmadaOperatorProps {
    */
   readonly releaseNamespaces?: readonly string[] | undefined;
   /**
-   * Where synthesis warnings go (broad RBAC, sensitive namespaces, the default kind guess).
-   * @default - printed to stderr, one line each
+   * Where the synthesis warnings nobody acknowledged go (broad RBAC, sensitive namespaces, the
+   * default kind guess; see `Warnings.of(scope).acknowledge`), one call each.
+   * @default - printed to stderr, each kind of warning found more than three times as one line
    */
   readonly onWarning?: WarningHandler | undefined;
 }

@@ -3,7 +3,7 @@ import * as cdk8s from 'cdk8s';
 import { Construct, IConstruct } from 'constructs';
 import type { ClusterRole, IClusterRole, IRole, Role } from 'cdk8s-plus-28';
 import type { Cdk8sPlus } from './cdk8s-plus';
-import type { OperatorRbac } from './props';
+import { OperatorRbac } from './props';
 import type { OperatorPermissions, RbacRule } from './rbac';
 
 /** Where the objects go and whom they bind. */
@@ -26,7 +26,7 @@ export function createRbacObjects(at: RbacObjectsScope, mode: OperatorRbac, perm
   const { kplus, scope, subject, labels } = at;
   const created: IConstruct[] = [];
   const clusterName = `${at.name}-${at.namespace}`;
-  if (mode === 'cluster-admin') {
+  if (mode === OperatorRbac.CLUSTER_ADMIN) {
     const binding = new kplus.ClusterRoleBinding(scope, 'cluster-admin', {
       metadata: { name: `${clusterName}-cluster-admin`, labels },
       role: kplus.ClusterRole.fromClusterRoleName(scope, 'cluster-admin-role', 'cluster-admin'),

@@ -6,7 +6,7 @@
  * result with cdk8s-plus.
  */
 import type { Grant, OperatorProfile, ReleaseAccess } from './operator-profile';
-import type { OperatorRbac, RoleEscalation } from './props';
+import { OperatorRbac, RoleEscalation } from './props';
 import type { PolicyRule } from './rbac-covers';
 import { ResourceKind } from './resource-kinds';
 import { MANAGE, RBAC_GROUP } from './verbs';
@@ -133,7 +133,7 @@ class Rules {
 /** Least privilege: Roles in exactly the releases' namespaces, a ClusterRole for the rest. */
 export function leastPrivilege(profile: OperatorProfile, releases: readonly ReleaseAccess[], options: LeastPrivilegeOptions): OperatorPermissions {
   const needs = profile.rbac;
-  const escalate = options.roleEscalation === 'escalate';
+  const escalate = options.roleEscalation === RoleEscalation.ESCALATE;
   const byNamespace = new Map<string, Rules>();
   const cluster = new Rules();
   const ns = (n: string) => {
@@ -225,7 +225,7 @@ export interface SiteAccess extends LeastPrivilegeOptions {
 
 /** The operator's permissions in each RBAC mode; none of its own for `cluster-admin`. */
 export function operatorPermissions(profile: OperatorProfile, site: SiteAccess): OperatorPermissions {
-  if (site.mode === 'cluster-admin') return { namespaced: [], cluster: [], leaderElection: [] };
-  if (site.mode === 'cluster-wide') return clusterWide(profile, site.defaultKinds, site);
+  if (site.mode === OperatorRbac.CLUSTER_ADMIN) return { namespaced: [], cluster: [], leaderElection: [] };
+  if (site.mode === OperatorRbac.CLUSTER_WIDE) return clusterWide(profile, site.defaultKinds, site);
   return leastPrivilege(profile, site.releases, site);
 }

@@ -2,7 +2,7 @@
 import type { DiagnosticCode } from '../../model/codes';
 import type { Diagnostic } from '../../model/diagnostics';
 import type { ReleaseAccess } from './operator-profile';
-import type { OperatorRbac, RoleEscalation } from './props';
+import { OperatorRbac, RoleEscalation } from './props';
 import { ResourceKind, ResourceKinds } from './resource-kinds';
 
 /** The options the warnings depend on. */
@@ -18,13 +18,13 @@ export function bundleWarnings(o: WarningOptions, releases: readonly ReleaseAcce
   const out: Diagnostic[] = [];
   const warn = (code: DiagnosticCode, message: string) => out.push({ severity: 'warning', location: o.location, message, code });
   const list = (xs: readonly string[]) => [...new Set(xs)].map((x) => JSON.stringify(x)).join(', ');
-  if (o.mode === 'cluster-admin') {
+  if (o.mode === OperatorRbac.CLUSTER_ADMIN) {
     warn(
       'cluster-admin',
       'rbac "cluster-admin" binds the operator to cluster-admin: anyone who can create an ArmadaChart, or reach the operator\'s pod or token, controls the whole cluster; prefer the least-privilege default (give the manifest)',
     );
   }
-  if (o.mode === 'cluster-wide') {
+  if (o.mode === OperatorRbac.CLUSTER_WIDE) {
     warn(
       'cluster-wide',
       'rbac "cluster-wide" grants Secrets, ServiceAccounts, Roles and workloads in every namespace, kube-system included: anyone who can create an ArmadaChart can read every Secret and act as any ServiceAccount of the cluster, close to cluster-admin; prefer the least-privilege default (give the manifest, or releaseNamespaces)',
@@ -40,20 +40,20 @@ export function bundleWarnings(o: WarningOptions, releases: readonly ReleaseAcce
     );
   }
   const guessed = releases.filter((r) => r.helmToolkitRoles).map((r) => r.chart);
-  if (guessed.length > 0 && o.mode === 'least-privilege') {
+  if (guessed.length > 0 && o.mode === OperatorRbac.LEAST_PRIVILEGE) {
     warn(
       'default-kinds',
       `${guessed[0] === '*' ? 'every release uses' : `charts ${list(guessed)} use`} the default kind list, a guess of what an OpenStack-Helm chart creates: ${kindList(o.defaultResourceKinds ?? ResourceKinds.HELM_RELEASE)}, and helm-toolkit's dependency-check Roles (get, list on daemonsets, endpoints, jobs, pods, secrets, services); anything else they create (a ClusterRole, a CRD, another kind, a Role with other rules) fails to install with Forbidden; read each chart rendered with resourceKinds: { chart: ResourceKinds.fromRenderedChart('rendered/chart.yaml') }`,
     );
   }
-  if (o.roleEscalation === 'escalate') {
+  if (o.roleEscalation === RoleEscalation.ESCALATE) {
     warn(
       'role-escalation',
       `roleEscalation "escalate" grants escalate and bind on roles in ${list(releases.map((r) => r.namespace))}: anyone who can create an ArmadaChart can grant any permission within those namespaces; the default ("hold") grants only the rules the charts' Roles contain`,
     );
   }
   const external = releases.flatMap((r) => (r.bindings ?? []).filter((b) => !(r.roles ?? []).some((x) => x.kind === b.roleRef.kind && x.name === b.roleRef.name)).map((b) => `${r.chart}: ${b.kind} ${b.name} -> ${b.roleRef.kind} ${b.roleRef.name}`));
-  if (external.length > 0 && o.roleEscalation !== 'escalate') {
+  if (external.length > 0 && o.roleEscalation !== RoleEscalation.ESCALATE) {
     warn('bind', `bindings to roles their chart does not contain get bind on exactly those roles (their rules are unknown here, and the operator would otherwise have to hold them): ${external.join('; ')}`);
   }
   return out;

@@ -50,6 +50,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const fail = (message: string) => (io.stderr.write(`${message}\n`), EXIT.INVALID);
 
   let schema: import('../../values-schema').JsonSchema | undefined;
+  // The chart's values.yaml: a required key it sets need not be written.
+  let defaults: Record<string, unknown> | undefined;
   let typeName = typeNameOption;
   // The files read, as the user named them (relative to the working directory).
   const inputs: string[] = [];
@@ -68,6 +70,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       if (schema === undefined) return fail(`${given}: the chart has no ${vs.VALUES_SCHEMA_FILE}; nothing to generate`);
       const isDir = fs.statSync(target).isDirectory();
       inputs.push(isDir ? path.join(given, vs.VALUES_SCHEMA_FILE) : given);
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const own = (require('../../values-schema/check-charts') as typeof import('../../values-schema/check-charts')).readChartDefaults(isDir ? target : path.dirname(target));
+      if ('values' in own) defaults = own.values;
+      else io.stderr.write(`warning: ${own.problem}; every key the schema requires is required\n`);
       if (typeName === undefined) {
         const dir = isDir ? target : path.dirname(target);
         const shownDir = isDir ? given : path.dirname(given);
@@ -83,7 +89,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       }
     }
     if (outAbs !== undefined) checkOutputNotInput(io.cwd, `-o ${out}`, outAbs, inputs, 'values-types');
-    const code = vs.generateValuesTypes(schema, { typeName });
+    const code = vs.generateValuesTypes(schema, { typeName, defaults });
     if (!toFile) io.stdout.write(code);
     else {
       await writeFilesAtomically(planFileOutput(io.cwd, out, code, 'values-types'), () => out);

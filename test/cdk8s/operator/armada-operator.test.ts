@@ -13,6 +13,7 @@ import { bundleErrors } from './bundle-checks';
 import { crdDefinitionErrors } from './crd-checks';
 import { ids, keleustesSite, rbacOf, synthOperator } from './helpers';
 import { kubernetesSchemaErrors } from './k8s-schemas';
+import { OperatorRbac, PodSecurityLevel, ReleaseNamespaceOutput } from '../../../src/cdk8s';
 
 const CRDS = path.resolve(__dirname, '..', '..', '..', 'src', 'cdk8s', 'operator', 'crds');
 const committed = (f: string) => JSON.parse(fs.readFileSync(path.join(CRDS, f), 'utf8'));
@@ -217,15 +218,15 @@ describe('ArmadaOperator bundle', () => {
   });
 
   test('createNamespaces false leaves the operator\'s Namespace out; releaseNamespaceOutput none writes no release namespace', () => {
-    const { objects, namespaces, operator } = synthOperator({ manifest: defineSite(), createNamespaces: false, releaseNamespaceOutput: 'none', podSecurity: { openstack: 'privileged' } });
+    const { objects, namespaces, operator } = synthOperator({ manifest: defineSite(), createNamespaces: false, releaseNamespaceOutput: ReleaseNamespaceOutput.NONE, podSecurity: { openstack: PodSecurityLevel.PRIVILEGED } });
     expect([objects.filter((o) => o.kind === 'Namespace'), namespaces, operator.releaseNamespaceChart]).toEqual([[], [], undefined]);
     expect(objects).toHaveLength(11);
-    const privileged = synthOperator({ manifest: defineSite(), podSecurity: { openstack: 'privileged' } });
+    const privileged = synthOperator({ manifest: defineSite(), podSecurity: { openstack: PodSecurityLevel.PRIVILEGED } });
     expect(privileged.namespaces[0].metadata.labels['pod-security.kubernetes.io/enforce']).toBe('privileged');
   });
 
   test('cluster-admin: one binding to the built-in role, and a warning that says why it is unsafe', () => {
-    const { objects, warnings } = synthOperator({ manifest: defineSite(), rbac: 'cluster-admin' });
+    const { objects, warnings } = synthOperator({ manifest: defineSite(), rbac: OperatorRbac.CLUSTER_ADMIN });
     expect(ids(objects)).toEqual([
       'Namespace armada-operator-system',
       'ServiceAccount armada-operator-system/armada-operator',
@@ -248,15 +249,15 @@ describe('ArmadaOperator bundle', () => {
     const app = new cdk8s.App();
     const chart = new cdk8s.Chart(app, 'c');
     const make = (props: object, scope: any = chart) => () => new ArmadaOperator(scope, `op-${Math.random()}`.replace('.', ''), props);
-    expect(make({})).toThrow(/no manifest, so least-privilege RBAC cannot be derived: give the manifest, or releaseNamespaces, or choose rbac "cluster-wide" \(broad, no wildcard\) or "cluster-admin" \(unsafe\)/);
-    expect(make({ rbac: 'least-privilege' })).toThrow(/least-privilege RBAC needs the manifest \(or releaseNamespaces\)/);
+    expect(make({})).toThrow(/no manifest, so least-privilege RBAC cannot be derived: give the manifest, or releaseNamespaces, or choose rbac OperatorRbac.CLUSTER_WIDE \(broad, no wildcard\) or OperatorRbac.CLUSTER_ADMIN \(unsafe\)/);
+    expect(make({ rbac: OperatorRbac.LEAST_PRIVILEGE })).toThrow(/least-privilege RBAC needs the manifest \(or releaseNamespaces\)/);
     expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1 })).toThrow(/the keleustes operator watches only its own namespace: give the manifest \(its namespace is used\) or namespace/);
     expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'x', leaderElection: false })).toThrow(/leaderElection false: the keleustes operator always takes its ConfigMap lock/);
-    expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'x', rbac: 'cluster-admin' })).toThrow(/rbac "cluster-admin": the keleustes operator works in one namespace only/);
+    expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'x', rbac: OperatorRbac.CLUSTER_ADMIN })).toThrow(/rbac "cluster-admin": the keleustes operator works in one namespace only/);
     expect(make({ manifest: defineSite(), replicas: 2, leaderElection: false })).toThrow(/replicas 2 with leaderElection false: several operators would reconcile the same releases at once/);
     expect(make({ manifest: defineSite(), replicas: 1.5 })).toThrow(/replicas 1.5: must be a whole number/);
-    expect(make({ rbac: 'cluster-wide', resourceKinds: {} })).toThrow(/resourceKinds apply to least-privilege RBAC derived from a manifest/);
-    expect(make({ rbac: 'cluster-wide', releaseNamespaces: ['a'] })).toThrow(/releaseNamespaces apply to least-privilege RBAC only/);
+    expect(make({ rbac: OperatorRbac.CLUSTER_WIDE, resourceKinds: {} })).toThrow(/resourceKinds apply to least-privilege RBAC derived from a manifest/);
+    expect(make({ rbac: OperatorRbac.CLUSTER_WIDE, releaseNamespaces: ['a'] })).toThrow(/releaseNamespaces apply to least-privilege RBAC only/);
     expect(make({ manifest: defineSite(), name: 'Armada' })).toThrow(/name "Armada": must be a DNS-1123 label/);
     // Kubernetes' label limit: the name is also the pods' app.kubernetes.io/name label value.
     const long = 'a'.repeat(64);
@@ -267,7 +268,7 @@ describe('ArmadaOperator bundle', () => {
     expect(make({ manifest: defineSite() }, new cdk8s.App())).toThrow(/must be created inside a cdk8s Chart/);
     expect(make({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'x', globalNetworkPolicyFallback: true })).toThrow(/globalNetworkPolicyFallback: only the airship operator has that fallback/);
     expect(make({ manifest: defineSite(), chartsSeedImage: 'x' })).toThrow(/chartsSeedImage: only the keleustes operator writes under \/opt\/armada\/helm-charts/);
-    expect(make({ manifest: defineSite(), podSecurity: { openstack: 'strict' } })).toThrow(/podSecurity\["openstack"\] "strict": must be "privileged", "baseline" or "restricted"/);
+    expect(make({ manifest: defineSite(), podSecurity: { openstack: 'strict' } })).toThrow(/podSecurity\["openstack"\] "strict": use PodSecurityLevel.PRIVILEGED, BASELINE or RESTRICTED/);
   });
 
   test('synthesis errors: an unknown chart in resourceKinds, keleustes namespaces, an invalid manifest', () => {
@@ -554,17 +555,17 @@ describe('an operator namespace that holds releases', () => {
   });
 
   test('podSecurity sets the shared namespace\'s level, in the release file; the bundle still holds no Namespace', () => {
-    const kel = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), podSecurity: { openstack: 'privileged' } });
+    const kel = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), podSecurity: { openstack: PodSecurityLevel.PRIVILEGED } });
     expect(kel['operator-release-namespaces.k8s.yaml'].namespaces).toEqual({ openstack: PSA('privileged') });
     expect(kel['operator.k8s.yaml'].ids.filter((i) => i.startsWith('Namespace '))).toEqual([]);
-    const air = outputs({ manifest: defineSite(), namespace: 'openstack', podSecurity: { openstack: 'restricted' } });
+    const air = outputs({ manifest: defineSite(), namespace: 'openstack', podSecurity: { openstack: PodSecurityLevel.RESTRICTED } });
     expect(air['operator-release-namespaces.k8s.yaml'].namespaces).toEqual({ openstack: PSA('restricted') });
     expect(air['operator.k8s.yaml'].ids.filter((i) => i.startsWith('Namespace '))).toEqual([]);
   });
 
   test('a release namespace follows releaseNamespaceOutput, not createNamespaces', () => {
     // none: written nowhere (whoever deploys creates it, before the bundle).
-    const none = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), releaseNamespaceOutput: 'none' });
+    const none = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, manifest: keleustesSite(), releaseNamespaceOutput: ReleaseNamespaceOutput.NONE });
     expect(Object.keys(none)).toEqual(['operator-crds.k8s.yaml', 'operator.k8s.yaml']);
     expect(none['operator.k8s.yaml'].ids.filter((i) => i.startsWith('Namespace '))).toEqual([]);
     const kelNoManifest = outputs({ api: OperatorApi.KELEUSTES_V1ALPHA1, namespace: 'ops' });
@@ -574,7 +575,7 @@ describe('an operator namespace that holds releases', () => {
   });
 
   test('cluster-wide or cluster-admin RBAC with a manifest: the operator\'s namespace, when it holds releases, is the only one written apart; without a manifest nothing says it does', () => {
-    for (const rbac of ['cluster-wide', 'cluster-admin'] as const) {
+    for (const rbac of [OperatorRbac.CLUSTER_WIDE, OperatorRbac.CLUSTER_ADMIN]) {
       const shared = outputs({ manifest: defineSite(), namespace: 'openstack', rbac });
       expect([shared['operator.k8s.yaml'].namespaces, shared['operator-release-namespaces.k8s.yaml'].ids]).toEqual([{}, ['Namespace openstack']]);
       const own = outputs({ manifest: defineSite(), rbac });

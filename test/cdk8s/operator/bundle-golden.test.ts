@@ -13,6 +13,7 @@ import { ArmadaManifest, Chart, ChartGroup, ChartSource } from '../../../src';
 import { ArmadaOperatorProps, OperatorApi, ResourceKinds } from '../../../src/cdk8s';
 import { operatorCrds } from '../../../src/cdk8s/operator/crds';
 import { keleustesSite, synthOperator } from './helpers';
+import { OperatorRbac, PodSecurityLevel, ReleaseNamespaceOutput, RoleEscalation } from '../../../src/cdk8s';
 
 const GOLDEN = path.join(__dirname, 'golden');
 const FIXTURES = path.resolve(__dirname, '..', '..', 'fixtures', 'operator');
@@ -31,7 +32,7 @@ const ingressKinds = [...ResourceKinds.HELM_RELEASE, { apiGroup: 'networking.k8s
 /** Each case: the props of one bundle (a function, so that every run builds a fresh manifest). */
 const CASES: Readonly<Record<string, () => Omit<ArmadaOperatorProps, 'onWarning'>>> = {
   // The example app's operator.
-  'airship-example': () => ({ manifest: defineSite(), resourceKinds: { 'ingress-kube-system': ingressKinds, 'ingress-openstack': ingressKinds }, podSecurity: { openstack: 'privileged' } }),
+  'airship-example': () => ({ manifest: defineSite(), resourceKinds: { 'ingress-kube-system': ingressKinds, 'ingress-openstack': ingressKinds }, podSecurity: { openstack: PodSecurityLevel.PRIVILEGED } }),
   'airship-defaults': () => ({ manifest: defineSite() }),
   'airship-rendered-charts': () => ({
     manifest: renderedSite(),
@@ -41,7 +42,7 @@ const CASES: Readonly<Record<string, () => Omit<ArmadaOperatorProps, 'onWarning'
     },
     sensitiveNamespaces: ['ingress'],
   }),
-  'airship-escalate': () => ({ manifest: defineSite(), roleEscalation: 'escalate', globalNetworkPolicyFallback: true, releaseNamespaceOutput: 'none' }),
+  'airship-escalate': () => ({ manifest: defineSite(), roleEscalation: RoleEscalation.ESCALATE, globalNetworkPolicyFallback: true, releaseNamespaceOutput: ReleaseNamespaceOutput.NONE }),
   'airship-release-namespaces': () => ({
     releaseNamespaces: ['one', 'two', 'one'],
     createNamespaces: false,
@@ -58,11 +59,11 @@ const CASES: Readonly<Record<string, () => Omit<ArmadaOperatorProps, 'onWarning'
     denyIngress: false,
     defaultResourceKinds: [{ apiGroup: '', resource: 'configmaps' }],
   }),
-  'airship-cluster-wide': () => ({ rbac: 'cluster-wide', replicas: 2, tag: 'latest', image: 'registry.example.org/armada-operator' }),
-  'airship-cluster-admin': () => ({ rbac: 'cluster-admin', leaderElection: false, tag: 'sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', imagePullPolicy: 'Always' }),
+  'airship-cluster-wide': () => ({ rbac: OperatorRbac.CLUSTER_WIDE, replicas: 2, tag: 'latest', image: 'registry.example.org/armada-operator' }),
+  'airship-cluster-admin': () => ({ rbac: OperatorRbac.CLUSTER_ADMIN, leaderElection: false, tag: 'sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef', imagePullPolicy: 'Always' }),
   'keleustes-site': () => ({ api: KELEUSTES, manifest: keleustesSite() }),
-  'keleustes-seed-image': () => ({ api: KELEUSTES, manifest: keleustesSite('kube-system'), namespace: 'kube-system', chartsSeedImage: 'registry.example.org/charts-seed:1', name: 'keleustes', replicas: 3, podSecurity: { 'kube-system': 'privileged' } }),
-  'keleustes-no-manifest': () => ({ api: KELEUSTES, namespace: 'ops', defaultResourceKinds: [{ apiGroup: 'apps', resource: 'deployments' }], roleEscalation: 'escalate', releaseNamespaceOutput: 'none', tag: 'latest-dev' }),
+  'keleustes-seed-image': () => ({ api: KELEUSTES, manifest: keleustesSite('kube-system'), namespace: 'kube-system', chartsSeedImage: 'registry.example.org/charts-seed:1', name: 'keleustes', replicas: 3, podSecurity: { 'kube-system': PodSecurityLevel.PRIVILEGED } }),
+  'keleustes-no-manifest': () => ({ api: KELEUSTES, namespace: 'ops', defaultResourceKinds: [{ apiGroup: 'apps', resource: 'deployments' }], roleEscalation: RoleEscalation.ESCALATE, releaseNamespaceOutput: ReleaseNamespaceOutput.NONE, tag: 'latest-dev' }),
 };
 
 /**

@@ -14,6 +14,7 @@ import { toKeleustesObjects } from '../../../src/model/wire/keleustes-v1alpha1';
 import { parseDocuments } from '../../helpers/documents';
 import { corpusFiles, readShared } from '../../helpers/shared';
 import { rbacOf, synthOperator } from './helpers';
+import { RoleEscalation } from '../../../src/cdk8s';
 
 const FIXTURES = path.resolve(__dirname, '..', '..', 'fixtures', 'operator');
 const MARIADB = ResourceKinds.fromRenderedChart(path.join(FIXTURES, 'mariadb', 'rendered.yaml'));
@@ -113,7 +114,7 @@ describe('the RBAC escalation check over what real charts create', () => {
   });
 
   test('roleEscalation "escalate": escalate and bind on the charts\' own roles instead of their rules, and a warning', () => {
-    const { objects, warnings } = synthOperator({ manifest: site({ mariadb: 'openstack', ingress: 'kube-system' }), resourceKinds: { mariadb: MARIADB, ingress: INGRESS }, roleEscalation: 'escalate' });
+    const { objects, warnings } = synthOperator({ manifest: site({ mariadb: 'openstack', ingress: 'kube-system' }), resourceKinds: { mariadb: MARIADB, ingress: INGRESS }, roleEscalation: RoleEscalation.ESCALATE });
     const held = heldByServiceAccount(objects, SA('armada-operator-system'));
     expect(escalationFindings(held, [{ chart: 'mariadb', namespace: 'openstack', contents: MARIADB }, { chart: 'ingress', namespace: 'kube-system', contents: INGRESS }])).toEqual([]);
     const rbac = rbacOf(objects);

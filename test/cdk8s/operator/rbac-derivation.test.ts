@@ -7,6 +7,7 @@ import { operatorProfile } from '../../../src/cdk8s/operator/profile';
 import type { ReleaseAccess } from '../../../src/cdk8s/operator/operator-profile';
 import { operatorPermissions, OperatorPermissions, RbacRule, SiteAccess } from '../../../src/cdk8s/operator/rbac';
 import { MANAGE } from './helpers';
+import { OperatorRbac } from '../../../src/cdk8s';
 
 const AIRSHIP = operatorProfile(OperatorApi.AIRSHIP_V1);
 const KELEUSTES = operatorProfile(OperatorApi.KELEUSTES_V1ALPHA1);
@@ -23,7 +24,7 @@ const release = (namespace: string, more: Partial<ReleaseAccess> = {}): ReleaseA
   nativeWait: false,
   ...more,
 });
-const site = (more: Partial<SiteAccess>): SiteAccess => ({ mode: 'least-privilege', releases: [], defaultKinds: [widgets], leaderElection: true, operatorNamespace: 'ops', ...more });
+const site = (more: Partial<SiteAccess>): SiteAccess => ({ mode: OperatorRbac.LEAST_PRIVILEGE, releases: [], defaultKinds: [widgets], leaderElection: true, operatorNamespace: 'ops', ...more });
 
 const line = (r: RbacRule) => `${r.apiGroups.map((g) => g || 'core').join(',')} ${r.resources.join(',')}${r.resourceNames ? `[${r.resourceNames.join(',')}]` : ''}: ${r.verbs.join(',')}`;
 const lines = (p: OperatorPermissions) => ({
@@ -81,7 +82,7 @@ describe('operatorPermissions', () => {
   });
 
   test('cluster-wide: one ClusterRole with the default kinds and all the operator does; cluster-admin: nothing of its own', () => {
-    const p = operatorPermissions(AIRSHIP, site({ mode: 'cluster-wide', releases: [release('ignored')] }));
+    const p = operatorPermissions(AIRSHIP, site({ mode: OperatorRbac.CLUSTER_WIDE, releases: [release('ignored')] }));
     expect(lines(p)).toEqual({
       namespaced: {},
       // Every wait, delete, test and helm-toolkit rule the operator supports, for any release anywhere.
@@ -103,6 +104,6 @@ describe('operatorPermissions', () => {
       ],
       leaderElection: AIRSHIP_LEASE,
     });
-    expect(operatorPermissions(AIRSHIP, site({ mode: 'cluster-admin', releases: [release('a')] }))).toEqual({ namespaced: [], cluster: [], leaderElection: [] });
+    expect(operatorPermissions(AIRSHIP, site({ mode: OperatorRbac.CLUSTER_ADMIN, releases: [release('a')] }))).toEqual({ namespaced: [], cluster: [], leaderElection: [] });
   });
 });

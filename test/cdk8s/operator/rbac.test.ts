@@ -4,6 +4,7 @@ import { OperatorApi, ResourceKinds } from '../../../src/cdk8s';
 import { base } from '../../helpers/site';
 import { bundleErrors } from './bundle-checks';
 import { keleustesSite, MANAGE, rbacOf, synthOperator } from './helpers';
+import { OperatorRbac } from '../../../src/cdk8s';
 
 const LEADER_AIRSHIP = ['core events: create,patch', 'coordination.k8s.io leases: create', 'coordination.k8s.io leases[cac83074.airshipit.org]: get,update'];
 const AIRSHIP_CRS = ['armada.airshipit.org armadacharts: get,list,watch,update,patch', 'armada.airshipit.org armadacharts/finalizers: update', 'armada.airshipit.org armadacharts/status: get,update,patch'];
@@ -188,7 +189,7 @@ describe('least-privilege RBAC derived from the manifest', () => {
     expect(ns.namespaces.map((o) => o.metadata.name)).toEqual(['openstack', 'ceph']);
     expect(bundleErrors(ns.objects, ns.namespaces)).toEqual([]);
 
-    const wide = synthOperator({ rbac: 'cluster-wide' });
+    const wide = synthOperator({ rbac: OperatorRbac.CLUSTER_WIDE });
     expect(wide.warnings.map((w) => w.code)).toEqual(['cluster-wide']);
     expect(wide.warnings[0].message).toBe(
       'rbac "cluster-wide" grants Secrets, ServiceAccounts, Roles and workloads in every namespace, kube-system included: anyone who can create an ArmadaChart can read every Secret and act as any ServiceAccount of the cluster, close to cluster-admin; prefer the least-privilege default (give the manifest, or releaseNamespaces)',

@@ -6,6 +6,7 @@
  * (hence cluster-wide list/watch for those kinds only); ArmadaCharts watched in every namespace;
  * a Lease lock named `cac83074.airshipit.org`.
  */
+import { OperatorRbac } from '../props';
 import { firstByName } from '../../../model/first-by-name';
 import { toAirshipCharts } from '../../../model/wire/airship-v1';
 import type { AirshipArmadaChartData } from '../../../model/wire/types';
@@ -73,7 +74,7 @@ export const airship: OperatorProfile = {
   crds: [airshipArmadaCharts as CustomResourceDefinitionJson],
   watch: 'cluster',
   defaultNamespace: 'armada-operator-system',
-  rbacModes: ['least-privilege', 'cluster-wide', 'cluster-admin'],
+  rbacModes: [OperatorRbac.LEAST_PRIVILEGE, OperatorRbac.CLUSTER_WIDE, OperatorRbac.CLUSTER_ADMIN],
   container: {
     image: 'quay.io/airshipit/armada-operator',
     tag: '3305eeda772b96142c6844b70e44c9db83f4e265-ubuntu_noble',

@@ -5,6 +5,7 @@
  * ArmadaCharts, ArmadaManifests their groups, an operator-sdk ConfigMap lock
  * `armada-operator-lock` owned by the operator's Pod.
  */
+import { OperatorRbac } from '../props';
 import { toKeleustesObjects } from '../../../model/wire/keleustes-v1alpha1';
 import { OperatorApi } from '../../operator-api';
 import keleustesArmadaChartGroups from '../crds/keleustes-v1alpha1-armadachartgroups.json';
@@ -28,7 +29,7 @@ export const keleustes: OperatorProfile = {
   api: OperatorApi.KELEUSTES_V1ALPHA1,
   crds: [keleustesArmadaCharts, keleustesArmadaChartGroups, keleustesArmadaManifests] as CustomResourceDefinitionJson[],
   watch: 'own-namespace',
-  rbacModes: ['least-privilege'],
+  rbacModes: [OperatorRbac.LEAST_PRIVILEGE],
   container: {
     image: 'keleustes/armada-operator-dev',
     tag: 'v2.14.1',
