@@ -131,7 +131,6 @@ export class ResourceWait {
       this.report(tracker);
       if (this.remaining() <= 0) throw this.timeout(tracker);
 
-      let events = 0;
       // Each stream is capped so that one the server or a proxy never ends is still replaced in
       // time; the server is asked to end it then too (`timeoutSeconds`).
       const streamMs = Math.min(this.remaining(), this.ctx.watchMaxMs);
@@ -149,7 +148,6 @@ export class ResourceWait {
             signal,
             streamMs,
             (event) => {
-              events++;
               this.lastError = undefined;
               resourceVersion = this.handle(event, tracker) ?? resourceVersion;
               if (tracker.done) return true;
