@@ -31,7 +31,7 @@ const TOKEN = String.raw`[^\s"'<>\x60(){}]*`;
 /** `scheme://` and what follows it. */
 const WITH_SCHEME = new RegExp(String.raw`\b([a-z][a-z0-9+.-]*:\/\/)(${TOKEN})`, 'gi');
 /** `user:password@host` without a scheme, as a proxy setting may be written (`requests` reads it as http). */
-const BARE_USERINFO = new RegExp(String.raw`(^|[\s"'(<=,])([^\s"'<>\x60/:@(){}]+:(?!\/\/)${TOKEN}@${TOKEN})`, 'g');
+const BARE_USERINFO = new RegExp(String.raw`(^|[\s"'(<=,])([^\s"'<>\x60/:@(){}]+:(?![:/])${TOKEN}@${TOKEN})`, 'g');
 /** A parameter of a query (`?`, `&`, `;`) or a fragment (`#access_token=`, as OAuth's implicit flow puts it). */
 const PARAM = /([?&;#])([^=&#\s"'<>]+)=([^&#\s"'<>]*)/g;
 
@@ -81,6 +81,8 @@ function hideUserinfo(rest: string, bare = false): string {
   // A host with a dot, a port or brackets is surely one; `@master` after a location or `@scope`
   // in a path is not. Else the URL parser's rule (the last `@` of the authority), else the first.
   const hostLike = candidates.filter((c) => /[.:[\]]/.test(c.host) || c.host.toLowerCase() === 'localhost');
+  // Without a scheme, only a proxy-like `user:password@host.example` or `@host:port` counts: `fd::7@master` does not.
+  if (bare && hostLike.length === 0) return rest;
   const lastInAuthority = authority.lastIndexOf('@');
   const at = hostLike.length > 0 ? hostLike[hostLike.length - 1].at : lastInAuthority >= 0 ? lastInAuthority : candidates[0].at;
   return `***${rest.slice(at)}`;

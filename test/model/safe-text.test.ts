@@ -34,6 +34,9 @@ describe('redactCredentials', () => {
     'git@github.com:org/r.git',
     'error: at 12:30 in file.yaml; mail a@b',
     'chart "mariadb" (namespace=openstack, labels=application=mariadb)',
+    'git source fd::7@master: refused',
+    'git source ext::sh -c touch% /tmp/x@master: refused',
+    'at 10:30@home',
   ])('leaves %s alone', (text) => {
     expect(redactCredentials(text)).toBe(text);
   });
