@@ -34,16 +34,16 @@ export type ChartSourceErrorCode =
 
 /** Raised by `resolveChartSource` and `assembleChart`; the message names the source and the fix. */
 export class ChartSourceError extends Error {
-  public override readonly name = 'ChartSourceError';
   /** git's or the server's own words, trimmed, credentials hidden and control characters escaped, when there are any. */
-  public readonly detail?: string;
+  public readonly detail?: string | undefined;
+  public override readonly name = 'ChartSourceError';
 
   constructor(
     /** Stable identifier of the failure. */
     public readonly code: ChartSourceErrorCode,
     message: string,
     /** git's or the server's own words, trimmed, when there are any. */
-    detail?: string,
+    detail?: string | undefined,
     options?: { readonly cause?: unknown },
   ) {
     // Messages quote locations, server bodies and git's words: every one is made safe here, once.
