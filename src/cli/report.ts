@@ -1,4 +1,5 @@
 import { inInputOrder, InputOrder } from '../model/diagnostic-order';
+import { redactCredentials } from '../model/safe-text';
 import { DeferredDiagnostic, DeferredDiagnosticRun, Diagnostic, errorsOf, expandRuns, formatDiagnostic, hasErrors, parseLocation, plural, ruleField, summary, warningsOf, weightOf } from '../model/diagnostics';
 import { inPieces } from '../model/text-pieces';
 import { CliIo, writePieces } from './io';
@@ -34,7 +35,8 @@ export function toJson(compact: readonly Diagnostic[], files?: readonly string[]
         ...(p.file !== d.location ? { file: p.file, line: p.line, column: p.column } : { file: d.location }),
         ...(d.document ? { document: d.document } : {}),
         ...(d.field ? { field: d.field } : {}),
-        message: d.message,
+        // The printed lines hide credentials (formatDiagnostic); the JSON form must not quote them either.
+        message: redactCredentials(d.message),
       };
     }),
   };

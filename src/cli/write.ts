@@ -12,6 +12,13 @@
  * temporary file beside its target, created exclusively under a random name (so a link planted
  * in advance cannot be followed), synced, then renamed over the target, and the directory synced.
  * A failure or a signal on the way removes the temporary files (and a directory it created).
+ *
+ * Two `convert -o DIR` runs at once must not silently replace each other's files. A run holds
+ * `DIR/.armada-cdk.lock` (created exclusively, holding its process id) while it writes, so a second
+ * run that overlaps it fails; and a file that was not there when the run checked its targets is
+ * put in place with a hard link, which fails when a file appeared at the name since, instead of
+ * a rename, which would replace it: so a run that finished between this one's check and its write
+ * is not overwritten either. `--force` replaces, as asked, but never while another run writes.
  */
 import { randomBytes } from 'crypto';
 import * as fs from 'fs';
@@ -22,13 +29,27 @@ import { EXIT, ioErrorText, OutputError, UsageError } from './io';
 export interface OutputFile {
   readonly path: string;
   readonly content: string;
+  /**
+   * Whether a file at `path` may be replaced (`--force`, or `import -o FILE`); otherwise one that
+   * appeared there after the check fails the write.
+   * @default false
+   */
+  readonly replace?: boolean | undefined;
 }
 
 /** Where convert's output goes, checked; `createDir` when the directory is still to be made. */
 export interface OutputPlan {
   readonly files: OutputFile[];
   readonly createDir?: string | undefined;
+  /**
+   * The directory locked while the files are written (`convert -o DIR`).
+   * @default - no lock
+   */
+  readonly lockDir?: string | undefined;
 }
+
+/** The lock file a run holds in `-o DIR` while it writes there. */
+export const LOCK_FILE = '.armada-cdk.lock';
 
 const FILE_LIKE = /\.(?:ya?ml|json|txt|ts|js)$/i;
 
@@ -106,9 +127,9 @@ export function planDirectoryOutput(cwd: string, dir: string, files: readonly { 
     if (existing && !options.force) {
       throw new UsageError(`${shown} already exists (from an earlier run, or from another input whose manifest has the same name); pass --force to replace it, or choose another -o directory`, command);
     }
-    out.push({ path: target, content: f.content });
+    out.push({ path: target, content: f.content, replace: options.force });
   }
-  return { files: out, ...(create ? { createDir: abs } : {}) };
+  return { files: out, lockDir: abs, ...(create ? { createDir: abs } : {}) };
 }
 
 /** Checks `import -o FILE` before any input is read: a file (replaced when it exists) in a directory that exists. */
@@ -170,7 +191,70 @@ export function checkOutputNotInput(cwd: string, shown: string, target: string, 
 
 /** {@link checkOutputFile}, then the plan to write `content` there. */
 export function planFileOutput(cwd: string, file: string, content: string, command: string): OutputPlan {
-  return { files: [{ path: checkOutputFile(cwd, file, command), content }] };
+  return { files: [{ path: checkOutputFile(cwd, file, command), content, replace: true }] };
+}
+
+/**
+ * Takes `dir`'s lock file, or throws {@link OutputError} naming the run that holds it. A lock
+ * whose process is gone (a run killed with SIGKILL, or a crash) is taken over.
+ * @returns the function that releases it
+ */
+async function lockDirectory(dir: string, shown: (p: string) => string): Promise<() => Promise<void>> {
+  const lock = path.join(dir, LOCK_FILE);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fh = await fs.promises.open(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+      try {
+        await fh.writeFile(`${process.pid}\n`);
+      } finally {
+        await fh.close();
+      }
+      return () => fs.promises.rm(lock, { force: true }).catch(() => undefined);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const text = await fs.promises.readFile(lock, 'utf8').catch(() => '');
+    const pid = /^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined;
+    if (pid !== undefined && attempt === 0 && !isRunning(pid)) {
+      await fs.promises.rm(lock, { force: true });
+      continue;
+    }
+    throw new OutputError(
+      `another armada-cdk run${pid !== undefined ? ` (process ${pid})` : ''} is writing into ${shown(dir)} (it holds ${shown(lock)}); nothing was written: run again once it is done, or remove ${shown(lock)} if no such run is left`,
+      EXIT.INVALID,
+    );
+  }
+}
+
+/** Whether a process of that id exists (one of another user counts: signalling it is refused, not unknown). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** What `link` fails with on file systems without hard links. */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV', 'EMLINK']);
+
+/**
+ * Moves `tmp` to `final` only if nothing is at `final`: a hard link, which fails with EEXIST when
+ * a file appeared there, then the temporary name removed. Without hard links, a check then a
+ * rename (the lock still keeps overlapping runs apart).
+ */
+async function placeNew(tmp: string, final: string): Promise<void> {
+  try {
+    await fs.promises.link(tmp, final);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    if (!NO_HARD_LINKS.has(code)) throw e;
+    if (lstatOrUndefined(final)) throw Object.assign(new Error(`${final} exists`), { code: 'EEXIST' });
+    await fs.promises.rename(tmp, final);
+    return;
+  }
+  await fs.promises.rm(tmp, { force: true });
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -195,7 +279,7 @@ async function syncDirectory(dir: string): Promise<void> {
  * @param shown how a path is named in messages.
  */
 export async function writeFilesAtomically(plan: OutputPlan, shown: (p: string) => string = (p) => p): Promise<void> {
-  const temps: { tmp: string; final: string }[] = [];
+  const temps: { tmp: string; final: string; replace: boolean }[] = [];
   let interrupted: (typeof SIGNALS)[number] | undefined;
   const onSignal = (sig: (typeof SIGNALS)[number]) => {
     interrupted ??= sig;
@@ -203,6 +287,7 @@ export async function writeFilesAtomically(plan: OutputPlan, shown: (p: string) 
   const handlers = SIGNALS.map((sig) => [sig, () => onSignal(sig)] as const);
   for (const [sig, h] of handlers) process.on(sig, h);
   let createdDir: string | undefined;
+  let unlock: (() => Promise<void>) | undefined;
   let renamed = 0;
   let current = plan.files[0]?.path ?? '';
   const checkSignal = () => {
@@ -214,6 +299,10 @@ export async function writeFilesAtomically(plan: OutputPlan, shown: (p: string) 
       await fs.promises.mkdir(plan.createDir);
       createdDir = plan.createDir;
     }
+    if (plan.lockDir) {
+      current = plan.lockDir;
+      unlock = await lockDirectory(plan.lockDir, shown);
+    }
     for (const f of plan.files) {
       current = f.path;
       checkSignal();
@@ -221,7 +310,7 @@ export async function writeFilesAtomically(plan: OutputPlan, shown: (p: string) 
       const tmp = path.join(dir, `.${path.basename(f.path)}.${randomBytes(8).toString('hex')}.tmp`);
       // O_EXCL: never an existing file, nor a link planted at the name; O_NOFOLLOW: belt and braces.
       const fh = await fs.promises.open(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o666);
-      temps.push({ tmp, final: f.path });
+      temps.push({ tmp, final: f.path, replace: f.replace === true });
       try {
         await fh.writeFile(f.content);
         await fh.sync();
@@ -236,18 +325,31 @@ export async function writeFilesAtomically(plan: OutputPlan, shown: (p: string) 
     // without following it.
     for (const t of [...temps]) {
       current = t.final;
-      await fs.promises.rename(t.tmp, t.final);
+      if (t.replace) await fs.promises.rename(t.tmp, t.final);
+      else {
+        await placeNew(t.tmp, t.final).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EEXIST') throw e;
+          const outcome = renamed === 0 ? 'nothing was written' : `${renamed} of ${plan.files.length} files were already in place`;
+          throw new OutputError(
+            `${shown(t.final)} appeared while this run was writing (another armada-cdk run into the same directory?) and was left as it is; ${outcome}. Pass --force to replace it`,
+            EXIT.INVALID,
+          );
+        });
+      }
       temps.shift();
       renamed++;
     }
     for (const dir of new Set(plan.files.map((f) => path.dirname(f.path)))) await syncDirectory(dir);
   } catch (e) {
     for (const t of temps) await fs.promises.rm(t.tmp, { force: true }).catch(() => undefined);
+    await unlock?.();
+    unlock = undefined;
     if (createdDir && renamed === 0) await fs.promises.rmdir(createdDir).catch(() => undefined);
     if (e instanceof OutputError) throw e;
     const outcome = renamed === 0 ? 'nothing was written' : `${renamed} of ${plan.files.length} files were already in place`;
     throw new OutputError(`cannot write ${shown(current)}: ${ioErrorText(e)}; ${outcome}`, EXIT.INVALID);
   } finally {
+    await unlock?.();
     for (const [sig, h] of handlers) process.removeListener(sig, h);
   }
   if (interrupted) throw new OutputError(`interrupted (${interrupted}) after the output was written`, 128 + SIGNAL_NUMBERS[interrupted]);

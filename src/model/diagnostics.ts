@@ -6,6 +6,7 @@
  * reads the same wherever it surfaces, and builds its "did you mean" hints with {@link suggest}.
  */
 import type { DiagnosticCode } from './codes';
+import { safeText } from './safe-text';
 
 /** How serious a diagnostic is. */
 export type Severity = 'error' | 'warning';
@@ -434,32 +435,24 @@ export function warningsOf(ds: readonly Diagnostic[]): Diagnostic[] {
 export type DiagnosticLayout = 'severity-first' | 'compiler' | 'bare';
 
 /**
- * One diagnostic as one line: where (location, document, field), then what.
+ * One diagnostic as one line: where (location, document, field), then what, with control
+ * characters escaped and the credentials of any URL in it hidden ({@link safeText}): a warning
+ * quoting a chart's location must not put its token into a CI log.
  * @param layout - see {@link DiagnosticLayout}; `severity-first` by default.
  */
 export function formatDiagnostic(d: Diagnostic, layout: DiagnosticLayout = 'severity-first'): string {
   const within = [d.document, d.field].filter(present);
   switch (layout) {
     case 'compiler':
-      return printable([d.location, d.severity, ...within, d.message].filter(present).join(': '));
+      return safeText([d.location, d.severity, ...within, d.message].filter(present).join(': '));
     case 'bare':
-      return printable([d.location, ...within].filter(present).join(': ') + ': ' + d.message);
+      return safeText([d.location, ...within].filter(present).join(': ') + ': ' + d.message);
     case 'severity-first':
-      return printable(`${d.severity}: ${[d.location, ...within].join(': ')}: ${d.message}`);
+      return safeText(`${d.severity}: ${[d.location, ...within].join(': ')}: ${d.message}`);
   }
 }
 
-// Control characters, line breaks and bidirectional overrides: from a file's names and keys, they
-// would let it write lines of its own into a report, move the terminal's cursor or reorder text.
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-
-/** `line` with what {@link UNPRINTABLE} matches written as an escape (`\n`, `\x1b`, `\u2028`). */
-export function printable(line: string): string {
-  UNPRINTABLE.lastIndex = 0;
-  if (!UNPRINTABLE.test(line)) return line;
-  return line.replace(UNPRINTABLE, (c) => ESCAPES[c] ?? (c.charCodeAt(0) < 0x100 ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : `\\u${c.charCodeAt(0).toString(16)}`));
-}
+export { printable } from './safe-text';
 
 function present(part: string | undefined): part is string {
   return part !== undefined && part !== '';

@@ -1,5 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { OutputError } from '../../src/cli/io';
+import { LOCK_FILE, planDirectoryOutput, writeFilesAtomically } from '../../src/cli/write';
 import { cli, tmpdir, write } from '../helpers/cli';
 import { readShared } from '../helpers/shared';
 
@@ -156,6 +158,8 @@ describe('convert -o DIR: failures leave nothing behind', () => {
   test('a failing fsync and a failing rename: the same, and a directory it created is removed again', async () => {
     const s = sandbox();
     const before = tree(s.root);
+    // A new file is put in place with link (rename when the file system has no hard links).
+    jest.spyOn(fs.promises, 'link').mockRejectedValue(errno('EXDEV', 'cross-device link not permitted, link'));
     jest.spyOn(fs.promises, 'rename').mockRejectedValue(errno('EXDEV', 'cross-device link not permitted, rename'));
     const fresh = path.join(s.root, 'fresh');
     const r = await cli(['convert', s.input, '--to', 'airship-v1', '-o', fresh]);
@@ -198,6 +202,54 @@ describe('convert -o DIR: failures leave nothing behind', () => {
     expect(r.stderr).toContain(`armada-cdk convert: interrupted (${signal}); nothing was written\n`);
     expect(tree(s.root)).toEqual(before);
     expect(process.listenerCount(signal as NodeJS.Signals)).toBe(0);
+  });
+});
+
+describe('convert -o DIR: two runs at once', () => {
+  /** The same manifest name (so the same output file) with a different namespace, to tell whose output is in place. */
+  const variant = (root: string, ns: string) => write(root, `site-${ns}.yaml`, SIMPLE.replace(/namespace: default/g, `namespace: ${ns}`));
+
+  test('overlapping runs: one writes, the other fails and says why; no temporary or lock file is left', async () => {
+    // The repro: both exited 0, and the file held whichever run renamed last.
+    const s = sandbox();
+    const inputs = [variant(s.root, 'alpha'), variant(s.root, 'beta')];
+    const runs = await Promise.all(inputs.map((input) => cli(['convert', input, '--to', 'airship-v1', '-o', s.out])));
+    expect(runs.map((r) => r.code).sort()).toEqual([0, 1]);
+    const loser = runs.find((r) => r.code === 1)!;
+    expect(loser.stderr).toMatch(/armada-cdk convert: (another armada-cdk run \(process \d+\) is writing into .*out \(it holds .*out\/\.armada-cdk\.lock\); nothing was written|.*out\/simple-armada\.airship-v1\.yaml appeared while this run was writing \(another armada-cdk run into the same directory\?\) and was left as it is; nothing was written\. Pass --force to replace it)/);
+    const winner = runs.findIndex((r) => r.code === 0);
+    const expected = (await cli(['convert', inputs[winner], '--to', 'airship-v1'])).stdout;
+    expect(fs.readdirSync(s.out)).toEqual([OUT_NAME]);
+    expect(fs.readFileSync(path.join(s.out, OUT_NAME), 'utf8')).toBe(expected);
+  });
+
+  test('a file that appeared after this run checked its targets is not replaced, without --force', async () => {
+    const s = sandbox();
+    const plan = planDirectoryOutput(s.root, 'out', [{ name: OUT_NAME, content: 'mine\n' }], { force: false, command: 'convert' });
+    // Another run finishes between this one's check and its write.
+    write(s.out, OUT_NAME, 'theirs\n');
+    await expect(writeFilesAtomically(plan)).rejects.toThrow(
+      new OutputError(`${path.join(s.out, OUT_NAME)} appeared while this run was writing (another armada-cdk run into the same directory?) and was left as it is; nothing was written. Pass --force to replace it`),
+    );
+    expect(fs.readdirSync(s.out)).toEqual([OUT_NAME]);
+    expect(fs.readFileSync(path.join(s.out, OUT_NAME), 'utf8')).toBe('theirs\n');
+    // With --force it is replaced, as asked.
+    await writeFilesAtomically(planDirectoryOutput(s.root, 'out', [{ name: OUT_NAME, content: 'mine\n' }], { force: true, command: 'convert' }));
+    expect(fs.readFileSync(path.join(s.out, OUT_NAME), 'utf8')).toBe('mine\n');
+  });
+
+  test('a lock held by a live run stops even --force; one whose process is gone is taken over', async () => {
+    const s = sandbox();
+    const lock = path.join(s.out, LOCK_FILE);
+    fs.writeFileSync(lock, `${process.pid}\n`);
+    const held = await cli(['convert', s.input, '--to', 'airship-v1', '-o', s.out, '--force']);
+    expect(held.code).toBe(1);
+    expect(held.stderr.split('\n').filter((l) => l.startsWith('armada-cdk '))).toEqual([`armada-cdk convert: another armada-cdk run (process ${process.pid}) is writing into ${path.relative(process.cwd(), s.out)} (it holds ${path.relative(process.cwd(), lock)}); nothing was written: run again once it is done, or remove ${path.relative(process.cwd(), lock)} if no such run is left`]);
+    expect(fs.readdirSync(s.out)).toEqual([LOCK_FILE]);
+    // A process id that cannot exist (above Linux's pid_max): a run that was killed.
+    fs.writeFileSync(lock, '99999999\n');
+    expect((await cli(['convert', s.input, '--to', 'airship-v1', '-o', s.out])).code).toBe(0);
+    expect(fs.readdirSync(s.out)).toEqual([OUT_NAME]);
   });
 });
 

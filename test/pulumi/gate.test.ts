@@ -1,6 +1,7 @@
 import { SchemaVersion } from '../../src';
 import type { EffectiveWaitResource } from '../../src/model/wait';
-import { decodeReleaseRecord, encodeReleaseRecord, readDeployStart, releaseRecordName } from '../../src/pulumi/provider/helm-record';
+import { gzipSync } from 'node:zlib';
+import { decodeReleaseRecord, encodeReleaseRecord, MAX_RELEASE_RECORD_BYTES, readDeployStart, ReleaseRecordTooLargeError, releaseRecordName } from '../../src/pulumi/provider/helm-record';
 import { readinessGateProvider } from '../../src/pulumi/resources/readiness-gate';
 import type { TestTarget } from '../../src/pulumi/provider/helm-test-run';
 import { checkReadiness, diffGate, GateInputs, GateState, GateTarget, gateDeadline, gateDue, runGate, testsDue, UntestedGate } from '../../src/pulumi/provider/readiness-gate-run';
@@ -283,6 +284,23 @@ describe('Helm release records', () => {
     expect(decodeReleaseRecord(Buffer.from(JSON.stringify(record)).toString('base64'), false)).toEqual(record);
   });
 
+  /** `record` followed by `mib` MiB of spaces once gunzipped (valid JSON still), as concatenated gzip members of a few KiB. */
+  const bomb = (mib: number) => {
+    const spaces = gzipSync(Buffer.alloc(1024 * 1024, 0x20));
+    return Buffer.concat([gzipSync(Buffer.from(JSON.stringify(record))), ...Array.from({ length: mib }, () => spaces)]);
+  };
+
+  test('decode stops gunzipping at the cap, with an error that says so', () => {
+    const small = bomb(2);
+    const encoded = small.toString('base64');
+    expect(() => decodeReleaseRecord(encoded, false, 1024 * 1024)).toThrow(
+      new ReleaseRecordTooLargeError(`the record is larger than 1048576 bytes once gunzipped (${small.length} bytes compressed); Helm loads no chart larger than 100 MiB, so it was not read`),
+    );
+    expect(decodeReleaseRecord(encoded, false, 3 * 1024 * 1024)).toEqual(record);
+    expect(() => decodeReleaseRecord(Buffer.from(JSON.stringify(record) + ' '.repeat(100)).toString('base64'), false, 50)).toThrow(ReleaseRecordTooLargeError);
+    expect(MAX_RELEASE_RECORD_BYTES).toBe(100 * 1024 * 1024);
+  });
+
   describe('readDeployStart against an API server', () => {
     let kube: FakeKube;
     beforeEach(async () => {
@@ -305,6 +323,14 @@ describe('Helm release records', () => {
       kube.fail('/api/v1/namespaces/ns/secrets/sh.helm.release.v1.p-db.v3', 403);
       await expect(readDeployStart(kube.kubeConfig(), 'ns', 'p-db', 3)).rejects.toThrow(
         'no Helm release record ns/sh.helm.release.v1.p-db.v3 (Secret: HTTP 403: scripted failure of /api/v1/namespaces/ns/secrets/sh.helm.release.v1.p-db.v3; ConfigMap: HTTP 404: sh.helm.release.v1.p-db.v3 not found)',
+      );
+    });
+
+    test('a record that gunzips past 100 MiB is refused, not expanded (the repro: 2.8 MB became 1.5 GB)', async () => {
+      const big = bomb(120);
+      kube.add('/api/v1/namespaces/ns/secrets', { metadata: { name: 'sh.helm.release.v1.p-db.v3' }, data: { release: Buffer.from(big.toString('base64')).toString('base64') } });
+      await expect(readDeployStart(kube.kubeConfig(), 'ns', 'p-db', 3)).rejects.toThrow(
+        `Helm release record ns/sh.helm.release.v1.p-db.v3: the record is larger than 104857600 bytes once gunzipped (${big.length} bytes compressed); Helm loads no chart larger than 100 MiB, so it was not read`,
       );
     });
 

@@ -2,7 +2,7 @@
 import { Construct, IConstruct } from 'constructs';
 import type { Cdk8sPlus } from './cdk8s-plus';
 import { PodSecurityLevel } from './props';
-import { isSystemNamespace } from '../../model/system-namespaces';
+import { isSystemNamespace, machineryNamespace } from '../../model/system-namespaces';
 
 const LEVELS: readonly string[] = Object.values(PodSecurityLevel);
 
@@ -21,10 +21,14 @@ export class NamespaceWriter {
     private readonly podSecurity: Readonly<Record<string, PodSecurityLevel>>,
   ) {}
 
-  /** `level` unless `podSecurity` names the namespace; `warn` and `audit` are always `restricted`. */
+  /**
+   * `level` unless `podSecurity` names the namespace; `warn` and `audit` are always `restricted`.
+   * Namespaces the API server keeps, and those of cluster machinery (`flux-system`...), are never
+   * created, so never relabelled nor deleted with a bundle: the machinery's own install made them
+   * with the labels its pods need (a release there is warned of, see `bundleWarnings`).
+   */
   public create(scope: IConstruct, ns: string, level: PodSecurityLevel): void {
-    // Never created, so never deleted with a bundle.
-    if (isSystemNamespace(ns) || this.created.has(ns)) return;
+    if (isSystemNamespace(ns) || machineryNamespace(ns) !== undefined || this.created.has(ns)) return;
     this.created.add(ns);
     new this.kplus.Namespace(scope as Construct, ns, {
       metadata: {

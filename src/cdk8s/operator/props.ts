@@ -190,9 +190,10 @@ export interface ArmadaOperatorProps {
    */
   readonly chartsSeedImage?: string | undefined;
   /**
-   * Namespaces besides `kube-system` where the operator's Secrets, ServiceAccount and Role write
-   * access is close to cluster-admin: a release there is a warning.
-   * @default - kube-system only
+   * Namespaces besides those of cluster machinery (`kube-system`, `flux-system`, `argocd`,
+   * `cert-manager`...) where the operator's Secrets, ServiceAccount and Role write access is close
+   * to cluster-admin: a release there is a warning.
+   * @default - the namespaces of cluster machinery only
    */
   readonly sensitiveNamespaces?: readonly string[] | undefined;
   /**

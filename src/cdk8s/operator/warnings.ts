@@ -1,6 +1,7 @@
 /** What synthesis warns about a bundle: broad RBAC, sensitive namespaces, guessed kinds, escalation. */
 import type { DiagnosticCode } from '../../model/codes';
 import type { Diagnostic } from '../../model/diagnostics';
+import { machineryNamespace } from '../../model/system-namespaces';
 import type { ReleaseAccess } from './operator-profile';
 import { OperatorRbac, RoleEscalation } from './props';
 import { ResourceKind, ResourceKinds } from './resource-kinds';
@@ -30,13 +31,14 @@ export function bundleWarnings(o: WarningOptions, releases: readonly ReleaseAcce
       'rbac "cluster-wide" grants Secrets, ServiceAccounts, Roles and workloads in every namespace, kube-system included: anyone who can create an ArmadaChart can read every Secret and act as any ServiceAccount of the cluster, close to cluster-admin; prefer the least-privilege default (give the manifest, or releaseNamespaces)',
     );
   }
-  const sensitive = new Set(['kube-system', ...(o.sensitiveNamespaces ?? [])]);
-  const inSensitive = releases.filter((r) => sensitive.has(r.namespace));
+  const marked = new Set(o.sensitiveNamespaces ?? []);
+  const inSensitive = releases.filter((r) => machineryNamespace(r.namespace) !== undefined || marked.has(r.namespace));
   for (const ns of [...new Set(inSensitive.map((r) => r.namespace))]) {
     const charts = inSensitive.filter((r) => r.namespace === ns).map((r) => r.chart);
+    const machinery = machineryNamespace(ns);
     warn(
       'sensitive-namespace',
-      `${charts[0] === '*' ? 'releases' : `charts ${list(charts)}`} install into namespace ${JSON.stringify(ns)}: the operator gets Secrets, ServiceAccounts and Roles there, which in ${ns === 'kube-system' ? 'kube-system (the tokens of the cluster\'s own controllers)' : 'a namespace marked sensitive'} is close to cluster-admin for anyone who can create an ArmadaChart; move those releases to a namespace of their own`,
+      `${charts[0] === '*' ? 'releases' : `charts ${list(charts)}`} install into namespace ${JSON.stringify(ns)}: the operator gets Secrets, ServiceAccounts and Roles there, which in ${machinery ? `${ns} (${machinery})` : 'a namespace marked sensitive'} is close to cluster-admin for anyone who can create an ArmadaChart; move those releases to a namespace of their own`,
     );
   }
   const guessed = releases.filter((r) => r.helmToolkitRoles).map((r) => r.chart);

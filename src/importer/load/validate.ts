@@ -285,14 +285,14 @@ function indentationHint(schema: Record<string, unknown>, schemaPath: string, ex
   const shown = (p: readonly (string | number)[]) => ['data', ...p].join('.');
   if (holder && isPlainObject(holder.properties)) {
     for (const [name, child] of Object.entries(holder.properties as Record<string, unknown>)) {
-      if (isPlainObject(child) && isPlainObject(child.properties) && extra in child.properties) {
+      if (isPlainObject(child) && isPlainObject(child.properties) && Object.hasOwn(child.properties, extra)) {
         return `${pyStrRepr(extra)} is a key of ${shown([...path, name])}: is it indented one level too little?`;
       }
     }
   }
   const parent = /^(.*)\/properties\/[^/]+$/.exec(holderPath)?.[1];
   const above = parent === undefined ? undefined : schemaAt(schema, parent);
-  if (above && isPlainObject(above.properties) && extra in above.properties && path.length > 0) {
+  if (above && isPlainObject(above.properties) && Object.hasOwn(above.properties, extra) && path.length > 0) {
     return `${pyStrRepr(extra)} is a key of ${path.length > 1 ? shown(path.slice(0, -1)) : 'data'}: is it indented one level too far?`;
   }
   return undefined;

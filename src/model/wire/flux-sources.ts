@@ -8,6 +8,8 @@
  * never depends on the order in which charts were written.
  */
 
+import { redactCredentials } from '../safe-text';
+
 export const SOURCE_API_VERSION = 'source.toolkit.fluxcd.io/v1';
 
 /** What a GitRepository checks out (`spec.ref`): exactly one field. */
@@ -74,9 +76,10 @@ export function shortHash(text: string): string {
   return h.toString(16).padStart(8, '0');
 }
 
-/** The last path segment of a URL (without `.git`), or its host when the path is empty. */
+/** The last path segment of a URL (without `.git`, a query or a fragment), or its host when the path is empty. */
 function urlStem(url: string): string {
-  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/]*)(\/.*)?$/i.exec(url);
+  // Names are printed and written in clear: nothing of credentials, a query or a fragment in them.
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/]*)(\/.*)?$/i.exec(redactCredentials(url).replace(/[?#].*$/s, ''));
   const host = (m?.[1] ?? url).replace(/^.*@/, '').replace(/:\d+$/, '');
   const segments = (m?.[2] ?? '').split('/').filter((s) => s !== '');
   const last = segments.length > 0 ? segments[segments.length - 1].replace(/\.git$/, '') : host;

@@ -3,6 +3,7 @@
  * release record, list and delete jobs and pods), over Node's http/https with the KubeConfig's
  * TLS and auth applied per request, so a plain HTTP server can stand in for the cluster in tests.
  */
+import { safeText } from '../../model/safe-text';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { KubeConfigLike } from './readiness';
@@ -88,7 +89,8 @@ export async function kubeRequest(kubeConfig: KubeConfigLike, request: KubeReque
 
 /** The API server's own message for a failed call: `HTTP 403: jobs is forbidden: ...`. */
 export function describeFailure(response: KubeResponse): string {
-  const message = typeof response.body?.message === 'string' ? `: ${response.body.message}` : '';
+  // The server's words, which a proxy or a hostile API server may fill with terminal sequences.
+  const message = typeof response.body?.message === 'string' ? `: ${safeText(response.body.message)}` : '';
   return `HTTP ${response.status}${message}`;
 }
 

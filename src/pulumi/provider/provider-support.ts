@@ -3,6 +3,7 @@
  * cluster inputs, logging to Pulumi from the provider process, and input comparison for `diff`.
  */
 import { setOwn } from '../../model/own-keys';
+import { safeText } from '../../model/safe-text';
 import { KubeConfigLike, resolveKubeConfig } from './readiness';
 
 /**
@@ -44,9 +45,11 @@ export interface ProviderLog {
  */
 export function pulumiLog(): ProviderLog {
   const pulumi = require('@pulumi/pulumi') as typeof import('@pulumi/pulumi');
+  // Every line of the providers goes out here: what the cluster or the site said in it is escaped,
+  // and a URL in it keeps its credentials to itself.
   return {
-    info: (m) => void pulumi.log.info(m),
-    warn: (m) => void pulumi.log.warn(m),
+    info: (m) => void pulumi.log.info(safeText(m)),
+    warn: (m) => void pulumi.log.warn(safeText(m)),
   };
 }
 

@@ -1,3 +1,5 @@
+import { printable, redactCredentials } from '../../model/safe-text';
+
 /**
  * What went wrong while fetching or assembling a chart, as a stable identifier that callers and
  * tests can switch on without parsing messages.
@@ -32,6 +34,8 @@ export type ChartSourceErrorCode =
 
 /** Raised by `resolveChartSource` and `assembleChart`; the message names the source and the fix. */
 export class ChartSourceError extends Error {
+  /** git's or the server's own words, trimmed, credentials hidden and control characters escaped, when there are any. */
+  public readonly detail?: string | undefined;
   public override readonly name = 'ChartSourceError';
 
   constructor(
@@ -39,44 +43,38 @@ export class ChartSourceError extends Error {
     public readonly code: ChartSourceErrorCode,
     message: string,
     /** git's or the server's own words, trimmed, when there are any. */
-    public readonly detail?: string,
+    detail?: string | undefined,
     options?: { readonly cause?: unknown },
   ) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    // Messages quote locations, server bodies and git's words: every one is made safe here, once.
+    super(printableLines(redactCredentials(message)), options?.cause === undefined ? undefined : { cause: options.cause });
+    if (detail !== undefined) this.detail = printableLines(redactCredentials(detail));
   }
 }
 
-/** git and servers end their messages with newlines and progress noise; keep the part a user can read. */
+/**
+ * git and servers end their messages with newlines and progress noise; keep the part a user can
+ * read, each line with its control characters (a server's ANSI sequences) escaped.
+ */
 export function trimDetail(text: string, max = 2000): string {
   const lines = text
     .split(/\r?\n|\r/)
-    .map((l) => l.trimEnd())
+    .map((l) => printable(l.trimEnd()))
     .filter((l) => l.trim() !== '');
   const joined = lines.join('\n').trim();
   return joined.length > max ? `${joined.slice(0, max)}…` : joined;
 }
 
 /**
- * Query parameters that carry a secret: API tokens (`private_token`, `access_token`), presigned
- * URL signatures and credentials (S3's `X-Amz-*`, GCS's `X-Goog-*`, Azure's `sig`), keys.
+ * Hides credentials in URLs, since locations may carry them and messages end up in CI logs (the
+ * one redaction of the project, {@link redactCredentials}).
  */
-const SECRET_PARAM = /^(?:x-amz-.*|x-goog-.*|.*token.*|.*secret.*|.*passw(?:or)?d.*|.*signature.*|sig|.*credential.*|.*key.*|auth.*|session.*|code)$/i;
+export const redact = redactCredentials;
 
-/**
- * Hides credentials in URLs, since locations may carry them and messages end up in CI logs:
- * `user:password@` (up to the last `@` before the path, as a password may hold an unescaped `@`),
- * and the values of query parameters that carry tokens or signatures.
- */
-export function redact(text: string): string {
+/** Each line of `text` made {@link printable}: git's several lines of explanation stay lines. */
+export function printableLines(text: string): string {
   return text
-    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/gi, '$1***@')
-    .replace(/([?&;])([^=&#\s]+)=([^&#\s]*)/g, (all, sep: string, name: string) => {
-      let decoded = name;
-      try {
-        decoded = decodeURIComponent(name);
-      } catch {
-        // keep the raw name
-      }
-      return SECRET_PARAM.test(decoded) ? `${sep}${name}=***` : all;
-    });
+    .split('\n')
+    .map((l) => printable(l))
+    .join('\n');
 }

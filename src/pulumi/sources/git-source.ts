@@ -81,6 +81,9 @@ export async function cloneIntoCache(entry: string, request: GitRequest, options
     // the clone records the bare URL. The empty helper first drops any configured ones, which
     // would otherwise be asked to store the credentials.
     config.push(['credential.helper', ''], ['credential.helper', CREDENTIAL_HELPER]);
+    const { protocol, host } = credentialScope(url);
+    env.ARMADA_CDK_GIT_PROTOCOL = protocol;
+    env.ARMADA_CDK_GIT_HOST = host;
     env.ARMADA_CDK_GIT_USERNAME = username ?? '';
     env.ARMADA_CDK_GIT_PASSWORD = password ?? '';
   }
@@ -186,9 +189,28 @@ async function checkTreeSize(listing: string, options: ResolveChartSourceOptions
 
 /**
  * A helper in git's `!command` form, run by git through the shell: it answers `get` with the
- * credentials this process put into the environment, and ignores `store` and `erase`.
+ * credentials this process put into the environment, and ignores `store` and `erase`. It answers
+ * only when git asks for the protocol and host (with its port, as git's `host` attribute carries
+ * it) the credentials were given for: a server that redirects the clone to another host, or to
+ * plain http, must get nothing, as with a plain `git clone` of that URL. git sends `path` only
+ * with `credential.useHttpPath`, so the path cannot be checked, and is not needed for that.
  */
-const CREDENTIAL_HELPER = '!f() { test "$1" = get || exit 0; printf \'username=%s\\npassword=%s\\n\' "$ARMADA_CDK_GIT_USERNAME" "$ARMADA_CDK_GIT_PASSWORD"; }; f';
+const CREDENTIAL_HELPER =
+  '!f() { test "$1" = get || exit 0; p=; h=; ' +
+  'while IFS= read -r l; do case "$l" in protocol=*) p="${l#protocol=}" ;; host=*) h="${l#host=}" ;; "") break ;; esac; done; ' +
+  'test "$p" = "$ARMADA_CDK_GIT_PROTOCOL" && test "$h" = "$ARMADA_CDK_GIT_HOST" || exit 0; ' +
+  'printf \'username=%s\\npassword=%s\\n\' "$ARMADA_CDK_GIT_USERNAME" "$ARMADA_CDK_GIT_PASSWORD"; }; f';
+
+/**
+ * The `protocol` and `host` attributes git sends its credential helpers for `url` (an http(s)
+ * URL without credentials, as {@link splitCredentials} returns it): the host in lower case with
+ * its port when the URL names one other than the scheme's default, which WHATWG URLs drop, so
+ * git, which is given this same URL, sees what this function sees.
+ */
+export function credentialScope(url: string): { protocol: string; host: string } {
+  const u = new URL(url);
+  return { protocol: u.protocol.slice(0, -1), host: u.host };
+}
 
 /** Transports that run no command of the remote's choosing; git's `ext::` and `fd::` do. */
 const ALLOWED_PROTOCOLS = 'file:git:http:https:ssh';

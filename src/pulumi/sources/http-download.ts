@@ -138,6 +138,22 @@ function proxyHeaders(proxy: URL): Record<string, string> {
   return { 'proxy-authorization': `Basic ${Buffer.from(creds).toString('base64')}` };
 }
 
+/**
+ * The URL's `user:password@` as the Basic `Authorization` header, what Node makes of it for a
+ * direct request and curl for every request. Through a proxy the request is built by hand, and the
+ * credentials must not ride in the request target, which the proxy logs.
+ */
+function userinfoHeaders(url: URL): Record<string, string> {
+  if (!url.username && !url.password) return {};
+  const creds = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { authorization: `Basic ${Buffer.from(creds).toString('base64')}` };
+}
+
+/** The absolute-form request target a plain-http proxy takes: the URL without its credentials (or fragment). */
+function absoluteTarget(url: URL): string {
+  return `${url.protocol}//${url.host}${url.pathname}${url.search}`;
+}
+
 function tlsOptions(options: DownloadOptions): tls.ConnectionOptions {
   return {
     rejectUnauthorized: !options.insecure,
@@ -170,10 +186,17 @@ function request(url: URL, proxy: URL | undefined, options: DownloadOptions, tar
     }
     const proxyPort = Number(proxy.port || 80);
     if (url.protocol === 'http:') {
-      // A plain-http proxy takes the absolute URL as the request target.
+      // A plain-http proxy takes the absolute URL as the request target, without the credentials.
       arm(
         http.request(
-          { host: bare(proxy.hostname), port: proxyPort, method: 'GET', path: url.href, headers: { ...HEADERS, host: url.host, ...proxyHeaders(proxy) }, agent: false },
+          {
+            host: bare(proxy.hostname),
+            port: proxyPort,
+            method: 'GET',
+            path: absoluteTarget(url),
+            headers: { ...HEADERS, host: url.host, ...userinfoHeaders(url), ...proxyHeaders(proxy) },
+            agent: false,
+          },
           onResponse,
         ),
       );
@@ -211,7 +234,14 @@ function request(url: URL, proxy: URL | undefined, options: DownloadOptions, tar
         // The TLS socket is already open, so the request is written over it as plain HTTP/1.1.
         arm(
           http.request(
-            { host, port: Number(url.port || 443), method: 'GET', path: `${url.pathname}${url.search}`, headers: { ...HEADERS, host: url.host }, createConnection: () => secure },
+            {
+              host,
+              port: Number(url.port || 443),
+              method: 'GET',
+              path: `${url.pathname}${url.search}`,
+              headers: { ...HEADERS, host: url.host, ...userinfoHeaders(url) },
+              createConnection: () => secure,
+            },
             onResponse,
           ),
         );

@@ -1,3 +1,4 @@
+import { safeText } from '../../model/safe-text';
 import * as os from 'os';
 import * as path from 'path';
 import { Duration } from '../../model/duration';
@@ -110,7 +111,9 @@ export function cacheRoot(options: CacheOptions): string {
 
 /** @internal */
 export function logger(options: CacheOptions): (message: string) => void {
-  return options.log ?? (() => undefined);
+  const log = options.log;
+  // Log lines quote locations and names from archives: one line each, never a credential.
+  return log ? (message) => log(safeText(message)) : () => undefined;
 }
 
 /** @internal milliseconds of an optional Duration, refusing values Node would silently misread. */

@@ -5,7 +5,7 @@ import * as path from 'path';
 import { promisify } from 'util';
 import { ChartSource } from '../../../src/model/source';
 import { ChartSourceError, resolveChartSource } from '../../../src/pulumi/sources';
-import { splitCredentials } from '../../../src/pulumi/sources/git-source';
+import { credentialScope, splitCredentials } from '../../../src/pulumi/sources/git-source';
 import { cleanup, git, isolateEnvironment, leftovers, serveDirectory, startServer, tempDir, TestServer, writeChart } from './helpers';
 
 let home: string;
@@ -115,6 +115,34 @@ describe('credentials in a git location', () => {
     expect(err.code).toBe('git-clone');
     expect(err.message).toMatch(/^git source http:\/\/\*\*\*@127\.0\.0\.1:\d+\/charts\.git@master: git clone failed \(git: /);
     expect(`${err.message}\n${err.detail}\n${String((err.cause as Error)?.message)}`).not.toMatch(/n0t-it|all@|ci-bot/);
+  });
+
+  test('a redirect to another host or port gets no credentials, as with a plain git clone', async () => {
+    // The repro: the chart host answers every request with a redirect to a host of its choosing,
+    // which asks for credentials; git then asks the helper for that host.
+    const sent: string[] = [];
+    const other = await startServer((req, res) => {
+      if (req.headers.authorization) sent.push(req.headers.authorization);
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="elsewhere"' }).end('who are you');
+    });
+    const redirecting = await startServer((req, res) => res.writeHead(302, { location: `${other.url}${req.url ?? '/'}` }).end());
+    try {
+      const location = redirecting.url.replace('http://', `http://${USER}:${encodeURIComponent(PASSWORD)}@`) + '/charts.git';
+      const err = await failure(resolveChartSource(ChartSource.git(location, { subpath: 'mariadb' }), { cacheDir: await fresh() }));
+      expect(err.code).toBe('git-clone');
+      expect(other.hits.size).toBeGreaterThan(0);
+      expect(sent).toEqual([]);
+      expect(`${err.message}\n${err.detail}`).not.toContain(PASSWORD);
+    } finally {
+      await other.close();
+      await redirecting.close();
+    }
+  });
+
+  test('credentialScope names what git asks its helper for: scheme, and host with a non-default port', () => {
+    expect(credentialScope('https://Charts.Example:8443/r.git')).toEqual({ protocol: 'https', host: 'charts.example:8443' });
+    expect(credentialScope('https://charts.example:443/r.git')).toEqual({ protocol: 'https', host: 'charts.example' });
+    expect(credentialScope('http://[::1]:8080/r.git')).toEqual({ protocol: 'http', host: '[::1]:8080' });
   });
 
   test('splitCredentials decodes what git would decode and leaves other locations alone', () => {

@@ -309,6 +309,32 @@ describe('the tar cache', () => {
   });
 });
 
+describe('control characters from a server or an archive', () => {
+  const ESC = /\x1b|\x07|\u2028|\r/;
+
+  test('an HTTP error body with terminal sequences and line breaks is escaped in the error', async () => {
+    routes.set('/ansi.tgz', (_q, res) => res.writeHead(500).end('\x1b[2J\x1b[31mboom\x1b]0;pwned\x07\u2028forged: ok'));
+    const err = await failure(resolveChartSource(ChartSource.tar(`${server.url}/ansi.tgz`), { cacheDir: await fresh() }));
+    expect(err.message).toMatch(/HTTP 500 Internal Server Error: \\x1b\[2J\\x1b\[31mboom\\x1b\]0;pwned\\x07\\u2028forged: ok$/);
+    expect(`${err.message}${err.detail}`).not.toMatch(ESC);
+  });
+
+  test('a tar entry name with terminal sequences is escaped in the log line that names it', async () => {
+    const src = path.join(work, 'ansi-names');
+    const chart = await writeChart(path.join(src, 'mariadb'), 'mariadb');
+    await fs.symlink('/etc/passwd', path.join(chart, 'evil\x1b[8m\rname'));
+    const file = path.join(work, 'ansi-names.tgz');
+    await tar.c({ gzip: true, file, cwd: src }, ['mariadb']);
+    serveFile('/ansi-names.tgz', await fs.readFile(file));
+    const log: string[] = [];
+    await resolveChartSource(ChartSource.tar(`${server.url}/ansi-names.tgz`, { subpath: 'mariadb' }), { cacheDir: await fresh(), log: (m) => log.push(m) });
+    expect(log.filter((l) => l.includes('left out'))).toEqual([
+      `tar: ${server.url}/ansi-names.tgz: left out the symbolic link mariadb/evil\\x1b[8m\\rname -> /etc/passwd, which points outside the archive`,
+    ]);
+    for (const l of log) expect(l).not.toMatch(ESC);
+  });
+});
+
 describe('secrets in tar locations', () => {
   test('tokens in the query string and passwords with @ stay out of errors and logs', async () => {
     const cacheDir = await fresh();

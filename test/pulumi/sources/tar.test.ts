@@ -213,6 +213,35 @@ describe('tar sources over a proxy', () => {
     expect(err.message).toContain('TLS verification is on');
   });
 
+  test('credentials in the URL never reach the request line: an Authorization header carries them, over http and through CONNECT', async () => {
+    const seen: { line: string; authorization: string | undefined }[] = [];
+    const recording = (req: import('http').IncomingMessage, res: import('http').ServerResponse) => {
+      seen.push({ line: `${req.method} ${req.url}`, authorization: req.headers.authorization });
+      res.writeHead(200, { 'content-type': 'application/gzip' }).end(tgzV1);
+    };
+    const [cert, key] = await Promise.all([fs.readFile(path.join(FIXTURES, 'server-cert.pem')), fs.readFile(path.join(FIXTURES, 'server-key.pem'))]);
+    const plain = await startServer(recording);
+    const secure = await startServer(recording, (l) => https.createServer({ cert, key }, l));
+    try {
+      const basic = `Basic ${Buffer.from('ci-bot:s3cret/#?').toString('base64')}`;
+      const withCreds = (u: string) => u.replace('://', `://ci-bot:${encodeURIComponent('s3cret/#?')}@`);
+      const before = proxy.seen.length;
+      await resolveChartSource(ChartSource.tar(`${withCreds(plain.url)}/chart-cred.tgz?ref=main`, { subpath: 'mariadb', proxyServer: proxy.url }), { cacheDir: await fresh() });
+      await resolveChartSource(ChartSource.tar(`${withCreds(secure.url)}/chart-cred.tgz`, { subpath: 'mariadb', proxyServer: proxy.url }), {
+        cacheDir: await fresh(),
+        caFile: path.join(FIXTURES, 'server-cert.pem'),
+      });
+      // The repro: the proxy saw GET http://ci-bot:s3cret%2F%23%3F@127.0.0.1:…/chart-cred.tgz, and the https server no credentials at all.
+      expect(proxy.seen.slice(before)).toEqual([`GET ${plain.url}/chart-cred.tgz?ref=main`, `CONNECT ${new URL(secure.url).host}`]);
+      expect(seen).toEqual([
+        { line: 'GET /chart-cred.tgz?ref=main', authorization: basic },
+        { line: 'GET /chart-cred.tgz', authorization: basic },
+      ]);
+    } finally {
+      await Promise.all([plain.close(), secure.close()]);
+    }
+  });
+
   test('an unreachable proxy is named', async () => {
     const err = (await resolveChartSource(ChartSource.tar(`${server.url}/chart-x.tgz`, { proxyServer: 'http://127.0.0.1:9' }), { cacheDir: await fresh() }).catch(
       (e: unknown) => e,

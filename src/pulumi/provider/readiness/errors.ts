@@ -1,3 +1,5 @@
+import { printable, safeText } from '../../../model/safe-text';
+
 /** Errors of the readiness gate. Each carries structured fields besides its message, for callers that report them. */
 
 /** A `wait.resources` item Armada would reject before waiting on anything (Armada's `ManifestException`). */
@@ -92,7 +94,8 @@ function formatTimeout(d: ReadinessTimeoutDetails): string {
     const rest = d.notStarted.map((w) => `${w.type} (labels=${w.labelSelector})`).join(', ');
     lines.push(`Not waited for, the deadline passed first: ${rest}`);
   }
-  return lines.join('\n');
+  // Resource messages come from the cluster, errors from its answers: one line each, escaped.
+  return lines.map((l) => printable(l)).join('\n');
 }
 
 /** Armada prints `sorted(unready)`, a Python list repr; keep the same text so logs can be compared. */
@@ -112,7 +115,8 @@ export class KubernetesApiError extends Error {
     /** How long the server asked to wait before retrying (its `Retry-After`), in milliseconds. */
     public readonly retryAfterMs?: number,
   ) {
-    super(message);
+    // The message quotes the server's answer, which may hold terminal sequences or a URL.
+    super(safeText(message));
   }
 
   /**
@@ -130,7 +134,7 @@ export class KubernetesApiError extends Error {
 export class TransportError extends Error {
   public override readonly name: string = 'TransportError';
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(safeText(message), options);
   }
 }
 

@@ -1,3 +1,4 @@
+import { printable } from '../../../model/safe-text';
 import { clampDelay } from './timers';
 
 /**
@@ -72,7 +73,8 @@ export class ProgressReporter {
     this.lastText = message;
     if (!this.sink) return;
     try {
-      this.sink(message);
+      // Status messages quote what the cluster says of its objects: escaped, one line each.
+      this.sink(printable(message));
     } catch {
       // A failing logger must not fail the deployment it reports on.
     }

@@ -8,6 +8,7 @@ import { IdleConnectionError, KubernetesApiError, PendingWait, ReadinessTimeoutE
 import { KubeApiClient, ListResult, WatchEvent } from './kube-client';
 import type { ProgressReporter } from './progress';
 import { labelSelector } from './rules';
+import { Backoff, JitterSource } from './backoff';
 import { clampDelay, setLongTimeout } from './timers';
 import { ReadinessTracker } from './tracker';
 
@@ -20,6 +21,10 @@ export interface WaitContext {
   readonly waitAttempts: number;
   readonly waitAttemptSleepMs: number;
   readonly retryDelayMs: number;
+  /** The longest pause the backoff grows to between reconnects, in milliseconds. */
+  readonly maxRetryDelayMs: number;
+  /** Where the backoff's jitter comes from (`Math.random` outside tests). */
+  readonly jitter: JitterSource;
   /** Longest a single watch stream is kept before it is replaced by a new one from the same resourceVersion. */
   readonly watchMaxMs: number;
   readonly signal: AbortSignal;
@@ -58,6 +63,8 @@ export class ResourceWait {
   private readonly describe: string;
   private lastError: string | undefined;
   private listed = false;
+  /** Reconnects in a row that found the server unwell: streams that ended at once, 410s, retried errors. */
+  private readonly backoff: Backoff;
 
   constructor(
     private readonly ctx: WaitContext,
@@ -67,6 +74,7 @@ export class ResourceWait {
     this.selector = labelSelector(resource.labels);
     this.path = API_PATHS[resource.type](encodeURIComponent(ctx.namespace));
     this.describe = `${resource.type} (namespace=${ctx.namespace}, labels=${this.selector})`;
+    this.backoff = new Backoff(ctx.retryDelayMs, Math.max(ctx.retryDelayMs, ctx.maxRetryDelayMs), ctx.jitter);
   }
 
   public async run(): Promise<ResourceWaitResult> {
@@ -123,10 +131,10 @@ export class ResourceWait {
       this.report(tracker);
       if (this.remaining() <= 0) throw this.timeout(tracker);
 
-      let events = 0;
       // Each stream is capped so that one the server or a proxy never ends is still replaced in
       // time; the server is asked to end it then too (`timeoutSeconds`).
       const streamMs = Math.min(this.remaining(), this.ctx.watchMaxMs);
+      const started = Date.now();
       try {
         const end = await this.withDeadline((signal) =>
           this.ctx.client.watch(
@@ -140,7 +148,6 @@ export class ResourceWait {
             signal,
             streamMs,
             (event) => {
-              events++;
               this.lastError = undefined;
               resourceVersion = this.handle(event, tracker) ?? resourceVersion;
               if (tracker.done) return true;
@@ -151,20 +158,26 @@ export class ResourceWait {
         );
         if (end === 'stopped') continue;
         // A clean end is the server's watch timeout or a proxy closing idle streams: resume from
-        // where the stream got to. Only pause when it ended without saying anything, so a server
-        // that closes at once is not hammered.
-        if (events === 0) await this.sleep(this.ctx.retryDelayMs);
+        // where the stream got to, at once after a stream that lived (half its allotted time, or
+        // as long as the longest pause). One that ended at once, with events or without, is a
+        // server or proxy that closes every stream: each reconnect then waits longer.
+        if (Date.now() - started >= Math.min(streamMs / 2, this.ctx.maxRetryDelayMs)) this.backoff.reset();
+        else await this.sleep(this.backoff.next());
       } catch (e) {
         if (e === DEADLINE) throw this.timeout(tracker);
         if (e instanceof KubernetesApiError && e.statusCode === 410) {
-          // The resourceVersion is too old to watch from: what happened since is only known by listing again.
+          // The resourceVersion is too old to watch from: what happened since is only known by
+          // listing again. The first 410 after a healthy stream is the ordinary end of a long
+          // watch, relisted at once; a server that answers every fresh list's version with 410
+          // again is given longer and longer pauses.
+          await this.sleep(this.backoff.next(true));
           resourceVersion = await this.relist(tracker);
           continue;
         }
         if (!isRetryable(e)) throw e;
         const message = (e as Error).message;
         this.lastError = message;
-        await this.sleep(retryDelay(e, this.ctx.retryDelayMs));
+        await this.sleep(retryDelay(e, this.backoff.next()));
         // A silent stream may have swallowed events (a proxy that stopped forwarding), and an
         // ERROR event without a code says nothing of where the stream stood: only a LIST knows
         // the state now.
@@ -223,7 +236,7 @@ export class ResourceWait {
         if (e === DEADLINE) throw this.timeout(tracker);
         if (!isRetryable(e)) throw e;
         this.lastError = (e as Error).message;
-        await this.sleep(retryDelay(e, this.ctx.retryDelayMs));
+        await this.sleep(retryDelay(e, this.backoff.next()));
       }
     }
   }

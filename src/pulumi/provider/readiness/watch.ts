@@ -54,6 +54,20 @@ export interface WaitForResourcesOptions {
    */
   readonly retryDelayMs?: number | undefined;
   /**
+   * The longest pause between reconnects, in milliseconds. Each reconnect in a row after a watch
+   * that ended at once, a 410 answer or a retried error waits twice as long as the one before,
+   * from `retryDelayMs` up to this (client-go's reflector caps its backoff at 30 s too); a watch
+   * that lasts starts the count again.
+   * @default 30000
+   */
+  readonly maxRetryDelayMs?: number | undefined;
+  /**
+   * The source of the backoff's jitter: a number in [0, 1) per pause, which keeps between half
+   * and all of it, so that the gates of many releases do not reconnect in the same instant.
+   * @default Math.random
+   */
+  readonly jitter?: (() => number) | undefined;
+  /**
    * How long a request may receive nothing before it is abandoned and retried; a watch that goes
    * silent for this long is replaced by a fresh LIST. A proxy that stops forwarding keeps the
    * connection open but dead, and only this notices it. The API server sends watch bookmarks
@@ -130,6 +144,8 @@ export async function waitForResources(options: WaitForResourcesOptions): Promis
     waitAttempts: Math.max(1, Math.floor(options.waitAttempts ?? 1)),
     waitAttemptSleepMs: Math.max(0, options.waitAttemptSleepMs ?? 1000),
     retryDelayMs: Math.max(0, options.retryDelayMs ?? 1000),
+    maxRetryDelayMs: Math.max(0, options.maxRetryDelayMs ?? 30_000),
+    jitter: options.jitter ?? Math.random,
     watchMaxMs,
     signal,
     progress,
