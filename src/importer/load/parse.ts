@@ -6,7 +6,7 @@
  */
 import { jsyaml } from './js-yaml';
 import { Diagnostic, elidedFieldPath, formatFieldPath, hasErrors, withCommas } from '../../model/diagnostics';
-import { ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
+import { aliasExpansion, ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, findAliasProblem, mayHaveAliases } from './aliases';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
 import { KeptIndexes } from './positions';
@@ -18,6 +18,7 @@ import { keyProblems, longKeyProblems, mayHaveKeyProblems, mayHaveLongKey, repea
 import { mayMisreadEmptyItem } from './js-yaml-quirks';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
 import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './limits';
+import { firstRefusedTab } from './tabs';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -31,6 +32,10 @@ export interface ParseResult {
 // PyYAML's Reader accepts only these characters anywhere in the stream, comments included.
 // Surrogates are let through: decoded UTF-8 only has them in valid pairs.
 const NON_PRINTABLE_RE = /[^\t\n\r\x20-\x7E\x85\xA0-\uFFFD]/;
+
+// Line breaks to PyYAML and not to js-yaml, which PyYAML keeps as such in a scalar's content (NEL,
+// which PyYAML reads as LF everywhere, is made LF before parsing: see normalizeLineBreaks).
+const LINE_SEPARATOR_RE = /[\u2028\u2029]/;
 
 /**
  * Parses one YAML stream the way Armada reads it (`yaml.safe_load_all`), keeping every document
@@ -46,6 +51,18 @@ function parseStream(input: SourceText, kept: KeptIndexes, budget: LoadBudget): 
   const diagnostics: Diagnostic[] = [];
   const file = input.file;
   const text = normalizeLineBreaks(input.text.charCodeAt(0) === 0xfeff ? input.text.slice(1) : input.text);
+
+  const separator = LINE_SEPARATOR_RE.exec(text);
+  if (separator) {
+    const p = positionOf(text, separator.index);
+    const which = separator[0] === '\u2028' ? 'U+2028 (line separator)' : 'U+2029 (paragraph separator)';
+    diagnostics.push({
+      severity: 'error',
+      location: `${file}:${p.line}:${p.column}`,
+      code: LoadCodes.YAML_SYNTAX,
+      message: `${which} is a line break to PyYAML, which Armada reads documents with, and not to this loader, so the two would read this document differently; use a line break, or write it as the escape "\\${separator[0] === '\u2028' ? 'L' : 'P'}" in a double-quoted string`,
+    });
+  }
 
   const bad = NON_PRINTABLE_RE.exec(text);
   if (bad) {
@@ -81,6 +98,7 @@ function parseStream(input: SourceText, kept: KeptIndexes, budget: LoadBudget): 
     }
     loadChunk(text, chunk, file, documents, diagnostics, bad !== null, kept, budget);
   }
+  if (!budget.stopped) reportRefusedTab(text, file, diagnostics);
   budget.documents += documents.length;
   budget.findings += diagnostics.length;
 
@@ -106,11 +124,14 @@ export function parseInputs(inputs: readonly SourceText[], budget: LoadBudget = 
 
 /**
  * Where a key may be a mapping or a sequence, which PyYAML refuses: a flow collection opening with
- * another (`{{ x }}`), an explicit `? ` key, a flow collection before a block `:`, an alias used as
- * a key (`*m : 1`, which may name a collection). Tested on `'\n' + text`, the line break standing
- * for the text's start. A cheap test that rules out most documents: the `yaml` AST decides.
+ * another (`{{ x }}`) or following a `,` in one (`{a: 1, [b]: 2}`), an explicit `? ` key (in a
+ * flow mapping too), a flow collection before a block `:`, an alias used as
+ * a key (`*m : 1`, which may name a collection; an alias name holds no blank, line break or flow
+ * indicator, so that no two names tried overlap and the test stays linear in the text). Tested on
+ * `'\n' + text`, the line break standing for the text's start. A cheap test that rules out most
+ * documents: the `yaml` AST decides.
  */
-const MAYBE_COLLECTION_KEY = /[[{][ \t]*[[{]|[\n\r\u2028\u2029][ \t-]*\?(?:[ \t]|$)|[\n\r\u2028\u2029][ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)|(?:[\n\r\u2028\u2029][ \t-]*|[{,][ \t]*)\*[^ \t,\]}]+[ \t]*:(?:[ \t]|$)/m;
+const MAYBE_COLLECTION_KEY = /[[{,][ \t]*[[{]|[{,][ \t]*\?(?:[ \t]|$)|[\n\r\u2028\u2029][ \t-]*\?(?:[ \t]|$)|[\n\r\u2028\u2029][ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)|(?:[\n\r\u2028\u2029][ \t-]*|[{,][ \t]*)\*[^ \t\n\r\u2028\u2029,[\]{}]+[ \t]*:(?:[ \t]|$)/m;
 
 /** The diagnostics of one stream, counted against the run's {@link LoadBudget}. */
 class Findings {
@@ -168,7 +189,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   const built: YamlDocument[] = [];
   for (let i = 0; i < loaded.values.length && !budget.stopped; i++) {
     const value = loaded.values[i];
-    if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics)) continue;
+    if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics, budget)) continue;
     if (mayBeTooDeep && tooDeepForArmada(value, source, i, file, chunk, diagnostics)) continue;
     let raw = value;
     let specials;
@@ -266,6 +287,19 @@ function checkDocument(doc: YamlDocument, chunkText: string, index: number, chec
   return true;
 }
 
+/**
+ * Reports the first tab PyYAML refuses (see `tabs.ts`), in a document or between documents, as
+ * PyYAML stops there: unless the line has an error already (js-yaml's, about the same tab).
+ */
+function reportRefusedTab(text: string, file: string, diagnostics: Diagnostic[]): void {
+  const tab = firstRefusedTab(text);
+  if (tab === undefined) return;
+  const p = positionOf(text, tab);
+  if (diagnostics.some((d) => d.severity === 'error' && d.location.startsWith(`${file}:${p.line}:`))) return;
+  const message = "found character '\\t' that cannot start any token: PyYAML, which Armada reads documents with, takes a tab only inside a quoted or block scalar or a comment, never as a space between tokens; use spaces";
+  diagnostics.push({ severity: 'error', location: `${file}:${p.line}:${p.column}`, code: LoadCodes.YAML_SYNTAX, message });
+}
+
 /** Reports, once, where reading stopped and why; nothing after it is read (see `limits.ts`). */
 function stopReading(budget: LoadBudget, diagnostics: Diagnostic[], location: string, why: string): void {
   if (budget.stopped) return;
@@ -316,37 +350,54 @@ function readWithYamlAst(e: unknown, chunkText: string, chunk: Chunk, file: stri
 }
 
 /**
- * PyYAML ends a line at CR, LF or CRLF. A lone CR becomes LF here, once, so that every position
- * (parser marks, the AST, the block index) counts lines as PyYAML does; the value is unchanged,
- * since YAML folds any line break in a scalar to LF.
+ * PyYAML ends a line at CR, LF, CRLF or NEL (U+0085), and reads each as LF, in a scalar's content
+ * too. A lone CR and a NEL become LF here, once, so that js-yaml reads the document as PyYAML does
+ * (js-yaml takes a NEL for an ordinary character, even in a comment) and every position (parser
+ * marks, the AST, the block index) counts lines as PyYAML does; the value is unchanged, since
+ * YAML folds any line break in a scalar to LF.
  */
 function normalizeLineBreaks(text: string): string {
-  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+  const cr = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+  return cr.includes('\x85') ? cr.replace(/\x85/g, '\n') : cr;
 }
 
 /**
- * Refuses a document whose aliases are recursive or expand beyond the budget, before anything
- * walks it: reported at the alias, and the document is left out.
+ * Refuses a document whose aliases are recursive or expand beyond the budget, alone or with those
+ * of the documents read before it in the run, before anything walks it: reported at the alias, and
+ * the document is left out.
  */
-function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: string, diagnostics: Diagnostic[]): boolean {
-  const verdict = measureAliases(value, {}, chunk.end - chunk.start);
-  if (verdict === 'ok') return false;
+function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], budget: LoadBudget): boolean {
+  const room = { nodes: ALIAS_EXPANSION_BUDGET - budget.aliasNodes, chars: ALIAS_EXPANSION_CHAR_BUDGET - budget.aliasChars };
+  const measured = aliasExpansion(value, room, chunk.end - chunk.start);
+  const verdict = measured.verdict;
+  if (verdict === 'ok') {
+    budget.aliasNodes += measured.nodes;
+    budget.aliasChars += measured.chars;
+    return false;
+  }
+  // Over what is left of the run's budget, but not over a whole budget alone: the run's sum says.
+  const alone = budget.aliasNodes === 0 && budget.aliasChars === 0 ? verdict : aliasExpansion(value, {}, chunk.end - chunk.start).verdict;
+  const byRun = alone === 'ok';
   let problem: ReturnType<typeof findAliasProblem>;
   try {
     // Located by the bound it passed, so that the message and the alias agree.
-    problem = findAliasProblem(text.slice(chunk.start, chunk.end), verdict === 'budget' ? { chars: Infinity } : verdict === 'chars' ? { nodes: Infinity } : {});
+    const bound = byRun ? room : {};
+    problem = findAliasProblem(text.slice(chunk.start, chunk.end), verdict === 'budget' ? { ...bound, chars: Infinity } : verdict === 'chars' ? { ...bound, nodes: Infinity } : {});
   } catch {
     problem = undefined; // too deep to walk again: the document start must do
   }
   const p = problem ? positionOf(text, chunk.start + problem.offset, chunk.start, chunk.line) : { line: chunk.docLine, column: 1 };
   const label = labelOf(value);
   const name = problem ? ` *${problem.alias}` : '';
+  const at = problem ? ` (at${name})` : '';
+  const whose = byRun ? 'the aliases of the documents read so far, this one included,' : 'the aliases of this document';
+  const limit = byRun ? ', the limit for all the documents of one run together' : '';
   const message =
     verdict === 'recursive'
       ? `recursive alias${name}: the node it names contains it, so the document would be infinitely deep; Armada cannot use it`
       : verdict === 'budget'
-        ? `the aliases of this document expand to more than ${withCommas(ALIAS_EXPANSION_BUDGET)} nodes${problem ? ` (at${name})` : ''}: an alias bomb? Refused before it is expanded`
-        : `the aliases of this document expand to more than ${withCommas(ALIAS_EXPANSION_CHAR_BUDGET / 1024 / 1024)} MiB of text${problem ? ` (at${name})` : ''}, where one chart's values are at most 1 MiB in Helm's release Secret: an alias bomb? Refused before it is expanded`;
+        ? `${whose} expand to more than ${withCommas(ALIAS_EXPANSION_BUDGET)} nodes${limit}${at}: an alias bomb? Refused before it is expanded`
+        : `${whose} expand to more than ${withCommas(ALIAS_EXPANSION_CHAR_BUDGET / 1024 / 1024)} MiB of text${limit}${at}, where one chart's values are at most 1 MiB in Helm's release Secret: an alias bomb? Refused before it is expanded`;
   diagnostics.push({
     severity: 'error',
     location: `${file}:${p.line}:${p.column}`,

@@ -36,8 +36,11 @@ const isScalar = (n: unknown): n is Scalar => yamlLib().isScalar(n);
 const ANCHOR = /&([^\s[\]{},]+)/g;
 
 // A plain key PyYAML may not read as a string: YAML 1.1 booleans, null, a number. Tested on
-// `'\n' + text`: the line break stands for the text's start.
-const NON_STRING_KEY = /[\n\r\u2028\u2029{,?-][ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|[-+.]?[0-9][0-9a-fA-F_.:xob+-]*)[ \t]*:(?:[ \t]|$)/m;
+// `'\n' + text`: the line break stands for the text's start. A key starts after a line break, a
+// flow indicator, `?` or a `-` and a blank (a sequence item): never inside a run of the number
+// characters, so that each run is tried from one start only and the test stays linear in the text
+// (a `-` inside `-0-0-0...` was a start too, which took minutes on 100 KB).
+const NON_STRING_KEY = /(?:[\n\r\u2028\u2029{,?]|-(?=[ \t]))[ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|[-+.]?[0-9][0-9a-fA-F_.:xob+-]*)[ \t]*:(?:[ \t]|$)/m;
 /** Cheap test: may the chunk hold a redefined anchor or a non-string key? */
 export function mayHaveKeyProblems(text: string): boolean {
   return hasRepeatedAnchor(text) || NON_STRING_KEY.test(`\n${text}`) || mayHaveTaggedKey(text);
