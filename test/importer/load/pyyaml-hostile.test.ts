@@ -62,6 +62,9 @@ describe('tabs PyYAML refuses', () => {
     ['after a colon in a flow mapping', 'a: {b:\tc}\n', '1:7'],
     ['after the colon of an explicit key', '? a\n:\tb\n', '2:2'],
     ['on the line of a later document', 'a: 1\n---\nb: 2\nc:\t3\n', '4:3'],
+    ['before a comment on a line of its own', 'a: 1\n\t# c\n', '2:1'],
+    ['in a file of comments only', '# a\n\t# c\n', '2:1'],
+    ['between documents', 'a: 1\n---\n\t\n---\nb: 2\n', '3:1'],
   ])('%s', (_name, text, at) => {
     expect(read(text).found).toEqual([`f.yaml:${at} error ${why}`]);
   });
