@@ -40,7 +40,10 @@ export const SHAPES: Record<string, (size: number) => string> = {
 export function benchmarks(): Benchmark[] {
   const out: Benchmark[] = [];
   for (const [shape, make] of Object.entries(SHAPES)) {
-    for (const mb of [1, 4, 16]) {
+    // Nested flow collections of 16 MB run out of a 4 GB heap: the `yaml` AST that the check for
+    // collection keys builds takes about 250 bytes a byte of them. Measured at 1 and 4 MB until
+    // that check reads less (issue 39 stays open on this).
+    for (const mb of shape === 'nested flow collections' ? [1, 4] : [1, 4, 16]) {
       let text = '';
       out.push({
         title: `armada-cdk YAML loader, ${shape}, ${mb} MB`,
