@@ -40,7 +40,7 @@ export type {
   ManifestSpec,
 } from './model/spec';
 export { ArmadaValidationError } from './model/diagnostics';
-export type { Diagnostic, Severity, FieldPath, Origin, OriginSource } from './model/diagnostics';
+export type { Diagnostic, Severity, FieldPath, Origin } from './model/diagnostics';
 // What `ArmadaManifest.plan()` and `resolve()` return; the plan is built by the manifest only.
 export type { Plan, PlanStep, PlannedRelease, PlanJson } from './model/plan';
 export type { ValidateOptions } from './model/validate';

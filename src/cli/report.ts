@@ -1,6 +1,5 @@
-import { inInputOrder, InputOrder } from '../model/diagnostic-order';
 import { redactCredentials } from '../model/safe-text';
-import { DeferredDiagnostic, DeferredDiagnosticRun, Diagnostic, errorsOf, expandRuns, formatDiagnostic, hasErrors, parseLocation, plural, ruleField, summary, warningsOf, weightOf } from '../model/diagnostics';
+import { Diagnostic, errorsOf, formatDiagnostic, hasErrors, parseLocation, plural, ruleField, summary, warningsOf } from '../model/diagnostics';
 import { inPieces } from '../model/text-pieces';
 import { CliIo, writePieces } from './io';
 import { isListOfLabels, listOfLabelsNotes } from './list-labels';
@@ -11,17 +10,35 @@ export function formatLine(d: Diagnostic): string {
 }
 
 /**
+ * The indexes of `ds` in input order: files in the order given (then any other file as it first
+ * appears), then line and column, then the order found.
+ */
+function inputOrder(ds: readonly Diagnostic[], files: readonly string[] = []): number[] {
+  const ranks = new Map<string, number>();
+  const rankOf = (file: string) => {
+    let r = ranks.get(file);
+    if (r === undefined) ranks.set(file, (r = ranks.size));
+    return r;
+  };
+  for (const f of files) rankOf(f);
+  const keys = ds.map((d) => {
+    const p = parseLocation(d.location);
+    return { rank: rankOf(p.file), line: p.line, column: p.column };
+  });
+  return ds.map((_, i) => i).sort((a, b) => keys[a].rank - keys[b].rank || keys[a].line - keys[b].line || keys[a].column - keys[b].column || a - b);
+}
+
+/**
  * The diagnostics in input order (files in the order given, then line and column), errors and
- * warnings interleaved; a run of like warnings as its members.
+ * warnings interleaved.
  * @param files - the input files in the order given (see `ReportOptions.files`)
  */
 export function sorted(ds: readonly Diagnostic[], files?: readonly string[]): Diagnostic[] {
-  return inInputOrder(expandRuns(ds), files);
+  return inputOrder(ds, files).map((i) => ds[i]);
 }
 
 /** The JSON form of `--format json`. */
-export function toJson(compact: readonly Diagnostic[], files?: readonly string[]) {
-  const ds = expandRuns(compact);
+export function toJson(ds: readonly Diagnostic[], files?: readonly string[]) {
   return {
     valid: !hasErrors(ds),
     errors: errorsOf(ds).length,
@@ -70,11 +87,10 @@ const NAMED = 3;
 
 /**
  * What makes warnings alike: their code and the field they are about ({@link ruleField}), so that
- * one code's different findings (a wait's labels, a chart's source) each get a line. A deferred
- * diagnostic names its field without being located.
+ * one code's different findings (a wait's labels, a chart's source) each get a line.
  */
 function ruleOf(d: Diagnostic): string {
-  return d instanceof DeferredDiagnostic ? d.rule : d.field === undefined ? '' : ruleField(d.field);
+  return d.field === undefined ? '' : ruleField(d.field);
 }
 
 /**
@@ -92,45 +108,49 @@ function errorRuleOf(d: Diagnostic): string {
  * (a diagnostic code about one field) warning more than {@link GROUP_AFTER} times is one line:
  * its first occurrence, how many there are in all, and the first few other documents (unless
  * `allWarnings` or `all`); so is an error repeated more than that (same code, field and message
- * but for its numbers), unless `all`. Only the diagnostics printed are located (see
- * `diagnostic-order`).
+ * but for its numbers), unless `all`.
  */
-export function reportLines(compact: readonly Diagnostic[], options: ReportOptions = {}): string[] {
-  const { ds, groupOf, weight } = inGroups(compact, options);
-  const order = new InputOrder(ds, options.files);
+export function reportLines(ds: readonly Diagnostic[], options: ReportOptions = {}): string[] {
+  const order = inputOrder(ds, options.files);
+  const rank = new Int32Array(ds.length);
+  order.forEach((i, r) => (rank[i] = r));
+  const groups = new Groups();
+  const groupOf = ds.map((d, i) => {
+    const same = groups.of(d);
+    same?.push(i);
+    return same;
+  });
   const shown: number[] = [];
   const grouped = new Map<number, number[]>();
   ds.forEach((d, i) => {
     if (d.severity === 'warning' && options.quiet) return;
     const same = groupOf[i];
     const every = options.all || (d.severity === 'warning' && options.allWarnings);
-    if (same === undefined || weight.get(same)! <= GROUP_AFTER || every) shown.push(i);
+    if (same === undefined || same.length <= GROUP_AFTER || every) shown.push(i);
     else if (same[0] === i) {
-      const first = order.earliest(same);
+      const first = same.reduce((a, b) => (rank[b] < rank[a] ? b : a));
       grouped.set(first, same);
       shown.push(first);
     }
   });
-  return order.sorted(shown).map((i) => {
+  return shown.sort((a, b) => rank[a] - rank[b]).map((i) => {
     const d = ds[i];
     const same = grouped.get(i);
     if (same === undefined) return formatLine(d);
     const own = d.document ?? d.location;
-    const others = order.firstDocuments(same.filter((x) => x !== i), NAMED, own);
-    const named = others.first.join(', ') + (others.total > NAMED ? ` and ${others.total - NAMED} more` : '');
-    return `${formatLine(d)} [${d.code}: ${weight.get(same)} ${d.severity === 'error' ? 'errors' : 'warnings'} like this one${named ? `, also in ${named}` : ''}]`;
+    // The other documents, each once, in the input order of their first diagnostic.
+    const others = [...new Set([...same].sort((a, b) => rank[a] - rank[b]).map((x) => ds[x].document ?? ds[x].location))].filter((x) => x !== own);
+    const named = others.slice(0, NAMED).join(', ') + (others.length > NAMED ? ` and ${others.length - NAMED} more` : '');
+    return `${formatLine(d)} [${d.code}: ${same.length} ${d.severity === 'error' ? 'errors' : 'warnings'} like this one${named ? `, also in ${named}` : ''}]`;
   });
 }
 
 /**
- * Groups of like diagnostics, found by code, then field: a site's hundreds of thousands of
- * warnings share a few of each, so no key is built per warning. Errors are few but for one
- * mistake repeated, and keyed apart.
+ * Groups of like diagnostics, found by code, then field: a site's thousands of warnings share a
+ * few of each. Errors are few but for one mistake repeated, and keyed apart.
  */
 class Groups {
   private readonly byRule = { warning: new Map<string, Map<string, number[]>>(), error: new Map<string, Map<string, number[]>>() };
-  /** Every group, in the order first found. */
-  public readonly all: number[][] = [];
   /** The group of `d` (an empty list the first time), or none for a diagnostic never grouped. */
   public of(d: Diagnostic): number[] | undefined {
     if ((d.severity !== 'warning' && d.severity !== 'error') || d.code === undefined) return undefined;
@@ -139,65 +159,15 @@ class Groups {
     if (fields === undefined) codes.set(d.code, (fields = new Map()));
     const rule = d.severity === 'warning' ? ruleOf(d) : errorRuleOf(d);
     let same = fields.get(rule);
-    if (same === undefined) {
-      fields.set(rule, (same = []));
-      this.all.push(same);
-    }
+    if (same === undefined) fields.set(rule, (same = []));
     return same;
   }
-}
-
-/**
- * The diagnostics a report orders, each with its group of like ones (by index) and each group's
- * weight (how many diagnostics it counts), in one pass over the rules. A run of like warnings
- * stays one entry (its first member stands for it on a grouped line) unless its members are
- * printed one by one (`--all-warnings`, `--all`, or a group of no more than {@link GROUP_AFTER}).
- */
-function inGroups(compact: readonly Diagnostic[], options: ReportOptions) {
-  const groups = new Groups();
-  const groupOfEntry: (number[] | undefined)[] = new Array(compact.length);
-  let runs = false;
-  for (let j = 0; j < compact.length; j++) {
-    const d = compact[j];
-    const same = groups.of(d);
-    groupOfEntry[j] = same;
-    same?.push(j);
-    if (d instanceof DeferredDiagnosticRun) runs = true;
-  }
-  const weight = new Map<number[], number>();
-  // Without runs (every target but keleustes's closed values), each entry is one diagnostic and
-  // the entries are the list ordered: the groups found are final.
-  if (!runs) {
-    for (const same of groups.all) weight.set(same, same.length);
-    return { ds: compact, groupOf: groupOfEntry, weight };
-  }
-  for (let j = 0; j < compact.length; j++) {
-    const same = groupOfEntry[j];
-    if (same !== undefined) weight.set(same, (weight.get(same) ?? 0) + weightOf(compact[j]));
-  }
-  for (const same of groups.all) same.length = 0;
-  const ds: Diagnostic[] = [];
-  const groupOf: (number[] | undefined)[] = [];
-  const add = (d: Diagnostic, same: number[] | undefined) => {
-    same?.push(ds.length);
-    groupOf.push(same);
-    ds.push(d);
-  };
-  compact.forEach((d, j) => {
-    const same = groupOfEntry[j];
-    if (d instanceof DeferredDiagnosticRun && (options.all || options.allWarnings || weight.get(same!)! <= GROUP_AFTER)) {
-      for (const m of d.members()) add(m, same);
-    } else add(d, same);
-  });
-  return { ds, groupOf, weight };
 }
 
 /** Whether the warnings exceed `--max-warnings`. */
 export function tooManyWarnings(ds: readonly Diagnostic[], options: ReportOptions): boolean {
   if (options.maxWarnings === undefined) return false;
-  let warnings = 0;
-  for (let i = 0; i < ds.length; i++) if (ds[i].severity === 'warning') warnings += weightOf(ds[i]);
-  return warnings > options.maxWarnings;
+  return warningsOf(ds).length > options.maxWarnings;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { FieldPath, Origin, OriginSource } from '../model/diagnostics';
+import { FieldPath, Origin } from '../model/diagnostics';
 import { SchemaVersion } from '../model/spec';
 import { DocumentKind, formatWirePath, toWirePath } from '../model/wire/fields';
 import { isPlainObject } from '../model/values';
@@ -7,7 +7,6 @@ import type { LoadedDocument } from './load';
 /**
  * Where a spec object came from in the user's YAML: rules written against the spec (camelCase
  * fields) report `file:line:column`, the document and the wire field (`data.wait.timeout`).
- * Positions are looked up only when a diagnostic asks.
  */
 export class DocumentOrigin implements Origin {
   constructor(
@@ -15,14 +14,6 @@ export class DocumentOrigin implements Origin {
     private readonly kind: DocumentKind,
     private readonly version: SchemaVersion,
   ) {}
-
-  private sourceCache: OriginSource | undefined;
-
-  /** Not known for a document overrides changed: a position may lie in an override instead. */
-  public get source(): OriginSource | undefined {
-    if (this.doc.overridden) return undefined;
-    return (this.sourceCache ??= { file: this.doc.file, startLine: this.doc.startLine, document: this.doc.label });
-  }
 
   public documentMetadata(): Readonly<Record<string, unknown>> | undefined {
     const raw = this.doc.raw;

@@ -6,7 +6,7 @@
  */
 import { validateSite } from '../constructs/validate-site';
 import { append } from '../model/append';
-import { DeferredDiagnostic, Diagnostic, hasErrors, isError } from '../model/diagnostics';
+import { Diagnostic, hasErrors, isError } from '../model/diagnostics';
 import { ManifestSpec } from '../model/spec';
 import { assumeJsonTree, isPlainObject } from '../model/values';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
@@ -215,8 +215,6 @@ function precedingOthers(all: readonly LoadedDocument[], armada: readonly Loaded
 function blameSets(ds: readonly Diagnostic[], writes: readonly (SetWrite & { label: string })[]): Diagnostic[] {
   if (writes.length === 0) return [...ds];
   return ds.map((d) => {
-    // Only a document overrides changed can place a finding at a --set: others are not located.
-    if (d instanceof DeferredDiagnostic && d.origin.source !== undefined) return d;
     if (d.document === undefined || d.field === undefined) return d;
     const at = /^--set\[(\d+)\]$/.exec(d.location);
     const w = at ? writes.find((x) => x.index === Number(at[1])) : undefined;

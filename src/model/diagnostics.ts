@@ -49,18 +49,11 @@ export function elidedFieldPath(path: FieldPath): string {
 /**
  * Where a spec came from, so that a rule written against the spec can point at the user's
  * source: a construct path for the constructs, a file position and wire field name for imported
- * documents (computed lazily: positions are only looked up when a diagnostic needs them).
+ * documents.
  */
 export interface Origin {
   /** Location of the whole object, or of one of its fields when the origin can tell. */
   locate(field?: FieldPath): { readonly location: string; readonly document?: string | undefined; readonly field?: string | undefined };
-  /**
-   * The document the object was read from, known without locating anything: enough to put the
-   * object's diagnostics in input order among other documents' and to group like ones, so that
-   * only the diagnostics that are printed need a position.
-   * @default - none: the object's diagnostics are ordered by their location
-   */
-  readonly source?: OriginSource | undefined;
   /**
    * The fields of the `metadata` of the document the object was read from, besides `schema` and
    * `name`, in their order (Deckhand's `layeringDefinition`, `storagePolicy`, `labels`,
@@ -71,19 +64,6 @@ export interface Origin {
   documentMetadata?(): Readonly<Record<string, unknown>> | undefined;
 }
 
-/** The document an {@link Origin} was read from. */
-export interface OriginSource {
-  /** The file, as `location` names it. */
-  readonly file: string;
-  /**
-   * The line where the document starts: every position `locate` gives is on this line or after
-   * it, and before the line where the file's next document starts.
-   */
-  readonly startLine: number;
-  /** What `locate` gives as `document`. */
-  readonly document: string;
-}
-
 /** Origin of an object defined by a construct: fields are named in camelCase, as in the props. */
 export class ConstructOrigin implements Origin {
   constructor(public readonly path: string) {}
@@ -92,169 +72,17 @@ export class ConstructOrigin implements Origin {
   }
 }
 
-const NO_PATH: FieldPath = [];
-
-/**
- * A diagnostic of an {@link Origin} that asks for its position (and its wire field) only when
- * `location`, `document` or `field` is first read: a run that prints one line for thousands of
- * like warnings locates only that one.
- */
-export class DeferredDiagnostic implements Diagnostic {
-  private where: Located | undefined;
-  private text: string | MessageWriter;
-  constructor(
-    public readonly severity: Severity,
-    public readonly origin: Origin,
-    private readonly path: FieldPath | undefined,
-    message: string | MessageWriter,
-    public readonly code: string,
-  ) {
-    this.text = message;
-  }
-
-  /** Written when first read, when the rule gave a writer: most of many like warnings are only counted. */
-  public get message(): string {
-    if (typeof this.text !== 'string') this.text = this.write(this.text);
-    return this.text;
-  }
-
-  /** The message `writer` gives for this diagnostic. */
-  protected write(writer: MessageWriter): string {
-    return writer(this.fieldPath() ?? []);
-  }
-
-  /** The field the diagnostic is about. */
-  protected fieldPath(): FieldPath | undefined {
-    return this.path;
-  }
-
-  private located(): Located {
-    return (this.where ??= clean(this.origin.locate(this.fieldPath())));
-  }
-  public get location(): string {
-    return this.located().location;
-  }
-  public get document(): string | undefined {
-    const source = this.origin.source;
-    return source !== undefined ? source.document : this.located().document;
-  }
-  public get field(): string | undefined {
-    return this.located().field;
-  }
-  /** The field as {@link ruleField} names it, without locating the diagnostic. */
-  public get rule(): string {
-    // Built each time: a cache keyed by path (a WeakMap) cost more than it saved, most paths being
-    // a diagnostic's own.
-    return ruleField(this.path ?? NO_PATH);
-  }
-  /** Whether the position has been looked up. */
-  public get placed(): boolean {
-    return this.where !== undefined;
-  }
-  /** The same diagnostic as a plain object, with the keys (and their order) of one built directly. */
-  public toPlain(): Diagnostic {
-    return { severity: this.severity, ...this.located(), message: this.message, code: this.code };
-  }
-}
-
-/**
- * A {@link DeferredDiagnostic} whose message a {@link MessageWriterOf} writes from `value`, when
- * first read: the rule's writer is one function for every warning of its kind, and `value` is
- * what the rule already holds (a chart's source, a wait), so that a warning found thousands of
- * times keeps no closure, no context and no string of its own.
- */
-class DeferredDiagnosticOf<T> extends DeferredDiagnostic {
-  constructor(severity: Severity, origin: Origin, path: FieldPath | undefined, writer: MessageWriterOf<T>, private readonly value: T, code: string) {
-    // Stored where a plain writer would be, and called with `value` by write() alone.
-    super(severity, origin, path, writer as unknown as MessageWriter, code);
-  }
-  protected override write(writer: MessageWriter): string {
-    return (writer as unknown as MessageWriterOf<T>)(this.value, this.fieldPath() ?? []);
-  }
-}
-
-/**
- * A {@link DeferredDiagnostic} about `[...parent, key]`, which builds that path only when read: a
- * rule that finds thousands of fields of a few objects shares each object's path among them.
- */
-class DeferredChildDiagnostic extends DeferredDiagnostic {
-  constructor(severity: Severity, origin: Origin, parent: FieldPath, private readonly key: string | number, message: string | MessageWriter, code: string) {
-    super(severity, origin, parent, message, code);
-  }
-  protected override fieldPath(): FieldPath {
-    return [...super.fieldPath()!, this.key];
-  }
-}
-
-/**
- * Like warnings about several keys of one object (a closed values schema prunes every key of a
- * block): one entry that stands for {@link count} diagnostics, each made only when a report
- * prints or lists it, so that a site's quarter million of them are not as many objects to keep,
- * group and order. Read as a {@link Diagnostic}, a run is its member that comes first in the
- * file (on a tie, the first key): the one a grouped report line shows. Only
- * {@link Diagnostics.compact} gives runs, to a reporter that counts each by {@link weightOf};
- * every other accessor gives their members.
- */
-export class DeferredDiagnosticRun extends DeferredDiagnostic {
-  private firstMember: DeferredDiagnostic | undefined;
-  constructor(
-    origin: Origin,
-    private readonly parent: FieldPath,
-    private readonly keys: readonly (string | number)[],
-    private readonly writer: string | MessageWriter,
-    code: string,
-  ) {
-    super('warning', origin, parent, writer, code);
-  }
-
-  /** How many diagnostics the run stands for. */
-  public get count(): number {
-    return this.keys.length;
-  }
-  /** The diagnostics the run stands for, in the order the rule found them. */
-  public members(): DeferredDiagnostic[] {
-    return this.keys.map((k) => new DeferredChildDiagnostic(this.severity, this.origin, this.parent, k, this.writer, this.code));
-  }
-  private first(): DeferredDiagnostic {
-    if (this.firstMember === undefined) {
-      let best: { d: DeferredDiagnostic; line: number; column: number } | undefined;
-      for (const d of this.members()) {
-        const at = parseLocation(d.location);
-        if (best === undefined || at.line < best.line || (at.line === best.line && at.column < best.column)) best = { d, line: at.line, column: at.column };
-      }
-      this.firstMember = best!.d;
-    }
-    return this.firstMember;
-  }
-  public override get message(): string {
-    return this.first().message;
-  }
-  public override get location(): string {
-    return this.first().location;
-  }
-  public override get document(): string | undefined {
-    return this.origin.source?.document ?? this.first().document;
-  }
-  public override get field(): string | undefined {
-    return this.first().field;
-  }
-  public override get placed(): boolean {
-    return this.firstMember !== undefined;
-  }
-  public override toPlain(): Diagnostic {
-    return this.first().toPlain();
-  }
-}
-
-/** How many diagnostics `d` stands for: a {@link DeferredDiagnosticRun} its members, any other one. */
-export function weightOf(d: Diagnostic): number {
-  return d instanceof DeferredDiagnosticRun ? d.count : 1;
-}
-
-/** `ds` with each {@link DeferredDiagnosticRun} replaced by its members, where it stood. */
-export function expandRuns(ds: readonly Diagnostic[]): readonly Diagnostic[] {
-  if (!ds.some((d) => d instanceof DeferredDiagnosticRun)) return ds;
-  return ds.flatMap((d) => (d instanceof DeferredDiagnosticRun ? d.members() : [d]));
+/** A diagnostic about `field` of the object `origin` is about, located now. */
+function diagnosticOf(severity: Severity, origin: Origin, field: FieldPath | undefined, code: string, message: string): Diagnostic {
+  const at = origin.locate(field);
+  return {
+    severity,
+    location: at.location,
+    ...(at.document !== undefined ? { document: at.document } : {}),
+    ...(at.field !== undefined ? { field: at.field } : {}),
+    message,
+    code,
+  };
 }
 
 /** `file:line:column` split, or the whole location as the file, at line 0 (construct paths, `STDIN`). */
@@ -293,68 +121,25 @@ export function ruleField(field: FieldPath | string): string {
   return out;
 }
 
-/**
- * Writes a message from the field it is about, when the message is first read: one writer can
- * serve every warning of a kind, so that thousands of them cost no closure each.
- */
+/** Writes a message from the field it is about: one writer serves every warning of a kind. */
 export type MessageWriter = (field: FieldPath) => string;
 
-/**
- * Writes a message from a value the rule holds anyway (see {@link Diagnostics.warnOf}), and the
- * field it is about, when the message is first read.
- */
+/** Writes a message from a value the rule holds anyway (see {@link Diagnostics.warnOf}), and the field it is about. */
 export type MessageWriterOf<T> = (value: T, field: FieldPath) => string;
 
-const NONE: readonly Diagnostic[] = Object.freeze([]);
-
-/** Collects diagnostics; rules add to it and never throw. */
+/** Collects diagnostics, located as they are added; rules add to it and never throw. */
 export class Diagnostics {
-  /** As collected, runs ({@link warnBelowEach}) included. */
   private readonly items: Diagnostic[] = [];
-  // Made when first read: the reader sets a collector up per chart document, and most of them
-  // never find anything.
-  /** The runs' members in place of the runs, up to `expandedFrom` of `items`. */
-  private expanded: Diagnostic[] | undefined;
-  private expandedFrom = 0;
-  private plain: Diagnostic[] | undefined;
 
-  /** Every diagnostic, as plain objects (each located). */
+  /** Every diagnostic, in the order added. */
   public get all(): readonly Diagnostic[] {
-    const collected = this.collected;
-    const plain = (this.plain ??= []);
-    for (let i = plain.length; i < collected.length; i++) {
-      const d = collected[i];
-      plain.push(d instanceof DeferredDiagnostic ? d.toPlain() : d);
-    }
-    return plain;
-  }
-  /**
-   * Every diagnostic as collected: those of {@link error} and {@link warn} are located only when
-   * read (see {@link DeferredDiagnostic}). For a reporter that prints some of many.
-   */
-  public get collected(): readonly Diagnostic[] {
-    if (this.expanded === undefined && this.items.length === 0) return NONE;
-    const expanded = (this.expanded ??= []);
-    for (; this.expandedFrom < this.items.length; this.expandedFrom++) {
-      const d = this.items[this.expandedFrom];
-      if (d instanceof DeferredDiagnosticRun) expanded.push(...d.members());
-      else expanded.push(d);
-    }
-    return expanded;
-  }
-  /**
-   * {@link collected}, with each run of like warnings ({@link warnBelowEach}) as one
-   * {@link DeferredDiagnosticRun}: for a reporter that counts them by {@link weightOf} and
-   * prints one line for many.
-   */
-  public get compact(): readonly Diagnostic[] {
     return this.items;
   }
   public get errors(): Diagnostic[] {
-    return errorsOf(this.all);
+    return errorsOf(this.items);
   }
   public get warnings(): Diagnostic[] {
-    return warningsOf(this.all);
+    return warningsOf(this.items);
   }
   public get hasErrors(): boolean {
     return hasErrors(this.items);
@@ -368,39 +153,24 @@ export class Diagnostics {
   }
 
   public error(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string): void {
-    this.items.push(new DeferredDiagnostic('error', origin, field, message, code));
+    this.items.push(diagnosticOf('error', origin, field, code, message));
   }
-  /** @param message - the message, or a writer of it, called when it is first read (for warnings a rule gives by the thousand) */
+  /** @param message - the message, or a writer of it from the field */
   public warn(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, message: string | MessageWriter): void {
-    this.items.push(new DeferredDiagnostic('warning', origin, field, message, code));
+    this.items.push(diagnosticOf('warning', origin, field, code, typeof message === 'string' ? message : message(field ?? [])));
   }
-  /**
-   * {@link warn} with a message `write` writes from `value` when it is first read: for a rule that
-   * warns about every chart of a large site, one writer at module level and a value the chart
-   * already holds cost each warning no closure and no string (a writer closure and its context
-   * were most of what thousands of such warnings kept alive).
-   */
+  /** {@link warn} with a message `write` writes from `value`: one writer at module level for a rule's every warning. */
   public warnOf<T>(origin: Origin, field: FieldPath | undefined, code: DiagnosticCode, write: MessageWriterOf<T>, value: T): void {
-    this.items.push(new DeferredDiagnosticOf('warning', origin, field, write, value, code));
+    this.items.push(diagnosticOf('warning', origin, field, code, write(value, field ?? [])));
   }
-  /** {@link warn} about the field `key` of `parent` (which the caller may share among many). */
+  /** {@link warn} about the field `key` of `parent`. */
   public warnBelow(origin: Origin, parent: FieldPath, key: string | number, code: DiagnosticCode, message: string | MessageWriter): void {
-    this.items.push(new DeferredChildDiagnostic('warning', origin, parent, key, message, code));
+    this.warn(origin, [...parent, key], code, message);
   }
-  /** {@link warnBelow} about each of `keys` of `parent`, with one message writer: one run. */
+  /** {@link warnBelow} about each of `keys` of `parent`, in their order, with one message writer. */
   public warnBelowEach(origin: Origin, parent: FieldPath, keys: readonly (string | number)[], code: DiagnosticCode, message: string | MessageWriter): void {
-    if (keys.length === 1) this.warnBelow(origin, parent, keys[0], code, message);
-    else if (keys.length > 1) this.items.push(new DeferredDiagnosticRun(origin, parent, keys, message, code));
+    for (const k of keys) this.warnBelow(origin, parent, k, code, message);
   }
-}
-
-type Located = { location: string; document?: string | undefined; field?: string | undefined };
-
-function clean(loc: { location: string; document?: string | undefined; field?: string | undefined }): Located {
-  const out: Located = { location: loc.location };
-  if (loc.document !== undefined) out.document = loc.document;
-  if (loc.field !== undefined) out.field = loc.field;
-  return out;
 }
 
 /** Whether `d` stops synthesis. */
@@ -475,10 +245,9 @@ export function plural(n: number, noun: string): string {
 export function summary(ds: readonly Diagnostic[]): string {
   let errors = 0;
   let warnings = 0;
-  for (let i = 0; i < ds.length; i++) {
-    const d = ds[i];
+  for (const d of ds) {
     if (isError(d)) errors++;
-    else warnings += weightOf(d);
+    else warnings++;
   }
   return `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }

@@ -1,7 +1,6 @@
 /** Chart values: plain JSON data, checked, merged and canonicalised. */
 import { isBranded } from './brand';
 import { getOwn, setOwn } from './own-keys';
-import { fastObject } from './fast-object';
 import { MAX_VALUES_DEPTH, PYYAML_MAX_DEPTH } from './armada-depth';
 import { elidedFieldPath } from './diagnostics';
 
@@ -175,9 +174,7 @@ export function mergeValues<T extends Values>(base: T, ...overrides: readonly Va
 
 function mergeTwo(base: Values, override: Values, depth: number): Values {
   const out: Values = { ...base };
-  let added = 0;
   for (const [k, v] of Object.entries(override)) {
-    if (!Object.hasOwn(out, k)) added++;
     const current = getOwn(out, k);
     // Past what Armada reads, the override replaces (whole, as it was): validation refuses the
     // result anyway, and merging on down could exhaust the stack.
@@ -187,7 +184,7 @@ function mergeTwo(base: Values, override: Values, depth: number): Values {
       setOwn(out, k, cloneJson(v, undefined, depth + 1));
     }
   }
-  return fastObject(out, added);
+  return out;
 }
 
 /**
@@ -203,9 +200,8 @@ export function cloneJson<T>(v: T, onPath: Set<object> = new Set(), depth = 1): 
   if (Array.isArray(v)) out = v.map((x) => cloneJson(x, onPath, depth + 1));
   else {
     const o: Record<string, unknown> = {};
-    const keys = Object.keys(v);
-    for (const k of keys) setOwn(o, k, cloneJson((v as Record<string, unknown>)[k], onPath, depth + 1));
-    out = fastObject(o, keys.length);
+    for (const k of Object.keys(v)) setOwn(o, k, cloneJson((v as Record<string, unknown>)[k], onPath, depth + 1));
+    out = o;
   }
   onPath.delete(v);
   return out as T;
@@ -224,9 +220,8 @@ export function sortKeysDeep<T>(v: T, leaf?: (v: object) => unknown): T {
     if (Array.isArray(x)) return x.map(copy);
     if (isPlainObject(x)) {
       const out: Record<string, unknown> = {};
-      const keys = Object.keys(x).sort();
-      for (const k of keys) setOwn(out, k, copy(x[k]));
-      return fastObject(out, keys.length);
+      for (const k of Object.keys(x).sort()) setOwn(out, k, copy(x[k]));
+      return out;
     }
     return leaf === undefined ? x : leaf(x);
   };

@@ -38,6 +38,15 @@ export interface AliasBudget {
  * measured once.
  */
 export function measureAliases(value: unknown, budget: AliasBudget = {}, textLength = 0): 'ok' | 'recursive' | 'budget' | 'chars' {
+  return aliasExpansion(value, budget, textLength).verdict;
+}
+
+/**
+ * {@link measureAliases}, with what the aliases add when the value is within the budget: the
+ * nodes, and the characters (the larger of those the aliases add and those the value holds beyond
+ * its text), for a caller that bounds several values together.
+ */
+export function aliasExpansion(value: unknown, budget: AliasBudget = {}, textLength = 0): { verdict: 'ok' | 'recursive' | 'budget' | 'chars'; nodes: number; chars: number } {
   const nodeBudget = budget.nodes ?? ALIAS_EXPANSION_BUDGET;
   const charBudget = budget.chars ?? ALIAS_EXPANSION_CHAR_BUDGET;
   const size = new Map<object, { nodes: number; chars: number }>();
@@ -63,21 +72,21 @@ export function measureAliases(value: unknown, budget: AliasBudget = {}, textLen
     return undefined;
   };
   const first = enter(value);
-  if (first === 'recursive') return 'recursive';
+  if (first === 'recursive') return { verdict: 'recursive', nodes: added, chars: addedChars };
   let total = first?.chars ?? 0;
   while (stack.length > 0) {
     const top = stack[stack.length - 1];
     if (top.i < top.children.length) {
       const r = enter(top.children[top.i++]);
-      if (r === 'recursive') return 'recursive';
+      if (r === 'recursive') return { verdict: 'recursive', nodes: added, chars: addedChars };
       top.nodes += top.perChild;
       if (r !== undefined) {
         top.nodes += r.nodes;
         top.chars += r.chars;
       }
       // Past either budget already: the rest cannot bring it back.
-      if (added > nodeBudget) return 'budget';
-      if (addedChars > charBudget) return 'chars';
+      if (added > nodeBudget) return { verdict: 'budget', nodes: added, chars: addedChars };
+      if (addedChars > charBudget) return { verdict: 'chars', nodes: added, chars: addedChars };
       continue;
     }
     stack.pop();
@@ -88,6 +97,6 @@ export function measureAliases(value: unknown, budget: AliasBudget = {}, textLen
       stack[stack.length - 1].chars += top.chars;
     } else total = top.chars;
   }
-  if (added > nodeBudget) return 'budget';
-  return addedChars > charBudget || total - textLength > charBudget ? 'chars' : 'ok';
+  const chars = Math.max(addedChars, total - textLength);
+  return { verdict: added > nodeBudget ? 'budget' : chars > charBudget ? 'chars' : 'ok', nodes: added, chars };
 }

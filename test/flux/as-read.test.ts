@@ -24,11 +24,11 @@ async function compare(file: string, options: FluxOptions): Promise<number> {
   if (r.spec === undefined) return 0;
   const eager = toFluxObjects(r.spec, buildPlan(r.spec), options);
   const lazy = fluxObjectsAsRead(r.spec, buildPlan(r.spec), options);
-  const before = plain(lazy.diagnostics.collected);
+  const before = plain(lazy.diagnostics.all);
   const first = [...lazy.objects];
   // Nothing is found while the objects are read.
-  expect(plain(lazy.diagnostics.collected)).toEqual(before);
-  expect(before).toEqual(plain(eager.diagnostics.collected));
+  expect(plain(lazy.diagnostics.all)).toEqual(before);
+  expect(before).toEqual(plain(eager.diagnostics.all));
   expect(first).toEqual(eager.objects);
   expect(lazy.count).toBe(eager.objects.length);
   // Read again: equal objects, built anew (the writer lets each go once written).

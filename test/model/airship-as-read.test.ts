@@ -20,12 +20,12 @@ async function compare(file: string): Promise<number> {
   const r = await resolveInputs([file]);
   if (r.spec === undefined) return 0;
   const lazy = airshipChartsAsRead(r.spec, buildPlan(r.spec), { syncWaves: true });
-  const before = plain(lazy.diagnostics.collected);
+  const before = plain(lazy.diagnostics.all);
   const first = [...lazy.objects];
   // Nothing is found while the objects are read.
-  expect(plain(lazy.diagnostics.collected)).toEqual(before);
+  expect(plain(lazy.diagnostics.all)).toEqual(before);
   const eager = toAirshipCharts(r.spec, buildPlan(r.spec), { syncWaves: true });
-  expect(plain(eager.diagnostics.collected)).toEqual(before);
+  expect(plain(eager.diagnostics.all)).toEqual(before);
   expect(first).toEqual(eager.objects);
   // Read again: equal objects, built anew (the writer lets each go once written).
   const second = [...lazy.objects];
@@ -55,7 +55,7 @@ describe('airship ArmadaCharts as read', () => {
       });
       const { spec, plan } = site.resolve();
       const out = airshipChartsAsRead(spec, plan);
-      expect(out.diagnostics.collected.map((d) => [d.code, d.field])).toEqual([
+      expect(out.diagnostics.all.map((d) => [d.code, d.field])).toEqual([
         ['not-expressible', 'upgrade.noHooks'],
         ['not-expressible', 'delete.timeout'],
         ['not-expressible', 'source.type'],
@@ -64,8 +64,8 @@ describe('airship ArmadaCharts as read', () => {
         ['not-expressible', 'wait.resources[0].allowAsyncUpdates'],
         ['operator-differs', 'wait.resources[0].minReady'],
       ]);
-      expect(out.diagnostics.collected.map((d) => d.message)).toContain('the airship operator departs from Armada here: minReady "50%": the operator computes (50 / 100) * pods with integer division, which is 0: nothing is held back; write a count of pods instead');
-      expect(out.diagnostics.collected.find((d) => d.field === 'wait')!.message).toBe(
+      expect(out.diagnostics.all.map((d) => d.message)).toContain('the airship operator departs from Armada here: minReady "50%": the operator computes (50 / 100) * pods with integer division, which is 0: nothing is held back; write a count of pods instead');
+      expect(out.diagnostics.all.find((d) => d.field === 'wait')!.message).toBe(
         'the airship operator departs from Armada here: Armada fails the chart when a required wait finds no pod by its timeout (a listed wait is required unless it says required: false); the operator skips a wait that finds nothing',
       );
     }

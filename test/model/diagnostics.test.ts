@@ -83,7 +83,7 @@ describe('severity helpers and summaries', () => {
 });
 
 describe('Diagnostics.warnOf', () => {
-  test('writes the message from the value and the field when first read, once, and reads like warn', () => {
+  test('writes the message from the value and the field, once, and reads like warn', () => {
     const d = new Diagnostics();
     const calls: unknown[] = [];
     const write = (v: { n: number }, field: readonly (string | number)[]) => {
@@ -93,12 +93,7 @@ describe('Diagnostics.warnOf', () => {
     const value = { n: 3 };
     d.warnOf(new ConstructOrigin('site/db'), ['wait', 'labels'], 'not-expressible', write, value);
     d.warnOf(new ConstructOrigin('site/db'), undefined, 'not-expressible', write, { n: 4 });
-    expect(calls).toEqual([]);
-    const [first, second] = d.collected;
-    expect(first.message).toBe('3 at wait.labels');
-    expect(first.message).toBe('3 at wait.labels');
-    expect(calls).toEqual([value]);
-    expect(second.message).toBe('4 at ');
+    expect(calls).toEqual([value, { n: 4 }]);
     expect(d.all).toEqual([
       { severity: 'warning', location: 'site/db', field: 'wait.labels', message: '3 at wait.labels', code: 'not-expressible' },
       { severity: 'warning', location: 'site/db', message: '4 at ', code: 'not-expressible' },

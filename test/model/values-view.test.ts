@@ -141,7 +141,7 @@ describe('every writer writes the same YAML and the same findings with values vi
     if (!r.spec) return;
     const spec = r.spec;
     const plan = buildPlan(spec);
-    const writers: [string, (form: WriterForm) => { objects: unknown[]; diagnostics: { collected: readonly Diagnostic[] } }][] = [
+    const writers: [string, (form: WriterForm) => { objects: unknown[]; diagnostics: { all: readonly Diagnostic[] } }][] = [
       ['documents-v1', (f) => { const o = toArmadaDocuments(spec, { version: SchemaVersion.V1 }, f); return { objects: o.documents, diagnostics: o.diagnostics }; }],
       ['documents-v2', (f) => { const o = toArmadaDocuments(spec, { version: SchemaVersion.V2 }, f); return { objects: o.documents, diagnostics: o.diagnostics }; }],
       ['airship-v1', (f) => toAirshipCharts(spec, plan, { syncWaves: true }, f)],
@@ -154,7 +154,7 @@ describe('every writer writes the same YAML and the same findings with values vi
       const viewed = write(FOR_YAML);
       views += JSON.stringify(viewed.objects, (_k, v) => (v instanceof SortedValuesView ? '<view>' : typeof v === 'bigint' ? String(v) : v)).split('<view>').length - 1;
       expect([name, toYamlStream(viewed.objects)]).toEqual([name, toYamlStream(copied.objects)]);
-      expect([name, viewed.diagnostics.collected.map(shown)]).toEqual([name, copied.diagnostics.collected.map(shown)]);
+      expect([name, viewed.diagnostics.all.map(shown)]).toEqual([name, copied.diagnostics.all.map(shown)]);
     }
     // Every chart with values wrote them through a view.
     if (spec.charts.some((c) => c.values !== undefined && Object.keys(c.values).length > 0)) expect(views).toBeGreaterThan(0);

@@ -146,20 +146,20 @@ async function convert(
   if (to === 'documents-v1' || to === 'documents-v2') {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 }, FOR_YAML);
     objects = out.documents;
-    diagnostics = out.diagnostics.compact;
+    diagnostics = out.diagnostics.all;
   } else if (flux !== undefined) {
     const out = fluxObjectsAsRead(spec, buildPlan(spec), flux, FOR_YAML);
     objects = out.objects;
-    diagnostics = out.diagnostics.compact;
+    diagnostics = out.diagnostics.all;
   } else if (to === 'airship-v1') {
     const out = airshipChartsAsRead(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') }, FOR_YAML);
     objects = out.objects;
-    diagnostics = out.diagnostics.compact;
+    diagnostics = out.diagnostics.all;
   } else {
     const naming = str(args, 'release-naming') === 'as-written' ? KeleustesReleaseNaming.AS_WRITTEN : KeleustesReleaseNaming.PREFIXED;
     const out = toKeleustesObjects(spec, buildPlan(spec), { releaseNaming: naming, crd: str(args, 'crd') === 'generated' ? 'generated' : 'upstream' }, FOR_YAML);
     objects = out.objects;
-    diagnostics = out.diagnostics.compact;
+    diagnostics = out.diagnostics.all;
   }
   const all = [...r.diagnostics, ...diagnostics, ...otherToolsDocumentWarnings(r.documents, `convert --to ${to}`)];
   const notes = to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [];

@@ -14,7 +14,7 @@
 import type { Node } from 'yaml';
 import { ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, type AliasBudget } from '../../values-schema/alias-budget';
 
-export { ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, measureAliases } from '../../values-schema/alias-budget';
+export { aliasExpansion, ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, measureAliases } from '../../values-schema/alias-budget';
 export type { AliasBudget } from '../../values-schema/alias-budget';
 
 // An alias: `*name` where a node may start (after a blank, a flow indicator, `-`, `?` or `:`).

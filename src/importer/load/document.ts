@@ -1,14 +1,6 @@
-import type { BlockOutline } from './outline';
 import { badMergeValues, ChunkAst, collectionKeys, conflictingMerges, explicitMergeKeys, KeptIndexes, lostConstructFailures } from './positions';
 import { formatPosition, SourcePosition, WirePath } from './wire-path';
 import { Chunk } from './source';
-
-/**
- * Past this size a document's positions come from {@link BlockOutline} instead of the `yaml`
- * package's AST, whose parse costs about half a second per megabyte and twenty-odd bytes of
- * memory per byte of text.
- */
-const AST_MAX_CHARS = 1024 * 1024;
 
 /** One document of a YAML stream, as PyYAML's `safe_load_all` would give it to Armada. */
 export interface LoadedDocument {
@@ -88,31 +80,16 @@ export function noteInternals(doc: LoadedDocument, notes: DocumentInternals): vo
 /** The text and chunk shared by the documents cut from one piece of a stream. */
 export class ChunkSource {
   private astCache: ChunkAst | undefined;
-  private outlineCache: BlockOutline | undefined;
   constructor(
     private readonly text: string,
     public readonly chunk: Chunk,
     /** The load's kept block indexes, shared by its chunks. @default - a list of this chunk's own */
     private readonly kept: KeptIndexes = new KeptIndexes(),
-    /** The loader found a key written twice in one mapping of this chunk. @default false */
-    private readonly repeatsKeys = false,
   ) {}
-
-  /** Too big for an AST: positions come from the line outline, merges are not cross-checked. */
-  public get large(): boolean {
-    return this.chunk.end - this.chunk.start > AST_MAX_CHARS;
-  }
 
   public ast(): ChunkAst {
     if (!this.astCache) this.astCache = new ChunkAst(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line, this.kept);
     return this.astCache;
-  }
-
-  public outline(): BlockOutline {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { BlockOutline } = require('./outline') as typeof import('./outline'); // large documents only
-    if (!this.outlineCache) this.outlineCache = new BlockOutline(this.text.slice(this.chunk.start, this.chunk.end), this.chunk.line, this.repeatsKeys);
-    return this.outlineCache;
   }
 
   public includes(needles: readonly string[]): boolean {
@@ -124,7 +101,6 @@ export class ChunkSource {
 
   public locateMany(index: number, paths: readonly WirePath[]): (SourcePosition | undefined)[] {
     if (paths.length === 0) return [];
-    if (this.large) return this.outline().locateMany(paths);
     const ast = this.ast();
     return paths.map((p) => ast.locate(index, p));
   }
@@ -165,7 +141,7 @@ export class YamlDocument implements LoadedDocument {
     return this.locateMany([path])[0];
   }
 
-  /** {@link locate} for several paths at once: one pass over a large document instead of one each. */
+  /** {@link locate} for several paths at once. */
   public locateMany(paths: readonly WirePath[]): SourcePosition[] {
     return this.source.locateMany(this.indexInChunk, paths).map((p) => p ?? { line: this.startLine, column: 1 });
   }
@@ -178,34 +154,39 @@ export class YamlDocument implements LoadedDocument {
     return this.source.includes(needles);
   }
 
+  /** The position AST of the chunk the document was read from. */
+  public ast(): ChunkAst {
+    return this.source.ast();
+  }
+
   /** Keys written twice, for the duplicate-key warnings: the first `limit` of them. */
   public duplicateKeys(limit = Infinity) {
-    return this.source.large ? this.source.outline().duplicateKeys(limit) : this.source.ast().duplicateKeys(this.indexInChunk, limit);
+    return this.source.ast().duplicateKeys(this.indexInChunk, limit);
   }
 
-  /** Keys that are mappings or sequences, which PyYAML refuses (not looked for in large documents). */
+  /** Keys that are mappings or sequences, which PyYAML refuses. */
   public collectionKeys() {
-    return this.source.large ? [] : collectionKeys(this.source.ast(), this.indexInChunk);
+    return collectionKeys(this.source.ast(), this.indexInChunk);
   }
 
-  /** Merge keys written as explicit keys (`? <<`), which js-yaml does not merge (not looked for in large documents). */
+  /** Merge keys written as explicit keys (`? <<`), which js-yaml does not merge. */
   public explicitMergeKeys() {
-    return this.source.large ? [] : explicitMergeKeys(this.source.ast(), this.indexInChunk);
+    return explicitMergeKeys(this.source.ast(), this.indexInChunk);
   }
 
-  /** Keys that several `<<` of one mapping supply, where PyYAML and js-yaml disagree (not looked for in large documents). */
+  /** Keys that several `<<` of one mapping supply, where PyYAML and js-yaml disagree. */
   public conflictingMerges() {
-    return this.source.large ? [] : conflictingMerges(this.source.ast(), this.indexInChunk);
+    return conflictingMerges(this.source.ast(), this.indexInChunk);
   }
 
-  /** Merge keys whose value is not a mapping or a list of mappings (not looked for in large documents). */
+  /** Merge keys whose value is not a mapping or a list of mappings. */
   public badMergeValues() {
-    return this.source.large ? [] : badMergeValues(this.source.ast(), this.indexInChunk);
+    return badMergeValues(this.source.ast(), this.indexInChunk);
   }
 
-  /** Constructor failures in keys, or in values a repeated key replaced (not looked for in large documents). */
+  /** Constructor failures in keys, or in values a repeated key replaced. */
   public lostConstructFailures() {
-    return this.source.large ? [] : lostConstructFailures(this.source.ast(), this.indexInChunk);
+    return lostConstructFailures(this.source.ast(), this.indexInChunk);
   }
 }
 

@@ -27,6 +27,14 @@ export class LoadBudget {
   public findings = 0;
   /** Set once a limit is reached: nothing more is read. */
   public stopped = false;
+  /**
+   * Nodes the aliases of the documents read so far add when expanded: the expansion budget
+   * (`ALIAS_EXPANSION_BUDGET`) bounds the run, since documents that each stay under it would
+   * together make output of any size.
+   */
+  public aliasNodes = 0;
+  /** Characters the aliases of the documents read so far add (`ALIAS_EXPANSION_CHAR_BUDGET`). */
+  public aliasChars = 0;
 }
 
 /** Why reading or checking stopped at {@link MAX_LOAD_FINDINGS}. */

@@ -1,13 +1,12 @@
 /**
  * YAML streams to documents, with PyYAML `safe_load_all` semantics.
  *
- * Values are built by js-yaml with a PyYAML-compatible schema, or for a plain block-style
- * document by a fast path that builds the same value (`fast-block.ts`); positions are
- * computed afterwards, one document at a time, only for the documents a diagnostic is about.
+ * Values are built by js-yaml with a PyYAML-compatible schema; positions are computed
+ * afterwards, one document at a time, only for the documents a diagnostic is about.
  */
 import { jsyaml } from './js-yaml';
 import { Diagnostic, elidedFieldPath, formatFieldPath, hasErrors, withCommas } from '../../model/diagnostics';
-import { ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, findAliasProblem, mayHaveAliases, measureAliases } from './aliases';
+import { aliasExpansion, ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, findAliasProblem, mayHaveAliases } from './aliases';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
 import { KeptIndexes } from './positions';
@@ -16,11 +15,10 @@ import type * as JsYaml from 'js-yaml';
 import { constructStats, mayHaveNonSpecificTag, PYYAML_SAFE_SCHEMA, resolveNonSpecificTag } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
 import { keyProblems, longKeyProblems, mayHaveKeyProblems, mayHaveLongKey, repeatedKeyFinding } from './pyyaml-keys';
-import { mayHaveCollectionKeys } from './prescan';
-import { loadBlockDocument } from './fast-block';
 import { mayMisreadEmptyItem } from './js-yaml-quirks';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
 import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './limits';
+import { firstRefusedTab } from './tabs';
 import type { collectSpecials } from './specials';
 
 /** Documents and diagnostics from one or more streams. */
@@ -34,6 +32,10 @@ export interface ParseResult {
 // PyYAML's Reader accepts only these characters anywhere in the stream, comments included.
 // Surrogates are let through: decoded UTF-8 only has them in valid pairs.
 const NON_PRINTABLE_RE = /[^\t\n\r\x20-\x7E\x85\xA0-\uFFFD]/;
+
+// Line breaks to PyYAML and not to js-yaml, which PyYAML keeps as such in a scalar's content (NEL,
+// which PyYAML reads as LF everywhere, is made LF before parsing: see normalizeLineBreaks).
+const LINE_SEPARATOR_RE = /[\u2028\u2029]/;
 
 /**
  * Parses one YAML stream the way Armada reads it (`yaml.safe_load_all`), keeping every document
@@ -49,6 +51,18 @@ function parseStream(input: SourceText, kept: KeptIndexes, budget: LoadBudget): 
   const diagnostics: Diagnostic[] = [];
   const file = input.file;
   const text = normalizeLineBreaks(input.text.charCodeAt(0) === 0xfeff ? input.text.slice(1) : input.text);
+
+  const separator = LINE_SEPARATOR_RE.exec(text);
+  if (separator) {
+    const p = positionOf(text, separator.index);
+    const which = separator[0] === '\u2028' ? 'U+2028 (line separator)' : 'U+2029 (paragraph separator)';
+    diagnostics.push({
+      severity: 'error',
+      location: `${file}:${p.line}:${p.column}`,
+      code: LoadCodes.YAML_SYNTAX,
+      message: `${which} is a line break to PyYAML, which Armada reads documents with, and not to this loader, so the two would read this document differently; use a line break, or write it as the escape "\\${separator[0] === '\u2028' ? 'L' : 'P'}" in a double-quoted string`,
+    });
+  }
 
   const bad = NON_PRINTABLE_RE.exec(text);
   if (bad) {
@@ -84,6 +98,7 @@ function parseStream(input: SourceText, kept: KeptIndexes, budget: LoadBudget): 
     }
     loadChunk(text, chunk, file, documents, diagnostics, bad !== null, kept, budget);
   }
+  if (!budget.stopped) reportRefusedTab(text, file, diagnostics);
   budget.documents += documents.length;
   budget.findings += diagnostics.length;
 
@@ -107,119 +122,182 @@ export function parseInputs(inputs: readonly SourceText[], budget: LoadBudget = 
   return { documents, diagnostics };
 }
 
-function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean, kept: KeptIndexes, budget: LoadBudget): void {
-  // A document's findings stop where the run's budget does (one document can hold millions).
-  const room = () => MAX_LOAD_FINDINGS - budget.findings - diagnostics.length;
-  const add = (d: Diagnostic): boolean => {
-    if (room() > 0) return diagnostics.push(d) > 0;
-    stopReading(budget, diagnostics, d.location, TOO_MANY_FINDINGS);
+/**
+ * Where a key may be a mapping or a sequence, which PyYAML refuses: a flow collection opening with
+ * another (`{{ x }}`) or following a `,` in one (`{a: 1, [b]: 2}`), an explicit `? ` key (in a
+ * flow mapping too), a flow collection before a block `:`, an alias used as
+ * a key (`*m : 1`, which may name a collection; an alias name holds no blank, line break or flow
+ * indicator, so that no two names tried overlap and the test stays linear in the text). Tested on
+ * `'\n' + text`, the line break standing for the text's start. A cheap test that rules out most
+ * documents: the `yaml` AST decides.
+ */
+const MAYBE_COLLECTION_KEY = /[[{,][ \t]*[[{]|[{,][ \t]*\?(?:[ \t]|$)|[\n\r\u2028\u2029][ \t-]*\?(?:[ \t]|$)|[\n\r\u2028\u2029][ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)|(?:[\n\r\u2028\u2029][ \t-]*|[{,][ \t]*)\*[^ \t\n\r\u2028\u2029,[\]{}]+[ \t]*:(?:[ \t]|$)/m;
+
+/** The diagnostics of one stream, counted against the run's {@link LoadBudget}. */
+class Findings {
+  constructor(
+    private readonly diagnostics: Diagnostic[],
+    private readonly budget: LoadBudget,
+  ) {}
+
+  /** How many more findings the run may report. */
+  public room(): number {
+    return MAX_LOAD_FINDINGS - this.budget.findings - this.diagnostics.length;
+  }
+
+  /** Adds `d`, or, with no room left, stops reading (at `d`); false once stopped. */
+  public add(d: Diagnostic): boolean {
+    if (this.room() > 0) return this.diagnostics.push(d) > 0;
+    stopReading(this.budget, this.diagnostics, d.location, TOO_MANY_FINDINGS);
     return false;
-  };
+  }
+
   /** {@link add} of an error of `doc` at `at`. */
-  const errorAt = (doc: YamlDocument, at: { readonly line: number; readonly column: number }, code: string, message: string): boolean =>
-    add({ severity: 'error', location: `${file}:${at.line}:${at.column}`, ...(doc.label ? { document: doc.label } : {}), code, message });
+  public errorAt(doc: YamlDocument, at: { readonly line: number; readonly column: number }, code: string, message: string): boolean {
+    return this.add({ severity: 'error', location: `${doc.file}:${at.line}:${at.column}`, ...(doc.label ? { document: doc.label } : {}), code, message });
+  }
+}
+
+/** What the constructors made while one chunk was read (see `constructStats`). */
+function constructedDuring<T>(read: () => T): { result: T; specials: boolean; merges: boolean; failures: number } {
+  const { specials, merges, failures } = constructStats;
+  const result = read();
+  return { result, specials: constructStats.specials !== specials, merges: constructStats.merges !== merges, failures: constructStats.failures - failures };
+}
+
+/** Reads the documents of one chunk, checks each as PyYAML would read it, and keeps those it can. */
+function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean, kept: KeptIndexes, budget: LoadBudget): void {
   const chunkText = text.slice(chunk.start, chunk.end);
-  const before = constructStats.specials;
-  const mergesBefore = constructStats.merges;
-  const failuresBefore = constructStats.failures;
-  // The common document is plain block style, which the fast path builds alike; js-yaml builds
-  // (or refuses) every other.
-  const fast = nonPrintableReported ? undefined : loadBlockDocument(chunkText);
-  const loaded = fast !== undefined ? { values: fast, duplicates: false } : loadWithJsYaml(chunkText, chunk, file, diagnostics, nonPrintableReported);
+  const read = constructedDuring(() => loadWithJsYaml(chunkText, chunk, file, diagnostics, nonPrintableReported));
+  const loaded = read.result;
   if (loaded === undefined) return;
-  const { values, duplicates } = loaded;
-  const hasSpecials = constructStats.specials !== before;
-  const hasMerges = constructStats.merges !== mergesBefore;
-  // A document the fast path built has no anchor, alias or key but a plain string: nothing for
-  // these scans to find. The text scans assume plain keys: a document the second reader built
-  // (keys with properties) is checked in full.
-  const simple = fast !== undefined;
-  const full = 'secondReader' in loaded && loaded.secondReader === true;
-  const maybeCollectionKeys = full || (!simple && mayHaveCollectionKeys(chunkText));
-  const maybeKeyProblems = full || (!simple && mayHaveKeyProblems(chunkText));
-  // The fast path reads no key longer than PyYAML's limit.
-  const maybeLongKeys = !simple && mayHaveLongKey(chunkText);
-  const source = new ChunkSource(text, chunk, kept, duplicates);
-  const checkAliases = full || (!simple && mayHaveAliases(chunkText));
-  // The fast path gives up long before PyYAML's depth.
-  const mayBeTooDeep = full || (!simple && mayNestDeeperThan(chunkText));
-  const failuresMade = constructStats.failures - failuresBefore;
+  const findings = new Findings(diagnostics, budget);
+  const source = new ChunkSource(text, chunk, kept);
+  // Cheap text tests rule out most checks; a chunk the second reader built (keys with
+  // properties, which the tests do not expect) is checked in full.
+  const full = loaded.secondReader;
+  const checkAliases = full || mayHaveAliases(chunkText);
+  const checks: DocumentChecks = {
+    collectionKeys: full || MAYBE_COLLECTION_KEY.test(`\n${chunkText}`),
+    keyProblems: full || mayHaveKeyProblems(chunkText),
+    longKeys: mayHaveLongKey(chunkText),
+    merges: read.merges,
+    duplicates: loaded.duplicates,
+  };
+  const mayBeTooDeep = full || mayNestDeeperThan(chunkText);
   let failuresFound = 0;
   const built: YamlDocument[] = [];
-  values.forEach((value, i) => {
-    if (budget.stopped) return;
-    if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics)) return;
-    if (mayBeTooDeep && tooDeepForArmada(value, source, i, file, chunk, diagnostics)) return;
+  for (let i = 0; i < loaded.values.length && !budget.stopped; i++) {
+    const value = loaded.values[i];
+    if (checkAliases && aliasBudgetExceeded(value, text, chunk, file, diagnostics, budget)) continue;
+    if (mayBeTooDeep && tooDeepForArmada(value, source, i, file, chunk, diagnostics)) continue;
     let raw = value;
     let specials;
     let failures: ReturnType<typeof collectSpecials>['failures'] = [];
     // Loaded only for a chunk whose constructors made a value that needs a second look (rare).
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    if (hasSpecials) ({ value: raw, specials, failures } = (require('./specials') as typeof import('./specials')).collectSpecials(value));
-    const doc = new YamlDocument(source, i, file, documents.length, chunk.docLine, raw, specials, !hasSpecials && !checkAliases);
+    if (read.specials) ({ value: raw, specials, failures } = (require('./specials') as typeof import('./specials')).collectSpecials(value));
+    const doc = new YamlDocument(source, i, file, documents.length, chunk.docLine, raw, specials, !read.specials && !checkAliases);
     documents.push(doc);
     built.push(doc);
     failuresFound += failures.length;
-    for (const f of failures) {
-      const ok = add({
-        severity: 'error',
-        location: doc.location(f.path),
-        ...(doc.label ? { document: doc.label } : {}),
-        ...(f.path.length ? { field: formatFieldPath(f.path) } : {}),
-        code: LoadCodes.YAML_CONSTRUCT,
-        message: f.failure.message + (f.failure.text === '=' ? ` (a plain '=' is YAML 1.1's "value" key; quote it: '=')` : ''),
-      });
-      if (!ok) return;
-    }
-    if (maybeCollectionKeys) {
-      for (const k of doc.collectionKeys()) {
-        const template = k.template ? ": is this an unrendered template? Quote '{{ ... }}' or render it first" : ': a mapping or a sequence cannot be a key';
-        if (!errorAt(doc, k.at, LoadCodes.YAML_CONSTRUCT, `found unhashable key${template}`)) return;
-      }
-    }
-    if (maybeKeyProblems && !source.large) {
-      for (const d of keyProblems(source.ast(), chunkText, i, file, doc.label)) if (!add(d)) return;
-    }
-    if (maybeLongKeys && !source.large) {
-      for (const d of longKeyProblems(source.ast(), chunkText, i, file, doc.label)) if (!add(d)) return;
-    }
-    if (hasMerges) {
-      for (const at of doc.explicitMergeKeys()) {
-        const message = "a merge key written as an explicit key ('? <<'): PyYAML merges it, this loader would keep a key named \"<<\"; write it as '<<: *anchor'";
-        if (!errorAt(doc, at, LoadCodes.YAML_CONSTRUCT, message)) return;
-      }
-      for (const m of doc.badMergeValues()) {
-        const message = `expected a mapping or list of mappings for merging, but found ${m.found}: PyYAML refuses a '<<' whose value is anything else`;
-        if (!errorAt(doc, m.at, LoadCodes.YAML_CONSTRUCT, message)) return;
-      }
-      for (const m of doc.conflictingMerges()) {
-        const message = `several '<<' merge keys in one mapping supply ${pyStrRepr(m.key)}: PyYAML takes it from the last, this loader from the first; merge once with '<<: [*a, *b]' (the first listed wins)`;
-        if (!errorAt(doc, m.at, LoadCodes.DUPLICATE_KEY, message)) return;
-      }
-    }
-    if (duplicates) {
-      // One more than there is room for: where the stop is reported.
-      for (const dup of doc.duplicateKeys(room() + 1)) {
-        const ok = add({
-          ...repeatedKeyFinding(dup),
-          location: `${file}:${dup.again.line}:${dup.again.column}`,
-          ...(doc.label ? { document: doc.label } : {}),
-          field: formatFieldPath(dup.path),
-          code: LoadCodes.DUPLICATE_KEY,
-        });
-        if (!ok) return;
-      }
-    }
-  });
+    if (!reportConstructFailures(doc, failures, findings)) return;
+    if (!checkDocument(doc, chunkText, i, checks, findings)) return;
+  }
   // Failures made while building but found in no value: in keys, or in values a repeated key
   // replaced (PyYAML constructs both, and fails). Plain `=` and `<<` keys make some that are none.
-  if (failuresMade > failuresFound && !budget.stopped) {
+  if (read.failures > failuresFound && !budget.stopped) {
     for (const doc of built) {
       for (const f of doc.lostConstructFailures()) {
-        if (!errorAt(doc, f.at, LoadCodes.YAML_CONSTRUCT, f.message)) return;
+        if (!findings.errorAt(doc, f.at, LoadCodes.YAML_CONSTRUCT, f.message)) return;
       }
     }
   }
+}
+
+/** Which of {@link checkDocument}'s checks a chunk needs. */
+interface DocumentChecks {
+  readonly collectionKeys: boolean;
+  readonly keyProblems: boolean;
+  readonly longKeys: boolean;
+  readonly merges: boolean;
+  readonly duplicates: boolean;
+}
+
+/** Reports the values PyYAML's constructors refuse; false once reading stopped. */
+function reportConstructFailures(doc: YamlDocument, failures: ReturnType<typeof collectSpecials>['failures'], findings: Findings): boolean {
+  for (const f of failures) {
+    const ok = findings.add({
+      severity: 'error',
+      location: doc.location(f.path),
+      ...(doc.label ? { document: doc.label } : {}),
+      ...(f.path.length ? { field: formatFieldPath(f.path) } : {}),
+      code: LoadCodes.YAML_CONSTRUCT,
+      message: f.failure.message + (f.failure.text === '=' ? ` (a plain '=' is YAML 1.1's "value" key; quote it: '=')` : ''),
+    });
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/**
+ * Reports where PyYAML reads document `index` of the chunk differently from js-yaml's value:
+ * keys it refuses, merges it does otherwise, keys written twice. False once reading stopped.
+ */
+function checkDocument(doc: YamlDocument, chunkText: string, index: number, checks: DocumentChecks, findings: Findings): boolean {
+  if (checks.collectionKeys) {
+    for (const k of doc.collectionKeys()) {
+      const template = k.template ? ": is this an unrendered template? Quote '{{ ... }}' or render it first" : ': a mapping or a sequence cannot be a key';
+      if (!findings.errorAt(doc, k.at, LoadCodes.YAML_CONSTRUCT, `found unhashable key${template}`)) return false;
+    }
+  }
+  if (checks.keyProblems) {
+    for (const d of keyProblems(doc.ast(), chunkText, index, doc.file, doc.label)) if (!findings.add(d)) return false;
+  }
+  if (checks.longKeys) {
+    for (const d of longKeyProblems(doc.ast(), chunkText, index, doc.file, doc.label)) if (!findings.add(d)) return false;
+  }
+  if (checks.merges) {
+    for (const at of doc.explicitMergeKeys()) {
+      const message = "a merge key written as an explicit key ('? <<'): PyYAML merges it, this loader would keep a key named \"<<\"; write it as '<<: *anchor'";
+      if (!findings.errorAt(doc, at, LoadCodes.YAML_CONSTRUCT, message)) return false;
+    }
+    for (const m of doc.badMergeValues()) {
+      const message = `expected a mapping or list of mappings for merging, but found ${m.found}: PyYAML refuses a '<<' whose value is anything else`;
+      if (!findings.errorAt(doc, m.at, LoadCodes.YAML_CONSTRUCT, message)) return false;
+    }
+    for (const m of doc.conflictingMerges()) {
+      const message = `several '<<' merge keys in one mapping supply ${pyStrRepr(m.key)}: PyYAML takes it from the last, this loader from the first; merge once with '<<: [*a, *b]' (the first listed wins)`;
+      if (!findings.errorAt(doc, m.at, LoadCodes.DUPLICATE_KEY, message)) return false;
+    }
+  }
+  if (checks.duplicates) {
+    // One more than there is room for: where the stop is reported.
+    for (const dup of doc.duplicateKeys(findings.room() + 1)) {
+      const ok = findings.add({
+        ...repeatedKeyFinding(dup),
+        location: `${doc.file}:${dup.again.line}:${dup.again.column}`,
+        ...(doc.label ? { document: doc.label } : {}),
+        field: formatFieldPath(dup.path),
+        code: LoadCodes.DUPLICATE_KEY,
+      });
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Reports the first tab PyYAML refuses (see `tabs.ts`), in a document or between documents, as
+ * PyYAML stops there: unless the line has an error already (js-yaml's, about the same tab).
+ */
+function reportRefusedTab(text: string, file: string, diagnostics: Diagnostic[]): void {
+  const tab = firstRefusedTab(text);
+  if (tab === undefined) return;
+  const p = positionOf(text, tab);
+  if (diagnostics.some((d) => d.severity === 'error' && d.location.startsWith(`${file}:${p.line}:`))) return;
+  const message = "found character '\\t' that cannot start any token: PyYAML, which Armada reads documents with, takes a tab only inside a quoted or block scalar or a comment, never as a space between tokens; use spaces";
+  diagnostics.push({ severity: 'error', location: `${file}:${p.line}:${p.column}`, code: LoadCodes.YAML_SYNTAX, message });
 }
 
 /** Reports, once, where reading stopped and why; nothing after it is read (see `limits.ts`). */
@@ -233,7 +311,7 @@ function stopReading(budget: LoadBudget, diagnostics: Diagnostic[], location: st
  * The chunk's documents as js-yaml builds them, or undefined once their error is reported.
  * `secondReader` says that they come from the `yaml` package's AST instead (see `yaml-ast-load.ts`).
  */
-function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): { values: unknown[]; duplicates: boolean; secondReader?: boolean } | undefined {
+function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): { values: unknown[]; duplicates: boolean; secondReader: boolean } | undefined {
   // Only a document that may hold a '!' node pays for a listener on every node.
   if (mayMisreadEmptyItem(chunkText)) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -242,7 +320,7 @@ function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnosti
   }
   const options: JsYaml.LoadOptions = mayHaveNonSpecificTag(chunkText) ? { schema: PYYAML_SAFE_SCHEMA, listener: resolveNonSpecificTag as unknown as NonNullable<JsYaml.LoadOptions['listener']> } : { schema: PYYAML_SAFE_SCHEMA };
   try {
-    return { values: jsyaml.loadAll(chunkText, null, options), duplicates: false };
+    return { values: jsyaml.loadAll(chunkText, null, options), duplicates: false, secondReader: false };
   } catch (e) {
     if (!(e instanceof jsyaml.YAMLException) || !e.reason.startsWith('duplicated mapping key')) {
       return readWithYamlAst(e, chunkText, chunk, file, diagnostics, nonPrintableReported);
@@ -250,7 +328,7 @@ function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnosti
   }
   // PyYAML keeps the last value of a repeated key; js-yaml does that only in its JSON mode.
   try {
-    return { values: jsyaml.loadAll(chunkText, null, { ...options, json: true }), duplicates: true };
+    return { values: jsyaml.loadAll(chunkText, null, { ...options, json: true }), duplicates: true, secondReader: false };
   } catch (e) {
     return readWithYamlAst(e, chunkText, chunk, file, diagnostics, nonPrintableReported);
   }
@@ -272,37 +350,54 @@ function readWithYamlAst(e: unknown, chunkText: string, chunk: Chunk, file: stri
 }
 
 /**
- * PyYAML ends a line at CR, LF or CRLF. A lone CR becomes LF here, once, so that every position
- * (parser marks, the AST, the outline) counts lines as PyYAML does; the value is unchanged,
- * since YAML folds any line break in a scalar to LF.
+ * PyYAML ends a line at CR, LF, CRLF or NEL (U+0085), and reads each as LF, in a scalar's content
+ * too. A lone CR and a NEL become LF here, once, so that js-yaml reads the document as PyYAML does
+ * (js-yaml takes a NEL for an ordinary character, even in a comment) and every position (parser
+ * marks, the AST, the block index) counts lines as PyYAML does; the value is unchanged, since
+ * YAML folds any line break in a scalar to LF.
  */
 function normalizeLineBreaks(text: string): string {
-  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+  const cr = text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
+  return cr.includes('\x85') ? cr.replace(/\x85/g, '\n') : cr;
 }
 
 /**
- * Refuses a document whose aliases are recursive or expand beyond the budget, before anything
- * walks it: reported at the alias, and the document is left out.
+ * Refuses a document whose aliases are recursive or expand beyond the budget, alone or with those
+ * of the documents read before it in the run, before anything walks it: reported at the alias, and
+ * the document is left out.
  */
-function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: string, diagnostics: Diagnostic[]): boolean {
-  const verdict = measureAliases(value, {}, chunk.end - chunk.start);
-  if (verdict === 'ok') return false;
+function aliasBudgetExceeded(value: unknown, text: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], budget: LoadBudget): boolean {
+  const room = { nodes: ALIAS_EXPANSION_BUDGET - budget.aliasNodes, chars: ALIAS_EXPANSION_CHAR_BUDGET - budget.aliasChars };
+  const measured = aliasExpansion(value, room, chunk.end - chunk.start);
+  const verdict = measured.verdict;
+  if (verdict === 'ok') {
+    budget.aliasNodes += measured.nodes;
+    budget.aliasChars += measured.chars;
+    return false;
+  }
+  // Over what is left of the run's budget, but not over a whole budget alone: the run's sum says.
+  const alone = budget.aliasNodes === 0 && budget.aliasChars === 0 ? verdict : aliasExpansion(value, {}, chunk.end - chunk.start).verdict;
+  const byRun = alone === 'ok';
   let problem: ReturnType<typeof findAliasProblem>;
   try {
     // Located by the bound it passed, so that the message and the alias agree.
-    problem = findAliasProblem(text.slice(chunk.start, chunk.end), verdict === 'budget' ? { chars: Infinity } : verdict === 'chars' ? { nodes: Infinity } : {});
+    const bound = byRun ? room : {};
+    problem = findAliasProblem(text.slice(chunk.start, chunk.end), verdict === 'budget' ? { ...bound, chars: Infinity } : verdict === 'chars' ? { ...bound, nodes: Infinity } : {});
   } catch {
     problem = undefined; // too deep to walk again: the document start must do
   }
   const p = problem ? positionOf(text, chunk.start + problem.offset, chunk.start, chunk.line) : { line: chunk.docLine, column: 1 };
   const label = labelOf(value);
   const name = problem ? ` *${problem.alias}` : '';
+  const at = problem ? ` (at${name})` : '';
+  const whose = byRun ? 'the aliases of the documents read so far, this one included,' : 'the aliases of this document';
+  const limit = byRun ? ', the limit for all the documents of one run together' : '';
   const message =
     verdict === 'recursive'
       ? `recursive alias${name}: the node it names contains it, so the document would be infinitely deep; Armada cannot use it`
       : verdict === 'budget'
-        ? `the aliases of this document expand to more than ${withCommas(ALIAS_EXPANSION_BUDGET)} nodes${problem ? ` (at${name})` : ''}: an alias bomb? Refused before it is expanded`
-        : `the aliases of this document expand to more than ${withCommas(ALIAS_EXPANSION_CHAR_BUDGET / 1024 / 1024)} MiB of text${problem ? ` (at${name})` : ''}, where one chart's values are at most 1 MiB in Helm's release Secret: an alias bomb? Refused before it is expanded`;
+        ? `${whose} expand to more than ${withCommas(ALIAS_EXPANSION_BUDGET)} nodes${limit}${at}: an alias bomb? Refused before it is expanded`
+        : `${whose} expand to more than ${withCommas(ALIAS_EXPANSION_CHAR_BUDGET / 1024 / 1024)} MiB of text${limit}${at}, where one chart's values are at most 1 MiB in Helm's release Secret: an alias bomb? Refused before it is expanded`;
   diagnostics.push({
     severity: 'error',
     location: `${file}:${p.line}:${p.column}`,

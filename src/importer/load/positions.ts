@@ -23,8 +23,6 @@ const isMap = (n: unknown): n is YAMLMap => yamlLib().isMap(n);
 const isSeq = (n: unknown): n is import('yaml').YAMLSeq => yamlLib().isSeq(n);
 const isScalar = (n: unknown): n is import('yaml').Scalar => yamlLib().isScalar(n);
 
-let fastPositions = true;
-
 const KEPT_INDEXES = 8;
 
 /**
@@ -43,16 +41,6 @@ export class KeptIndexes {
     this.recent.push(ast);
     return this.recent.length > KEPT_INDEXES ? this.recent.shift() : undefined;
   }
-}
-
-/**
- * Turns the {@link BlockIndex} off (`false`) or on, so that tests can compare its answers with the
- * AST's on the same inputs. Returns the previous setting.
- */
-export function useBlockIndex(on: boolean): boolean {
-  const was = fastPositions;
-  fastPositions = on;
-  return was;
 }
 
 /** The position AST of one chunk of a stream (normally one document). */
@@ -115,7 +103,9 @@ export class ChunkAst {
    * anchored content is written. Stops at the deepest part of the path that exists.
    */
   public locate(index: number, path: WirePath): SourcePosition | undefined {
-    if (index === 0 && fastPositions) {
+    // The block index reads a plain block-style first document line by line, much faster than an
+    // AST is built; it says when it cannot answer (flow collections, aliases, merges).
+    if (index === 0) {
       if (this.index === undefined) {
         this.index = BlockIndex.build(this.text, this.firstLine) ?? null;
         if (this.index !== null) {
@@ -129,6 +119,11 @@ export class ChunkAst {
         if (at !== UNKNOWN) return at;
       }
     }
+    return this.locateInAst(index, path);
+  }
+
+  /** {@link locate} from the `yaml` AST alone. */
+  public locateInAst(index: number, path: WirePath): SourcePosition | undefined {
     const doc = this.documents()[index];
     if (!doc) return undefined;
     let node: unknown = doc.contents;

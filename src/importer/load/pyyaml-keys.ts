@@ -16,7 +16,6 @@ import { Diagnostic, withCommas } from '../../model/diagnostics';
 import { formatWirePath } from '../../model/wire/fields';
 import { LoadCodes } from './codes';
 import { ChunkAst } from './positions';
-import { mayHaveNonStringKey } from './prescan';
 import { pyRepr, pyStrRepr } from './py-repr';
 import { FloatMarker } from './py-values';
 import { PyKey } from './pyyaml-schema';
@@ -35,9 +34,16 @@ const isSeq = (n: unknown): n is YAMLSeq => yamlLib().isSeq(n);
 const isScalar = (n: unknown): n is Scalar => yamlLib().isScalar(n);
 
 const ANCHOR = /&([^\s[\]{},]+)/g;
+
+// A plain key PyYAML may not read as a string: YAML 1.1 booleans, null, a number. Tested on
+// `'\n' + text`: the line break stands for the text's start. A key starts after a line break, a
+// flow indicator, `?` or a `-` and a blank (a sequence item): never inside a run of the number
+// characters, so that each run is tried from one start only and the test stays linear in the text
+// (a `-` inside `-0-0-0...` was a start too, which took minutes on 100 KB).
+const NON_STRING_KEY = /(?:[\n\r\u2028\u2029{,?]|-(?=[ \t]))[ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|[-+.]?[0-9][0-9a-fA-F_.:xob+-]*)[ \t]*:(?:[ \t]|$)/m;
 /** Cheap test: may the chunk hold a redefined anchor or a non-string key? */
 export function mayHaveKeyProblems(text: string): boolean {
-  return hasRepeatedAnchor(text) || mayHaveNonStringKey(text) || mayHaveTaggedKey(text);
+  return hasRepeatedAnchor(text) || NON_STRING_KEY.test(`\n${text}`) || mayHaveTaggedKey(text);
 }
 
 // A tag where a key may start (after an anchor, if any): `!!float 1: x`, `? !!binary ...`.

@@ -1,7 +1,7 @@
 /**
  * Where something is in a loaded document: a path in wire terms, and a line and column. The
  * vocabulary of every part of the loader that reports positions (the block index read from the
- * text, the AST, the outline, the validators), kept apart so that none depends on another for it.
+ * text, the AST, the validators), kept apart so that none depends on another for it.
  */
 import type { PyKey } from './pyyaml-schema';
 

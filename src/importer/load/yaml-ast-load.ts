@@ -107,7 +107,7 @@ class AstBuilder {
           if (source === null || typeof source !== 'object') throw UNREADABLE;
           for (const k of Object.keys(source)) {
             if (Object.hasOwn(out, k)) continue;
-            out[k] = (source as Record<string, unknown>)[k];
+            setOwn(out, k, (source as Record<string, unknown>)[k]);
             overridable.add(k);
           }
         }
@@ -115,8 +115,7 @@ class AstBuilder {
       }
       const name = keyString(key);
       if (Object.hasOwn(out, name) && !overridable.has(name)) this.duplicates = true;
-      if (name === '__proto__') Object.defineProperty(out, name, { configurable: true, enumerable: true, writable: true, value });
-      else out[name] = value;
+      setOwn(out, name, value);
       overridable.delete(name);
     }
     return out;
@@ -188,4 +187,10 @@ function counted(v: ConstructFailure): ConstructFailure {
   constructStats.specials++;
   constructStats.failures++;
   return v;
+}
+
+/** `out[key] = value`, with `__proto__` made a key of `out` (as PyYAML reads it) and not its prototype. */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { configurable: true, enumerable: true, writable: true, value });
+  else out[key] = value;
 }

@@ -159,8 +159,8 @@ export function documentsToSpec(docs: readonly InputDocument[], options: Documen
     // A chart a failed document may deploy is judged on its own fields: what Armada would find
     // wrong in them when it builds or deploys the chart.
     const maybe = scope.unsure && first.get(chart.name) === chart;
-    if (maybe || scope.reachable.has(chart)) d.addAll(findings.built.collected);
-    if (maybe || scope.deployed.has(chart)) d.addAll(findings.deployed.collected);
+    if (maybe || scope.reachable.has(chart)) d.addAll(findings.built.all);
+    if (maybe || scope.deployed.has(chart)) d.addAll(findings.deployed.all);
   });
   for (const other of manifests.length === 1 ? armada.filter((x) => x.info!.kind === 'Manifest' && x.doc !== m.doc) : []) {
     checkOtherManifest(other.doc, spec, d, failed);

@@ -125,7 +125,8 @@ export function canonical(doc: LoadedDocument): unknown {
     if (Array.isArray(v)) return v.map((x, i) => walk(x, [...p, i]));
     if (v !== null && typeof v === 'object') {
       const o: Record<string, unknown> = {};
-      for (const k of Object.keys(v)) o[k] = walk((v as Record<string, unknown>)[k], [...p, k]);
+      // Defined, not assigned: a `__proto__` key is data, as in PyYAML.
+      for (const k of Object.keys(v)) Object.defineProperty(o, k, { value: walk((v as Record<string, unknown>)[k], [...p, k]), enumerable: true, writable: true, configurable: true });
       return o;
     }
     return v;

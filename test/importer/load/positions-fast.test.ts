@@ -8,7 +8,8 @@ import * as fs from 'fs';
 import { parseYamlStream } from '../../../src/importer/load';
 import { BlockIndex } from '../../../src/importer/load/block-index';
 import { LoadedDocument } from '../../../src/importer/load/document';
-import { useBlockIndex } from '../../../src/importer/load/positions';
+import { ChunkAst } from '../../../src/importer/load/positions';
+import { splitDocuments } from '../../../src/importer/load/source';
 import { corpusFiles, readShared, sharedPath } from '../../helpers/shared';
 import { rng } from '../../helpers/random';
 
@@ -31,15 +32,14 @@ function pathsOf(v: unknown, prefix: Path = [], out: Path[] = [], depth = 0): Pa
   return out;
 }
 
-/** Each document's position of every path, with the block index on or off. */
+/** Each document's position of every path, from the block index where it answers (`fast`) or from the AST alone. */
 function positions(text: string, fast: boolean): string[] {
-  const was = useBlockIndex(fast);
-  try {
-    const { documents } = parseYamlStream({ file: 'f.yaml', text });
-    return documents.flatMap((d: LoadedDocument) => pathsOf(d.raw).map((p) => `${d.index} ${JSON.stringify(p)} ${d.location(p)}`));
-  } finally {
-    useBlockIndex(was);
-  }
+  return splitDocuments(text).flatMap((chunk) => {
+    const piece = text.slice(chunk.start, chunk.end);
+    const ast = new ChunkAst(piece, chunk.line);
+    const { documents } = parseYamlStream({ file: 'f.yaml', text: piece });
+    return documents.flatMap((d: LoadedDocument, i) => pathsOf(d.raw).map((p) => `${chunk.line} ${i} ${JSON.stringify(p)} ${JSON.stringify(fast ? ast.locate(i, p) : ast.locateInAst(i, p))}`));
+  });
 }
 
 function expectSame(text: string): void {

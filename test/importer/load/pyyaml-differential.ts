@@ -18,6 +18,10 @@ const DELIBERATE_REFUSALS: readonly RegExp[] = [
   /^a merge key written as an explicit key/,
 ];
 
+// U+2028 and U+2029: line breaks to PyYAML, refused here wherever they are (see parse.ts), with
+// the reason; js-yaml's own errors about the same text may come with it.
+const LINE_SEPARATOR_REFUSAL = /^U\+202[89] \((line|paragraph) separator\) is a line break to PyYAML/;
+
 /** What is wrong with the loader's reading of `text`, or undefined when it agrees with PyYAML. */
 export function disagreement(text: string, py: PyResult): string | undefined {
   const r = parseText(text);
@@ -32,6 +36,7 @@ export function disagreement(text: string, py: PyResult): string | undefined {
     const b = JSON.stringify(py.docs, replacer);
     return a === b ? undefined : `PyYAML reads ${b}, the loader ${a}`;
   }
+  if (errors.some((d) => LINE_SEPARATOR_REFUSAL.test(d.message))) return undefined;
   const syntax = errors.find((d) => d.code === 'yaml-syntax');
   if (syntax) return `PyYAML reads ${JSON.stringify(py.docs)}, the loader reports a syntax error: ${show(syntax)}`;
   const unexplained = errors.find((d) => !DELIBERATE_REFUSALS.some((re) => re.test(d.message)) && !(holdsUnrepresentable(py.docs) && d.code === 'yaml-construct'));
