@@ -53,7 +53,6 @@ export class ControlPlane {
       `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
       `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
       `--initial-cluster=e2e=http://127.0.0.1:${etcdPeer}`,
-      '--listen-metrics-urls=',
       '--unsafe-no-fsync',
       '--log-level=warn',
     ]);
