@@ -105,6 +105,8 @@ export class ControlPlane {
     this.processes.start('kwok', this.bin.kwok, [
       `--kubeconfig=${kubeconfig}`,
       `--config=${path.join(__dirname, 'kwok-stages.yaml')}`,
+      '--manage-all-nodes=false',
+      '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
       `--server-address=127.0.0.1:${kwokPort}`,
     ]);
 
