@@ -118,9 +118,15 @@ describe('operator bundle of the example site', () => {
       expect(denied).toEqual([]);
     });
 
-    test("may create helm-toolkit's dependency-check Role and its binding in each release namespace (the escalation check)", async () => {
+    test("may create helm-toolkit's dependency-check Role and its binding where the charts have the default kinds (the escalation check)", async () => {
+      // examples/cdk8s/main.ts lists the ingress charts' kinds by hand, which replaces the default
+      // kinds and helm-toolkit's rules for them (ArmadaOperatorProps.resourceKinds); every other
+      // chart gets both, and those are the namespaces the operator must hold the rules in.
+      const handListed = new Set(['ingress-kube-system', 'ingress-openstack']);
+      const namespaces = [...new Set(read('site.k8s.yaml').filter((cr) => !handListed.has(cr.data?.chart_name)).map((cr) => cr.data?.namespace))].sort();
+      expect(namespaces).toEqual(['openstack']);
       const refused: string[] = [];
-      for (const namespace of releaseNamespaces) {
+      for (const namespace of namespaces) {
         const role = {
           apiVersion: 'rbac.authorization.k8s.io/v1',
           kind: 'Role',
@@ -142,6 +148,20 @@ describe('operator bundle of the example site', () => {
         if (b.status !== 201) refused.push(`RoleBinding in ${namespace}: ${b.status} ${b.body?.message}`);
       }
       expect(refused).toEqual([]);
+    });
+
+    test("is refused helm-toolkit's dependency-check Role where a chart's kinds are listed by hand (kube-system: the ingress chart)", async () => {
+      // What ArmadaOperatorProps.resourceKinds documents: a hand list replaces helm-toolkit's rules.
+      // An OpenStack-Helm chart given one must list its Roles' rules too (fromRenderedChart does).
+      const role = {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'Role',
+        metadata: { name: 'e2e-dependency-check', namespace: 'kube-system' },
+        rules: [{ ...HELM_TOOLKIT_DEPENDENCY_RULE }],
+      };
+      const r = await kubeRequest(ep(), 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/kube-system/roles?dryRun=All', { body: role, ...as() });
+      expect(r.status).toBe(403);
+      expect(r.body.message).toMatch(/attempting to grant RBAC permissions not currently held/);
     });
 
     test('is refused a Role granting more than it holds, a ClusterRole, and anything in a namespace no release uses', async () => {

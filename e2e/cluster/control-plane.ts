@@ -163,6 +163,11 @@ export class ControlPlane {
       this.processes.list().find((p) => p.name === 'kwok'),
       START_TIMEOUT_MS,
     );
+    // The API server taints every new node not-ready; the node lifecycle controller, which would
+    // lift the taint once the node is Ready, is off (see above), so lift it here.
+    for (const name of FAKE_NODES) {
+      execFileSync(this.bin.kubectl, ['--kubeconfig', kubeconfig, 'patch', 'node', name, '--type=merge', '-p', '{"spec":{"taints":null}}'], { stdio: 'pipe' });
+    }
   }
 }
 
