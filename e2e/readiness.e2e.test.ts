@@ -6,11 +6,27 @@
 import { SchemaVersion } from '../src/model/spec';
 import type { EffectiveWaitResource } from '../src/model/wait';
 import { ReadinessTimeoutError, waitForResources } from '../src/pulumi/provider/readiness';
-import type { WaitForResourcesOptions } from '../src/pulumi/provider/readiness';
-import { createNamespace, endpoint, kubeOk, restartApiServer, stack } from './stack';
+import type { KubeConfigLike, WaitForResourcesOptions } from '../src/pulumi/provider/readiness';
+import { createNamespace, endpoint, kubeOk, restartApiServer } from './stack';
 import { create, deployment, isReady, listPods, pod, poll, unstall } from './workloads';
 
 const ep = () => endpoint();
+
+/**
+ * The stack's cluster as the gate's `KubeConfigLike`: what a `KubeConfig` of client-node gives it.
+ * client-node itself is an ES module that jest's CommonJS runtime cannot load (the gate's own
+ * fallback, a dynamic import, needs jest's experimental VM modules).
+ */
+function cluster(): KubeConfigLike {
+  const { server, ca, token } = endpoint();
+  return {
+    getCurrentCluster: () => ({ server }),
+    applyToHTTPSOptions: async (options) => {
+      options.ca = ca;
+      options.headers = { ...options.headers, Authorization: `Bearer ${token}` };
+    },
+  };
+}
 
 function wait(type: string, labels: Record<string, string>, more: Partial<EffectiveWaitResource> = {}): EffectiveWaitResource {
   return { type, labels, minReady: '100%', required: true, allowAsyncUpdates: false, ...more };
@@ -22,7 +38,7 @@ function gate(namespace: string, resources: EffectiveWaitResource[], timeoutMs: 
     resources,
     schemaVersion: SchemaVersion.V2,
     deadline: Date.now() + timeoutMs,
-    kubeconfig: stack().kubeconfig,
+    kubeconfig: cluster(),
     retryDelayMs: 500,
     ...more,
   });
