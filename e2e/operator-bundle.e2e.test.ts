@@ -60,6 +60,20 @@ describe('operator bundle of the example site', () => {
     expect(got.metadata.name).toBe(sa.metadata.name);
   });
 
+  test("the operator's Deployment passes its namespace's Pod Security admission and becomes available", async () => {
+    const d = read('operator.k8s.yaml').find((o) => o.kind === 'Deployment')!;
+    const ns = read('operator.k8s.yaml').find((o) => o.kind === 'Namespace' && o.metadata.name === d.metadata.namespace)!;
+    expect(ns.metadata.labels?.['pod-security.kubernetes.io/enforce']).toBe('restricted');
+    // A pod the policy refuses is never created: the ReplicaSet reports FailedCreate and nothing becomes available.
+    const got = await poll(
+      `Deployment ${d.metadata.namespace}/${d.metadata.name} to be available`,
+      () => kubeOk(ep(), 'GET', `/apis/apps/v1/namespaces/${d.metadata.namespace}/deployments/${d.metadata.name}`),
+      (x) => (x.status?.availableReplicas ?? 0) === (d.spec.replicas ?? 1),
+      60_000,
+    );
+    expect(got.status.availableReplicas).toBe(d.spec.replicas ?? 1);
+  });
+
   test('every ArmadaChart of the site passes a server-side dry run with strict field validation', async () => {
     const crs = read('site.k8s.yaml');
     const crds = read('operator-crds.k8s.yaml');
@@ -78,6 +92,17 @@ describe('operator bundle of the example site', () => {
       if (res.status !== 201) refused.push(`${cr.kind} ${cr.metadata.namespace}/${cr.metadata.name}: ${res.status} ${res.body?.message ?? res.body}`);
     }
     expect(refused).toEqual([]);
+  });
+
+  test('the same dry run refuses an ArmadaChart with a wrongly typed field and one with an unknown field', async () => {
+    const cr = read('site.k8s.yaml')[0]!;
+    const crd = read('operator-crds.k8s.yaml').find((c) => c.spec.names.kind === cr.kind)!;
+    const url = `/apis/${cr.apiVersion}/namespaces/${cr.metadata.namespace}/${crd.spec.names.plural}?dryRun=All&fieldValidation=Strict`;
+    const wrongType = await kubeRequest(ep(), 'POST', url, { body: { ...cr, data: { ...cr.data, wait: { ...cr.data.wait, timeout: 'soon' } } } });
+    const unknown = await kubeRequest(ep(), 'POST', url, { body: { ...cr, data: { ...cr.data, e2e_unknown_field: true } } });
+    expect([wrongType.status, unknown.status]).toEqual([422, 400]);
+    expect(wrongType.body.message).toMatch(/data\.wait\.timeout: Invalid value: "string"/);
+    expect(unknown.body.message).toMatch(/unknown field "data\.e2e_unknown_field"/);
   });
 
   describe("the operator's ServiceAccount, impersonated", () => {
