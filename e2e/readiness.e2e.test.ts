@@ -8,7 +8,7 @@ import type { EffectiveWaitResource } from '../src/model/wait';
 import { ReadinessTimeoutError, waitForResources } from '../src/pulumi/provider/readiness';
 import type { KubeConfigLike, WaitForResourcesOptions } from '../src/pulumi/provider/readiness';
 import { createNamespace, endpoint, kubeOk, restartApiServer } from './stack';
-import { create, deployment, isReady, listPods, pod, poll, unstall } from './workloads';
+import { create, deployment, isReady, job, listPods, pod, poll, unstall } from './workloads';
 
 const ep = () => endpoint();
 
@@ -90,6 +90,22 @@ describe('readiness gate against the API server', () => {
     expect(timeout.namespace).toBe(ns);
     expect(timeout.labelSelector).toBe('app=pods');
     expect(timeout.notReady).toEqual([{ name: 'broken', message: 'Waiting for pod broken to be ready...' }]);
+  });
+
+  test('a job wait passes once the job has completed, and holds back on a job whose pod failed', async () => {
+    await create(ep(), ns, job('db-sync', { app: 'db-sync' }));
+    await create(ep(), ns, job('db-broken', { app: 'db-broken' }, { fail: true }));
+    const ok = await gate(ns, [wait('job', { app: 'db-sync' })], 60_000);
+    expect(ok).toEqual([{ type: 'job', labelSelector: 'app=db-sync', outcome: 'ready', count: 1, passes: 1 }]);
+    const done = await kubeOk(ep(), 'GET', `/apis/batch/v1/namespaces/${ns}/jobs/db-sync`);
+    expect(done.status.succeeded).toBe(1);
+
+    const error = await gate(ns, [wait('job', { app: 'db-broken' })], 5_000).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ReadinessTimeoutError);
+    expect((error as ReadinessTimeoutError).notReady).toEqual([{ name: 'db-broken', message: 'Waiting for job db-broken to be successfully completed...' }]);
   });
 
   test('a pod that restarts is waited for until it is ready again', async () => {

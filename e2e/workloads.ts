@@ -43,12 +43,26 @@ export function deployment(name: string, replicas: number, labels: Record<string
   };
 }
 
+export function job(name: string, labels: Record<string, string>, behaviour: PodBehaviour = {}): Record<string, unknown> {
+  const t = podTemplate(labels, behaviour) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, labels },
+    spec: { backoffLimit: 0, template: { metadata: t.metadata, spec: { ...t.spec, restartPolicy: 'Never' } } },
+  };
+}
+
 export function pod(name: string, labels: Record<string, string>, behaviour: PodBehaviour = {}): Record<string, unknown> {
   const t = podTemplate(labels, behaviour) as { metadata: Record<string, unknown>; spec: Record<string, unknown> };
   return { apiVersion: 'v1', kind: 'Pod', metadata: { ...t.metadata, name }, spec: t.spec };
 }
 
-const PATHS: Readonly<Record<string, string>> = { Deployment: '/apis/apps/v1/namespaces/NS/deployments', Pod: '/api/v1/namespaces/NS/pods' };
+const PATHS: Readonly<Record<string, string>> = {
+  Deployment: '/apis/apps/v1/namespaces/NS/deployments',
+  Job: '/apis/batch/v1/namespaces/NS/jobs',
+  Pod: '/api/v1/namespaces/NS/pods',
+};
 
 /** Creates an object of {@link PATHS}' kinds in `namespace`. */
 export function create(ep: KubeEndpoint, namespace: string, obj: Record<string, unknown>): Promise<any> {
