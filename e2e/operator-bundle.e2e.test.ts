@@ -14,7 +14,7 @@ import { createNamespace, endpoint, kubeOk, kubeRequest, runTool, stack } from '
 import { poll } from './workloads';
 
 const ep = () => endpoint();
-type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; [k: string]: any };
+type Obj = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string; labels?: Record<string, string> }; [k: string]: any };
 
 let out: string;
 const read = (file: string): Obj[] => (yaml.loadAll(fs.readFileSync(path.join(out, file), 'utf8')) as Obj[]).filter(Boolean);

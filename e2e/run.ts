@@ -19,6 +19,7 @@ import { formatSeconds } from './build/cache';
 import { ControlPlane } from './cluster/control-plane';
 import { startEntrypointSimulator } from './cluster/entrypoint';
 import { ProcessGroup } from './cluster/processes';
+import { claimRunDir, PROCESS_GROUPS, RUN_DIR_PREFIX, sweepStaleRuns } from './cluster/stale-runs';
 import { endpointFromKubeconfig } from './kube-http';
 import { makeRepository, startGitServer } from './servers/git-http';
 import { startHelmRepository } from './servers/helm-repo';
@@ -39,10 +40,12 @@ async function main(argv: readonly string[]): Promise<number> {
   const bin = await buildStack(log);
   if (buildOnly) return 0;
 
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'armada-cdk-e2e-'));
+  sweepStaleRuns([bin.etcd, bin.kubeApiserver, bin.kubeControllerManager, bin.kubeScheduler, bin.kwok], log);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), RUN_DIR_PREFIX));
+  claimRunDir(dir);
   const logDir = path.join(dir, 'logs');
   fs.mkdirSync(logDir);
-  const processes = new ProcessGroup(logDir);
+  const processes = new ProcessGroup(logDir, path.join(dir, PROCESS_GROUPS));
   const servers: StaticServer[] = [];
   let stopSimulator: (() => void) | undefined;
   let jest: ReturnType<typeof spawn> | undefined;

@@ -22,7 +22,14 @@ export interface ServerProcess {
 export class ProcessGroup {
   private readonly running: ServerProcess[] = [];
 
-  constructor(private readonly logDir: string) {}
+  /**
+   * @param logDir where each process's output goes
+   * @param registry a file that gets each started process group's id, one a line
+   */
+  constructor(
+    private readonly logDir: string,
+    private readonly registry?: string | undefined,
+  ) {}
 
   public start(name: string, command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env): ServerProcess {
     const logFile = path.join(this.logDir, `${name}.log`);
@@ -35,6 +42,8 @@ export class ProcessGroup {
       child.on('exit', (code, signal) => resolve(signal ?? `exit ${code}`));
       child.on('error', (e) => resolve(`error ${e.message}`));
     });
+    // Recorded for the next run, should this one be killed before it can stop its processes.
+    if (this.registry) fs.appendFileSync(this.registry, `${child.pid}\n`);
     const proc: ServerProcess = { name, pid: child.pid, logFile, exited, child };
     this.running.push(proc);
     return proc;
