@@ -51,7 +51,7 @@ export function renderingLeft(raws: readonly unknown[]): Map<number, RenderingLe
     if (!d) return;
     const ld = layering(d);
     if (ld.abstract === true) {
-      add(i, { path: ['metadata', 'layeringDefinition', 'abstract'], message: 'it is abstract (metadata.layeringDefinition.abstract: true): Deckhand renders it into its children and never outputs it' });
+      add(i, { path: ['metadata', 'layeringDefinition', 'abstract'], message: 'it is abstract (metadata.layeringDefinition.abstract: true): Deckhand never hands it to Armada, only its children' });
     }
     const subs = Array.isArray(meta(d).substitutions) ? (meta(d).substitutions as unknown[]) : [];
     const destPaths = substitutionDestinations(subs);
