@@ -24,6 +24,6 @@ export function otherToolsNotes(documents: readonly LoadedDocument[], command: s
   const bySchema = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const shown = bySchema.slice(0, 4).map(([s, n]) => (n > 1 ? `${s} x${n}` : s));
   const more = bySchema.length > 4 ? `, ${bySchema.length - 4} more schemas` : '';
-  const what = total === 1 ? `1 document of another tool (${first.label}, ${first.location(['schema'])}) is` : `${total} documents of other tools (${shown.join(', ')}${more}; the first at ${first.location(['schema'])}) are`;
-  return [`note: ${what} not an Armada document: Armada ignores ${total === 1 ? 'it' : 'them'}, and ${command} leaves ${total === 1 ? 'it' : 'them'} out`];
+  if (total === 1) return [`note: 1 document of another tool (${first.label}, ${first.location(['schema'])}) is not an Armada document: Armada ignores it, and ${command} leaves it out`];
+  return [`note: ${total} documents of other tools (${shown.join(', ')}${more}; the first at ${first.location(['schema'])}) are not Armada documents: Armada ignores them, and ${command} leaves them out`];
 }

@@ -130,3 +130,17 @@ export function redact(text: string, secrets: readonly string[]): string {
   for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
   return out;
 }
+
+/** For each chart (the first document of a name, as Armada takes it), the secret paths inside its values. */
+export function chartValueSecrets(documents: readonly { readonly schema?: string | undefined; readonly name?: string | undefined }[], secrets: StreamSecrets): Map<string, DataPath[]> {
+  const out = new Map<string, DataPath[]>();
+  const seen = new Set<string>();
+  documents.forEach((doc, i) => {
+    if ((doc.schema !== 'armada/Chart/v1' && doc.schema !== 'armada/Chart/v2') || doc.name === undefined || seen.has(doc.name)) return;
+    seen.add(doc.name);
+    const paths = (secrets.paths[i] ?? []).filter((p) => p.length > 1 && p[0] === 'values').map((p) => p.slice(1));
+    if (paths.length > 0) out.set(doc.name, paths);
+  });
+  return out;
+}
+

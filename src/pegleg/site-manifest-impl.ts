@@ -7,7 +7,7 @@ import { resolveLoaded } from '../importer/resolve';
 import { specToConstructs } from '../importer/to-constructs';
 import { DataPath } from './deckhand-path';
 import { renderSite, renderSiteFiles } from './render-site';
-import { redact, streamSecrets, StreamSecrets } from './secrets';
+import { chartValueSecrets, redact, streamSecrets, StreamSecrets } from './secrets';
 import type { PeglegSiteOptions } from './site-manifest';
 
 export async function loadPeglegSite(options: PeglegSiteOptions): Promise<ArmadaManifest> {
@@ -51,19 +51,6 @@ function withSecretValues(spec: ManifestSpec, documents: readonly LoadedDocument
       return { ...c, values: replaceAt(c.values, paths, (v, p) => secret(v, { chart: c.name, path: p })) as typeof c.values };
     }),
   };
-}
-
-/** For each chart (the first document of a name, as Armada takes it), the secret paths inside its values. */
-export function chartValueSecrets(documents: readonly LoadedDocument[], secrets: StreamSecrets): Map<string, DataPath[]> {
-  const out = new Map<string, DataPath[]>();
-  const seen = new Set<string>();
-  documents.forEach((doc, i) => {
-    if ((doc.schema !== 'armada/Chart/v1' && doc.schema !== 'armada/Chart/v2') || doc.name === undefined || seen.has(doc.name)) return;
-    seen.add(doc.name);
-    const paths = (secrets.paths[i] ?? []).filter((p) => p.length > 1 && p[0] === 'values').map((p) => p.slice(1));
-    if (paths.length > 0) out.set(doc.name, paths);
-  });
-  return out;
 }
 
 /**

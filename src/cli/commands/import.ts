@@ -6,6 +6,7 @@ import { CliIo, EXIT, UsageError } from '../io';
 import { plural } from '../report';
 import { checkOutputFile, checkOutputNotInput, planFileOutput, writeFilesAtomically } from '../write';
 import { otherToolsNotes } from '../left-out';
+import { chartValueSecrets } from '../../pegleg/secrets';
 
 export const HELP = `Usage: armada-cdk import (FILE... | --site NAME [--repo DIR]) -o site.ts [options]
 
@@ -39,7 +40,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const report = reportOptions(args, 'import');
   const r = await readManifest(args, io, 'import');
   if ((await inputFailed(io, r, report)) || !(await finishReport(io, r.diagnostics, report, otherToolsNotes(r.documents, 'import')))) return EXIT.INVALID;
-  const code = generateTypeScript(r.spec!, { sources: args.positionals.map((p) => path.basename(p)), exportName });
+  const code = generateTypeScript(r.spec!, { sources: str(args, 'site') !== undefined ? [`Pegleg site ${str(args, 'site')}`] : args.positionals.map((p) => path.basename(p)), exportName, secretValues: chartValueSecrets(r.documents, r.secrets) });
   if (out === undefined || out === '-') io.stdout.write(code);
   else {
     await writeFilesAtomically(planFileOutput(io.cwd, out, code, 'import'), () => out);
