@@ -118,7 +118,7 @@ export function renderDocuments(docs: readonly SourceDocument[], options: Render
   try {
     const lay = layout(all);
     for (const ignored of lay.ignoredPolicies) {
-      diagnostics.push(warning(ignored, DeckhandCodes.LAYERING, `more than one LayeringPolicy: Deckhand uses the first, ${lay.policy.label} (${lay.policy.location}), and ignores this one`));
+      diagnostics.push(warning(ignored, DeckhandCodes.LAYERING, `more than one LayeringPolicy: Deckhand uses the first, ${lay.policy.schema} ${lay.policy.name} (${lay.policy.location}), and ignores this one`));
     }
     const out = renderLoop(lay, {
       failOnMissingSource: options.failOnMissingSubstitutionSource === true,
