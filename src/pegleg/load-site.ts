@@ -46,6 +46,7 @@ export async function loadSiteFiles(files: readonly string[]): Promise<LoadedSit
     let parsed: { documents: readonly LoadedDocument[]; diagnostics: readonly Diagnostic[] } = parseYamlStream(input);
     if (parsed.diagnostics.some((d) => d.code === LoadCodes.YAML_CONSTRUCT && UNKNOWN_TAG.test(d.message))) parsed = parseWithUnknownTagsAsNull(input.file, input.text);
     diagnostics.push(...parsed.diagnostics.filter((d) => d.code !== LoadCodes.NO_DOCUMENTS));
+    if (parsed.documents.length > 0) clipFinalBlockScalar(input.text, parsed.documents[parsed.documents.length - 1].raw);
     for (const doc of parsed.documents) {
       const taken = sourceOf(doc);
       if ('problem' in taken) {
@@ -59,6 +60,29 @@ export async function loadSiteFiles(files: readonly string[]): Promise<LoadedSit
     }
   }
   return { sources, places, diagnostics };
+}
+
+/**
+ * A block scalar that ends the file, whose last line has no line break (`content: |` then the
+ * text, and no newline at the end of the file): PyYAML's clip (and keep) chomping keeps only the
+ * line breaks the text has, so the value has no final newline; js-yaml, which builds the values,
+ * adds one. Taken off here, so that the value is the one Pegleg hands Deckhand.
+ */
+function clipFinalBlockScalar(text: string, raw: unknown): void {
+  if (text.endsWith('\n') || text.endsWith('\r')) return;
+  const tail = text.trimEnd();
+  if (tail.endsWith("'") || tail.endsWith('"')) return;
+  let holder: Record<string | number, unknown> | undefined;
+  let key: string | number | undefined;
+  let v = raw;
+  while (v !== null && typeof v === 'object' && !(v instanceof Uint8Array)) {
+    const keys: (string | number)[] = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
+    if (keys.length === 0) return;
+    holder = v as Record<string | number, unknown>;
+    key = keys[keys.length - 1];
+    v = holder[key];
+  }
+  if (holder !== undefined && key !== undefined && typeof v === 'string' && v.endsWith('\n')) holder[key] = v.slice(0, -1);
 }
 
 /** The document Pegleg hands Deckhand for a loaded one, or why Pegleg fails on it. */

@@ -4,7 +4,7 @@
  * document with `storagePolicy: encrypted`, and every value substituted from one, from then on
  * (a substitution from a path that holds a secret carries it further). Pure.
  */
-import { DataPath, parseDataPath, valueAt } from './deckhand-path';
+import { DataPath, parseDataPath } from './deckhand-path';
 
 const SECRET_SCHEMAS = ['deckhand/Passphrase/', 'deckhand/Certificate/', 'deckhand/CertificateKey/', 'deckhand/CertificateAuthorityKey/', 'deckhand/PrivateKey/', 'deckhand/PublicKey/'];
 
@@ -88,15 +88,14 @@ export interface StreamSecrets {
  * The secrets of a rendered stream: {@link secretDestinations}, `known` paths (the engine's,
  * when it rendered the stream), and, for documents Deckhand layered from a parent that is no
  * longer in the stream, strings that contain the text of a secret document (at least
- * {@link MIN_MATCHED} characters).
+ * {@link MIN_MATCHED} characters). The texts are those of the secret documents: every secret
+ * value is one of them, or contains one.
  */
 export function streamSecrets(raws: readonly unknown[], known?: readonly (readonly DataPath[])[]): StreamSecrets {
   const paths = secretDestinations(raws).map((ps, i) => [...ps, ...(known?.[i] ?? [])]);
+  // The texts of the secret documents themselves: what a value derived from one contains.
   const texts = new Set<string>();
-  raws.forEach((raw, i) => {
-    if (!isMap(raw)) return;
-    for (const p of paths[i]) collectStrings(valueAt(raw.data, p), (s) => texts.add(s));
-  });
+  for (const raw of raws) if (isMap(raw) && isSecretDocument(raw)) collectStrings(raw.data, (s) => texts.add(s));
   const matched = [...texts].filter((t) => t.length >= MIN_MATCHED);
   if (matched.length > 0) {
     raws.forEach((raw, i) => {
