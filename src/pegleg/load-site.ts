@@ -50,7 +50,7 @@ export async function loadSiteFiles(files: readonly string[]): Promise<LoadedSit
     for (const doc of parsed.documents) {
       const taken = sourceOf(doc);
       if ('problem' in taken) {
-        diagnostics.push({ severity: 'error', location: doc.location(), ...(doc.label ? { document: doc.label } : {}), code: 'pegleg-site', message: taken.problem });
+        diagnostics.push({ severity: 'error', location: doc.raw === null || doc.raw === undefined ? `${doc.file}:${doc.startLine}:1` : doc.location(), ...(doc.label ? { document: doc.label } : {}), code: 'pegleg-site', message: taken.problem });
         continue;
       }
       const at = doc.locate(taken.prefix);
