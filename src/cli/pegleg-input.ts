@@ -36,10 +36,10 @@ export function withSecrets(r: ResolvedInputs): ReadManifest {
 }
 
 /** The site rendered, then resolved; the rendering's diagnostics first. */
-export async function readSite(io: CliIo, repo: string, site: string, options: ResolveInputsOptions): Promise<ReadManifest> {
+export async function readSite(io: CliIo, repo: string, site: string, options: ResolveInputsOptions, order?: readonly string[]): Promise<ReadManifest> {
   const progress = io.stderr.isTTY ? (msg: string) => io.stderr.write(`\r${msg.slice(0, 100)}\x1b[K`) : undefined;
   progress?.(`rendering site ${site}`);
-  const rendered = await renderSite(repo, site);
+  const rendered = await renderSite(repo, site, { order });
   if (progress) io.stderr.write('\r\x1b[K');
   if (rendered.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: rendered.diagnostics, documents: [], secrets: rendered.secrets };
   const classified = classifyDocuments(rendered.documents);

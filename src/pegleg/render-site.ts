@@ -35,6 +35,13 @@ export interface RenderSiteOptions {
    * @default - the engine's defaults (Pegleg's: a missing substitution source is a warning)
    */
   readonly engine?: RenderOptions | undefined;
+  /**
+   * For {@link renderSite}: the site's files in the order to read them, relative to the
+   * repository (`/` separators), instead of the sorted order: to reproduce one Pegleg run, whose
+   * order is the file system's.
+   * @default - the files Pegleg collects, in sorted path order
+   */
+  readonly order?: readonly string[] | undefined;
 }
 
 /**
@@ -44,7 +51,7 @@ export interface RenderSiteOptions {
 export async function renderSite(repo: string, site: string, options: RenderSiteOptions = {}): Promise<RenderedSite> {
   const listed = listSiteFiles(repo, site, readSiteType);
   if (listed.diagnostics.length > 0) return { files: [], rendered: [], documents: [], secrets: { paths: [], texts: [] }, diagnostics: listed.diagnostics };
-  const r = await renderSiteFiles(listed.files, options);
+  const r = await renderSiteFiles(options.order ? options.order.map((f) => path.join(repo, ...f.split('/'))) : listed.files, options);
   return { ...r, siteType: listed.siteType };
 }
 

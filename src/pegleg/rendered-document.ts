@@ -22,7 +22,9 @@ export class RenderedSiteDocument implements LoadedDocument {
     rendered: RenderedDocument,
     private readonly place: SourcePlace | undefined,
   ) {
-    this.raw = rendered.raw;
+    // Keys sorted as in Pegleg's output, so that a site rendered here reads exactly as its
+    // rendered.yaml does (key order reaches the targets' output).
+    this.raw = sortedCopy(rendered.raw, new Map()) as Record<string, unknown>;
     this.file = rendered.origin.file;
     this.index = place?.doc.index ?? 0;
     this.startLine = rendered.origin.line;
@@ -41,4 +43,25 @@ export class RenderedSiteDocument implements LoadedDocument {
   public location(path: WirePath = []): string {
     return formatPosition(this.file, this.locate(path));
   }
+}
+
+/** A copy of `v` with every mapping's keys in sorted order; other values shared. */
+function sortedCopy(v: unknown, seen: Map<object, unknown>): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  const done = seen.get(v);
+  if (done !== undefined) return done;
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    seen.set(v, out);
+    for (const x of v) out.push(sortedCopy(x, seen));
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return v;
+  const out: Record<string, unknown> = {};
+  seen.set(v, out);
+  for (const k of Object.keys(v).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    Object.defineProperty(out, k, { value: sortedCopy((v as Record<string, unknown>)[k], seen), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }

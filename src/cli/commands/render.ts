@@ -1,6 +1,6 @@
 import * as path from 'path';
 import { parse, str } from '../args';
-import { REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
+import { orderOf, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { CliIo, EXIT, UsageError } from '../io';
 import { plural, printReport, tooManyWarnings } from '../report';
 import { checkOutputFile, checkOutputNotInput, planFileOutput, writeFilesAtomically } from '../write';
@@ -29,6 +29,8 @@ Input:
                        files by name, then its subfolders. Pegleg itself reads them in the order
                        the file system lists them, which differs from machine to machine
   --repo DIR           the site repository (default: the current directory)
+  --order FILE         with --site, read the files in the order FILE lists them (one path a
+                       line, relative to --repo), as one Pegleg run read them
 
 Options:
   -o, --output FILE    write the rendered documents to FILE (default: stdout); replaced if it
@@ -37,15 +39,15 @@ ${REPORT_HELP}
 
 Examples:
   armada-cdk render --site seaworthy --repo treasuremap > rendered.yaml
-  armada-cdk render $(cat order.txt) -o rendered.yaml
+  armada-cdk render --site seaworthy --repo treasuremap --order pegleg-order.txt -o rendered.yaml
   armada-cdk validate --site seaworthy --repo treasuremap
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const args = parse('render', argv, { site: { type: 'string' }, repo: { type: 'string' }, output: { type: 'string', short: 'o' }, ...REPORT_OPTIONS });
+  const args = parse('render', argv, { site: { type: 'string' }, repo: { type: 'string' }, order: { type: 'string' }, output: { type: 'string', short: 'o' }, ...REPORT_OPTIONS });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const site = str(args, 'site');
-  if (site === undefined && str(args, 'repo') !== undefined) throw new UsageError('--repo names the repository of a --site; give --site NAME too', 'render');
+  if (site === undefined && (str(args, 'repo') !== undefined || str(args, 'order') !== undefined)) throw new UsageError(`--${str(args, 'repo') !== undefined ? 'repo' : 'order'} goes with a --site; give --site NAME too`, 'render');
   if (site !== undefined && args.positionals.length > 0) throw new UsageError("--site reads the site's own files; received files too: give one or the other", 'render');
   if (site === undefined && args.positionals.length === 0) throw new UsageError('no input: give the site files, or --site NAME', 'render');
   if (args.positionals.includes('-')) throw new UsageError('render reads files (a site is many files, read in order): - (stdin) is not one', 'render');
@@ -54,7 +56,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const report = reportOptions(args, 'render');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the engine loads for this command only
   const { renderSite, renderSiteFiles } = require('../../pegleg/render-site') as typeof import('../../pegleg/render-site');
-  const r = site !== undefined ? await renderSite(path.resolve(io.cwd, str(args, 'repo') ?? '.'), site) : await renderSiteFiles(args.positionals);
+  const r = site !== undefined ? await renderSite(path.resolve(io.cwd, str(args, 'repo') ?? '.'), site, { order: orderOf(args, io, 'render') }) : await renderSiteFiles(args.positionals);
   const ok = !hasErrors(r.diagnostics) && !tooManyWarnings(r.diagnostics, report);
   await printReport(io, r.diagnostics, report, hasErrors(r.diagnostics) ? 'not rendered' : `rendered ${plural(r.rendered.length, 'document')} from ${plural(r.files.length, 'file')}`);
   if (!ok) return EXIT.INVALID;
