@@ -8,7 +8,7 @@ import { specToConstructs } from '../importer/to-constructs';
 import { DataPath } from './deckhand-path';
 import { renderSite, renderSiteFiles } from './render-site';
 import { chartValueSecrets, redact, streamSecrets, StreamSecrets } from './secrets';
-import type { PeglegSiteOptions } from './site-manifest';
+import type { PeglegSiteOptions } from './site-options';
 
 export async function loadPeglegSite(options: PeglegSiteOptions): Promise<ArmadaManifest> {
   if ((options.site === undefined) === (options.files === undefined)) throw new Error('loadPeglegSite: give either site (a site of a Pegleg repository) or files; received ' + (options.site === undefined ? 'neither' : 'both'));

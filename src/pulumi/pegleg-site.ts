@@ -5,7 +5,8 @@
  */
 import * as pulumi from '@pulumi/pulumi';
 import type { ArmadaManifest } from '../constructs/armada-manifest';
-import { loadPeglegSite as load, PeglegSiteOptions } from '../pegleg/site-manifest';
+import { loadPeglegSite as load } from '../pegleg/site-manifest';
+import type { PeglegSiteOptions } from '../pegleg/site-options';
 
 /**
  * Renders a Pegleg site (or reads rendered documents) into an `ArmadaManifest` for a
