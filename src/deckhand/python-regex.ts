@@ -130,7 +130,7 @@ function translate(p: string): PyRegex {
         out += p.slice(i, i + len + 1);
         i += len + 1;
       } else {
-        refuse(`the group (?${rest.slice(0, 2)}`, i);
+        refuse(`the group (?${rest.slice(0, 1)}`, i);
       }
       continue;
     }
