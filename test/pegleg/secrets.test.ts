@@ -1,8 +1,7 @@
 import * as path from 'path';
 import { parseYamlStream } from '../../src/importer/load';
 import { redact, secretDestinations, streamSecrets } from '../../src/pegleg/secrets';
-import { generateTypeScript } from '../../src/importer/codegen';
-import { documentsToSpec } from '../../src/model/wire/from-documents';
+import { cli, tmpdir, write } from '../helpers/cli';
 import { SITES } from './helpers';
 import * as fs from 'fs';
 
@@ -42,18 +41,44 @@ describe('which values are secret', () => {
 });
 
 describe('import: secret values as siteSecret() references', () => {
-  test('the value at each secret path is a call, keys and chart names written as string literals; the rest as it was', () => {
-    const docs = [
-      { schema: 'armada/Chart/v1', metadata: { schema: 'metadata/Document/v1', name: "it's" }, data: { chart_name: 'c', release: 'c', namespace: 'n', source: { type: 'local', location: '/c', subpath: '.' }, values: { auth: { "pass'word": 'hunter2-secret', user: 'u' }, list: ['a', 'hunter2-secret'] } } },
-      { schema: 'armada/ChartGroup/v1', metadata: { schema: 'metadata/Document/v1', name: 'g' }, data: { chart_group: ["it's"] } },
-      { schema: 'armada/Manifest/v1', metadata: { schema: 'metadata/Document/v1', name: 'm' }, data: { release_prefix: 'p', chart_groups: ['g'] } },
-    ];
-    const { spec } = documentsToSpec(docs.map((d) => ({ schema: d.schema, name: d.metadata.name, data: d.data as Record<string, unknown> })));
-    const code = generateTypeScript(spec!, { secretValues: new Map([["it's", [['auth', "pass'word"], ['list', 1]]]]) });
-    expect(code).not.toContain('hunter2-secret');
-    expect(code).toContain("'pass\\'word': siteSecret('it\\'s', ['auth', 'pass\\'word'])");
-    expect(code).toContain("siteSecret('it\\'s', ['list', 1])");
-    expect(code).toContain("user: 'u'");
-    expect(code).toContain('siteSecret() reads each from the rendered site named by ARMADA_CDK_SITE');
+  test('the value at each secret path is a call, keys written as string literals; the rest as it was', async () => {
+    const text = `---
+schema: deckhand/Passphrase/v1
+metadata: {schema: metadata/Document/v1, name: pw, storagePolicy: encrypted, layeringDefinition: {abstract: false, layer: site}}
+data: hunter2-secret
+---
+schema: armada/Chart/v1
+metadata:
+  schema: metadata/Document/v1
+  name: blog
+  layeringDefinition: {abstract: false, layer: site}
+  substitutions:
+    - src: {schema: deckhand/Passphrase/v1, name: pw, path: .}
+      dest: [{path: '.values.auth["it''s"]'}, {path: '.values.list[1]'}]
+data:
+  chart_name: blog
+  release: blog
+  namespace: blog
+  source: {type: local, location: /c, subpath: .}
+  values:
+    auth: {"it's": hunter2-secret, user: u}
+    list: [a, hunter2-secret]
+---
+schema: armada/ChartGroup/v1
+metadata: {schema: metadata/Document/v1, name: g}
+data: {chart_group: [blog]}
+---
+schema: armada/Manifest/v1
+metadata: {schema: metadata/Document/v1, name: m}
+data: {release_prefix: p, chart_groups: [g]}
+`;
+    const dir = tmpdir();
+    const r = await cli(['import', write(dir, 'rendered.yaml', text)]);
+    expect([r.code, r.code === 0 ? '' : r.stderr]).toEqual([0, '']);
+    expect(r.stdout).not.toContain('hunter2-secret');
+    expect(r.stdout).toContain("siteSecret('blog', ['list', 1])");
+    expect(r.stdout).toContain("user: 'u'");
+    expect(r.stdout).toContain('siteSecret() reads each from the rendered site named by ARMADA_CDK_SITE');
+    expect(r.stdout).toContain(`'it\\'s': siteSecret('blog', ['auth', 'it\\'s'])`);
   });
 });
