@@ -6,7 +6,6 @@
 import { Diagnostic } from '../model/diagnostics';
 import { classifyDocuments } from '../importer/load';
 import { ResolvedInputs, resolveLoaded, ResolveInputsOptions } from '../importer/resolve';
-import { renderSite } from '../pegleg/render-site';
 import { redact, streamSecrets, StreamSecrets } from '../pegleg/secrets';
 import { placeholderWarnings } from './placeholders';
 import type { CliIo } from './io';
@@ -39,6 +38,8 @@ export function withSecrets(r: ResolvedInputs): ReadManifest {
 export async function readSite(io: CliIo, repo: string, site: string, options: ResolveInputsOptions, order?: readonly string[]): Promise<ReadManifest> {
   const progress = io.stderr.isTTY ? (msg: string) => io.stderr.write(`\r${msg.slice(0, 100)}\x1b[K`) : undefined;
   progress?.(`rendering site ${site}`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the engine loads for a --site run only
+  const { renderSite } = require('../pegleg/render-site') as typeof import('../pegleg/render-site');
   const rendered = await renderSite(repo, site, { order });
   if (progress) io.stderr.write('\r\x1b[K');
   if (rendered.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: rendered.diagnostics, documents: [], secrets: rendered.secrets };
