@@ -59,7 +59,12 @@ export function hasBarbicanRef(data: unknown): boolean {
 
 function stepsOf(path: string): Path | undefined {
   try {
-    return parseJsonPath(normalizeJsonPath(path)).steps.map((s: Step) => ('field' in s ? s.field : s.index));
+    const out: Path = [];
+    for (const s of parseJsonPath(normalizeJsonPath(path)).steps) {
+      if ('root' in s) out.length = 0;
+      else out.push('field' in s ? s.field : s.index);
+    }
+    return out;
   } catch {
     return undefined;
   }
@@ -168,7 +173,11 @@ function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstituti
       if (owners === undefined) continue;
       const others = owners.filter((o) => o.doc !== doc);
       if (others.length === 0) continue;
-      const rest = steps.slice(depth).map((st) => ('field' in st ? st.field : st.index));
+      const rest: Path = [];
+      for (const st of steps.slice(depth)) {
+        if ('field' in st) rest.push(st.field);
+        else if ('index' in st) rest.push(st.index);
+      }
       for (const o of others) {
         if (sub.wholeSecret || sub.innerSecrets.length > 0) addPath(o.doc.secretPaths, [...o.path, ...rest]);
         if (warned.has(o.doc)) continue;
