@@ -164,7 +164,7 @@ interface OneSubstitution {
 function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstitution, ctx: SubstitutionContext): void {
   const destSteps = stepsOf(sub.destPath);
   const warned = new Set<Doc>();
-  const onWrite = (container: object, chain: Chain, steps: readonly Step[]) => {
+  const onWrite = (_container: object, chain: Chain, steps: readonly Step[]) => {
     // A container of another document's data: Deckhand writes through the shallow copy.
     for (let depth = 0; depth < chain.length; depth++) {
       const c = chain[depth];
@@ -191,7 +191,6 @@ function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstituti
       }
       break;
     }
-    void container;
   };
   let problem = '';
   try {
@@ -213,11 +212,10 @@ function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstituti
       problem = `Failed to create JSON path "${sub.destPath}" in the destination document ${doc.label}. No data was substituted.`;
     }
   } catch (e) {
-    if (e instanceof PatternError) {
-      throw new Fatal(doc, DeckhandCodes.UNSUPPORTED, e.message, sub.field);
-    }
+    // A pattern Python refuses too is skipped with a warning, as Deckhand does; one only this engine cannot run is an error.
+    if (e instanceof PatternError && !e.pythonRejects) throw new Fatal(doc, DeckhandCodes.UNSUPPORTED, e.message, sub.field);
     if (e instanceof JsonPathError && e.unsupported) throw new Fatal(doc, DeckhandCodes.UNSUPPORTED, e.message, sub.field);
-    if (!(e instanceof PyException || e instanceof JsonPathError)) throw e;
+    if (!(e instanceof PyException || e instanceof JsonPathError || e instanceof PatternError)) throw e;
     problem = `substitution from ${srcDoc.label} into ${sub.destPath} failed (${e.message}); Deckhand skips it`;
   }
   if (problem !== '') {
