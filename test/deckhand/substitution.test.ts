@@ -208,3 +208,10 @@ describe('patterns this engine cannot run as Python does', () => {
     expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'deckhand-substitution']]);
   });
 });
+
+test("the caller's documents are never changed (Deckhand changes its own in place)", () => {
+  const docs = [...cases['encrypted']!, ...cases['aliasing']!.slice(1).map((d: any) => ({ ...d, metadata: { ...d.metadata, name: `${d.metadata.name}-2` } }))];
+  const before = JSON.stringify(docs);
+  render(docs);
+  expect(JSON.stringify(docs)).toBe(before);
+});
