@@ -22,8 +22,8 @@ export class JsonPathError extends Error {
   }
 }
 
-/** One step of a path. */
-export type Step = { readonly field: string } | { readonly index: number };
+/** One step of a path; `root` is a `$` after a dot (`$.a.$`), which jsonpath-ng reads as the root again. */
+export type Step = { readonly field: string } | { readonly index: number } | { readonly root: true };
 
 /** A parsed path. */
 export interface JsonPath {
@@ -114,7 +114,10 @@ function parseSteps(text: string): Step[] {
       i++;
       skip();
       if (text[i] === '[') index();
-      else steps.push({ field: name() });
+      else if (text[i] === '$') {
+        i++;
+        steps.push({ root: true });
+      } else steps.push({ field: name() });
     } else if (text[i] === '[') index();
     else bad(`unexpected ${JSON.stringify(text[i])}`);
   }
@@ -125,7 +128,7 @@ function parseSteps(text: string): Step[] {
 export type Chain = unknown[];
 
 /** jsonpath-ng's `find` of one step: the value, or `undefined` for no match (null is a match). */
-function stepFind(value: unknown, step: Step): { v: unknown } | undefined {
+function stepFind(value: unknown, step: { readonly field: string } | { readonly index: number }): { v: unknown } | undefined {
   if ('field' in step) {
     if (!isDict(value) || !hasKey(value, step.field)) return undefined;
     return { v: value[step.field] };
@@ -150,6 +153,10 @@ export function findPath(data: unknown, path: JsonPath, chain?: Chain): { value:
   let cur = data;
   for (const step of path.steps) {
     chain?.push(cur);
+    if ('root' in step) {
+      cur = data;
+      continue;
+    }
     const r = stepFind(cur, step);
     if (r === undefined) return undefined;
     cur = r.v;
@@ -174,6 +181,8 @@ export function updatePath(data: unknown, path: JsonPath, val: unknown, onWrite?
   if (parent === undefined) return data;
   const target = parent.value;
   const last = path.steps[path.steps.length - 1]!;
+  // `Child.update` drops what `Root.update` returns: writing at a trailing `$` changes nothing.
+  if ('root' in last) return data;
   if ('field' in last) {
     // `if type(data) is not bool and field in data: data[field] = val`
     if (target === null || target === undefined || typeof target === 'boolean') return data;

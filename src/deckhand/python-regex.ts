@@ -10,8 +10,15 @@
  */
 import { PyException } from './python';
 
-/** A pattern this module will not translate: the message says what and where. */
-export class PatternError extends Error {}
+/** A pattern this module will not translate: the message says what and where. `pythonRejects`: Python's `re` refuses it too. */
+export class PatternError extends Error {
+  constructor(
+    message: string,
+    public readonly pythonRejects = false,
+  ) {
+    super(message);
+  }
+}
 
 /** A Python pattern translated for JavaScript. */
 export interface PyRegex {
@@ -69,12 +76,12 @@ function translate(p: string): PyRegex {
     const ch = p[i]!;
     if (ch === '\\') {
       const next = p[i + 1];
-      if (next === undefined) throw new PatternError(`pattern ${JSON.stringify(p)} ends with a lone backslash (Python: bad escape (end of pattern))`);
+      if (next === undefined) throw new PatternError(`pattern ${JSON.stringify(p)} ends with a lone backslash (Python: bad escape (end of pattern))`, true);
       if (next === 'A') out += '^';
       else if (next === 'Z') out += '$';
       else if (next === 'a') out += '\\x07';
       else if (next === 'U' || next === 'N') refuse(`\\${next}`, i);
-      else if (/[A-Za-z]/.test(next) && !PY_LETTER_ESCAPES.has(next)) throw new PatternError(`pattern ${JSON.stringify(p)} has the escape \\${next}, which Python refuses (bad escape)`);
+      else if (/[A-Za-z]/.test(next) && !PY_LETTER_ESCAPES.has(next)) throw new PatternError(`pattern ${JSON.stringify(p)} has the escape \\${next}, which Python refuses (bad escape)`, true);
       else out += `\\${next}`;
       i += 2;
       continue;
@@ -95,13 +102,13 @@ function translate(p: string): PyRegex {
         if (p[j] === '\\') {
           const next = p[j + 1] ?? '';
           if (next === 'A' || next === 'Z' || next === 'b' || next === 'B') refuse(`\\${next} inside a class`, j);
-          if (/[A-Za-z]/.test(next) && !PY_LETTER_ESCAPES.has(next)) throw new PatternError(`pattern ${JSON.stringify(p)} has the escape \\${next}, which Python refuses (bad escape)`);
+          if (/[A-Za-z]/.test(next) && !PY_LETTER_ESCAPES.has(next)) throw new PatternError(`pattern ${JSON.stringify(p)} has the escape \\${next}, which Python refuses (bad escape)`, true);
           out += next === 'a' ? '\\x07' : `\\${next}`;
           j++;
         } else if (p[j] === '[') out += '\\[';
         else out += p[j];
       }
-      if (j >= p.length) throw new PatternError(`pattern ${JSON.stringify(p)} has an unterminated character set at offset ${i}`);
+      if (j >= p.length) throw new PatternError(`pattern ${JSON.stringify(p)} has an unterminated character set at offset ${i}`, true);
       out += ']';
       i = j + 1;
       continue;
@@ -221,7 +228,7 @@ function parseTemplate(repl: string, rx: PyRegex): TemplatePiece[] {
       groupRef(Number(repl.slice(i + 1, i + (two ? 3 : 2))));
       i += two ? 2 : 1;
     } else if (/[A-Za-z]/.test(next)) {
-      throw new PyException(`bad escape \\${next} in the replacement`);
+      throw new PyException('bad escape in the replacement (the substituted value has a backslash before a letter Python refuses)');
     } else {
       lit += `\\${next}`;
       i++;

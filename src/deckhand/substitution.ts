@@ -59,7 +59,12 @@ export function hasBarbicanRef(data: unknown): boolean {
 
 function stepsOf(path: string): Path | undefined {
   try {
-    return parseJsonPath(normalizeJsonPath(path)).steps.map((s: Step) => ('field' in s ? s.field : s.index));
+    const out: Path = [];
+    for (const s of parseJsonPath(normalizeJsonPath(path)).steps) {
+      if ('root' in s) out.length = 0;
+      else out.push('field' in s ? s.field : s.index);
+    }
+    return out;
   } catch {
     return undefined;
   }
@@ -159,7 +164,7 @@ interface OneSubstitution {
 function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstitution, ctx: SubstitutionContext): void {
   const destSteps = stepsOf(sub.destPath);
   const warned = new Set<Doc>();
-  const onWrite = (container: object, chain: Chain, steps: readonly Step[]) => {
+  const onWrite = (_container: object, chain: Chain, steps: readonly Step[]) => {
     // A container of another document's data: Deckhand writes through the shallow copy.
     for (let depth = 0; depth < chain.length; depth++) {
       const c = chain[depth];
@@ -168,7 +173,11 @@ function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstituti
       if (owners === undefined) continue;
       const others = owners.filter((o) => o.doc !== doc);
       if (others.length === 0) continue;
-      const rest = steps.slice(depth).map((st) => ('field' in st ? st.field : st.index));
+      const rest: Path = [];
+      for (const st of steps.slice(depth)) {
+        if ('field' in st) rest.push(st.field);
+        else if ('index' in st) rest.push(st.index);
+      }
       for (const o of others) {
         if (sub.wholeSecret || sub.innerSecrets.length > 0) addPath(o.doc.secretPaths, [...o.path, ...rest]);
         if (warned.has(o.doc)) continue;
@@ -182,7 +191,6 @@ function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstituti
       }
       break;
     }
-    void container;
   };
   let problem = '';
   try {
@@ -204,11 +212,10 @@ function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstituti
       problem = `Failed to create JSON path "${sub.destPath}" in the destination document ${doc.label}. No data was substituted.`;
     }
   } catch (e) {
-    if (e instanceof PatternError) {
-      throw new Fatal(doc, DeckhandCodes.UNSUPPORTED, e.message, sub.field);
-    }
+    // A pattern Python refuses too is skipped with a warning, as Deckhand does; one only this engine cannot run is an error.
+    if (e instanceof PatternError && !e.pythonRejects) throw new Fatal(doc, DeckhandCodes.UNSUPPORTED, e.message, sub.field);
     if (e instanceof JsonPathError && e.unsupported) throw new Fatal(doc, DeckhandCodes.UNSUPPORTED, e.message, sub.field);
-    if (!(e instanceof PyException || e instanceof JsonPathError)) throw e;
+    if (!(e instanceof PyException || e instanceof JsonPathError || e instanceof PatternError)) throw e;
     problem = `substitution from ${srcDoc.label} into ${sub.destPath} failed (${e.message}); Deckhand skips it`;
   }
   if (problem !== '') {

@@ -147,6 +147,10 @@ describe('actions', () => {
     expect(dataOf(r, 'p')).toEqual({ a: { x: 1 }, b: 2, c: 3 });
   });
 
+  test("an action path of '$' is jsonpath-ng's '$.$', the root again: delete finds the whole data and removes nothing", () => {
+    expect(dataOf(layered({ a: 1 }, {}, [{ method: 'delete', path: '$' }]), 'c')).toEqual({ a: 1 });
+  });
+
   test('a child with a parent but no actions keeps its own data', () => {
     const r = render([policy(), parentOf('p', { a: 1 }), doc(S, 'c', 'site', { b: 1 }, { parentSelector: { name: 'p' } })], { validate: false });
     expect(dataOf(r, 'c')).toEqual({ b: 1 });

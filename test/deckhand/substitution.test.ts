@@ -102,7 +102,9 @@ describe('patterns', () => {
     expect(dataOfD('replEscapes')).toEqual({ a: 'a\nb\\c$1a\nb\\c$1' });
     const bad = render(cases['replBadEscape']!);
     expect(dataOf(bad, 'd', D)).toEqual({ a: 'X' });
-    expect(messages(bad)).toEqual(['warning deckhand-substitution site.yaml:21:1: substitution from [a/Src/v1, global] s into .a failed (bad escape \\q in the replacement); Deckhand skips it']);
+    expect(messages(bad)).toEqual(['warning deckhand-substitution site.yaml:21:1: substitution from [a/Src/v1, global] s into .a failed (bad escape in the replacement (the substituted value has a backslash before a letter Python refuses)); Deckhand skips it']);
+    // The value is a secret: not a character of it in the message.
+    expect(JSON.stringify(bad.diagnostics)).not.toContain('\\\\q');
   });
   test("Python's named groups and $ (which also matches before a final newline)", () => {
     expect(dataOfD('namedGroupSub')).toEqual({ a: 'V;' });
@@ -188,4 +190,28 @@ describe('secret paths', () => {
     expect(byName).toEqual({ pw: [[]], chart: [['values', 'password'], ['values', 'url']], copy: [['v', 'password'], ['v', 'url']], 'layering-policy': [] });
     expect(JSON.stringify(r.diagnostics)).not.toContain('hunter2');
   });
+});
+
+describe('patterns this engine cannot run as Python does', () => {
+  const withPattern = (pattern: string) =>
+    render([policy(), doc(S, 's', 'global', { v: 'x' }), doc(D, 'd', 'site', { a: 'aa' }, { substitutions: [sub(S, 's', '.v', { path: '.a', pattern })] })]);
+  test('refused with an error naming the pattern', () => {
+    const r = withPattern('(?>a)');
+    expect(r.documents).toEqual([]);
+    expect(messages(r)).toEqual([
+      'error deckhand-unsupported site.yaml:21:1: Deckhand cannot render the site: the group (?> at offset 0 of pattern "(?>a)" cannot be run the way Python runs it',
+    ]);
+  });
+  test('a pattern Python refuses too is skipped with a warning, as Deckhand does', () => {
+    const r = withPattern('a\\q');
+    expect(dataOf(r, 'd', D)).toEqual({ a: 'aa' });
+    expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual([['warning', 'deckhand-substitution']]);
+  });
+});
+
+test("the caller's documents are never changed (Deckhand changes its own in place)", () => {
+  const docs = [...cases['encrypted']!, ...cases['aliasing']!.slice(1).map((d: any) => ({ ...d, metadata: { ...d.metadata, name: `${d.metadata.name}-2` } }))];
+  const before = JSON.stringify(docs);
+  render(docs);
+  expect(JSON.stringify(docs)).toBe(before);
 });
