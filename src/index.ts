@@ -46,5 +46,10 @@ export type { Plan, PlanStep, PlannedRelease, PlanJson } from './model/plan';
 export type { ValidateOptions } from './model/validate';
 export { mergeValues } from './model/values';
 export type { Values, JsonValue, OpaqueLeafTest } from './model/values';
+// Pegleg sites (and documents Deckhand rendered) as an ArmadaManifest; the work loads on first use.
+export { loadPeglegSite } from './pegleg/site-manifest';
+export type { PeglegSiteOptions, SecretValueLocation } from './pegleg/site-manifest';
+// What `armada-cdk import` writes for a secret value: read when the program runs.
+export { siteSecret } from './pegleg/site-secret';
 // What `Testing.documents()` returns.
 export type { ArmadaDocument } from './model/wire/documents';

@@ -29,7 +29,7 @@ import * as vm from 'vm';
  * The commands with a cache of their own (main's, which this module cannot load without loading
  * them all; a test keeps the two lists equal); any other first argument shares `other`.
  */
-export const CACHED_COMMANDS: ReadonlySet<string> = new Set(['validate', 'plan', 'convert', 'import', 'values-types']);
+export const CACHED_COMMANDS: ReadonlySet<string> = new Set(['validate', 'plan', 'convert', 'import', 'render', 'values-types']);
 
 const MAGIC = Buffer.from('ACDKV8C1');
 const DIGEST_BYTES = 32;

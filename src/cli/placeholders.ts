@@ -1,7 +1,13 @@
 /**
  * `${VAR}` left in the input: OpenStack-Helm's manifests are templates for `envsubst`, and Armada
  * reads such a string literally (a chart location of "${OSH_INFRA_PATH}" is a relative path), so
- * an unexpanded placeholder is almost always a step forgotten before `armada apply`.
+ * an unexpanded placeholder is usually a step forgotten before `armada apply`.
+ *
+ * Not where the text is for another program that expands it when it runs: a script or a
+ * configuration template carried in values (fluentd's `tag info.${tag}`, fluent-bit's
+ * `Record hostname ${HOSTNAME}`, a shell script's `"${OS_USERNAME}"`), which envsubst would break.
+ * Those are multi-line strings, values under a script, command or template key, lower-case
+ * record fields, or shell command lines; only the rest is warned about.
  */
 import { Diagnostic } from '../model/diagnostics';
 import { formatWirePath } from '../model/wire/fields';
@@ -21,7 +27,7 @@ export function placeholderWarnings(documents: readonly LoadedDocument[]): Diagn
     walk(doc.data, ['data'], (path, value) => {
       if (!value.includes('${')) return;
       const names = [...new Set([...value.matchAll(PLACEHOLDER)].map((m) => m[1]))];
-      if (names.length === 0) return;
+      if (names.length === 0 || !envsubstMeant(path, value, names)) return;
       out.push({
         severity: 'warning',
         code: DiagnosticCodes.UNEXPANDED_PLACEHOLDER,
@@ -36,6 +42,24 @@ export function placeholderWarnings(documents: readonly LoadedDocument[]): Diagn
 }
 
 type WirePath = readonly (string | number)[];
+
+/** Keys whose values are programs or templates that their own runtime expands. */
+const RUNTIME_KEY = /^(?:command|commands|args|script|scripts|template|templates|exec|entrypoint|lifecycle|content|contents)$|(?:[-_]script|Script|[-_]template|Template|\.sh|\.conf|\.tpl)$/;
+/** A command line (a shell expands it when it runs). */
+const SHELL_LINE = /(?:^|\s)(?:echo|export|exec|eval|sh|bash|set|if|for|test)\s|\$\(|&&|\|\||;\s|\s\|\s|`/;
+
+/**
+ * Whether a `${...}` of `value` was plausibly meant for envsubst before Armada: not in a
+ * multi-line text (a script or configuration file), not under a key that holds a program or a
+ * template, not when every name is lower case (fluentd and fluent-bit record fields), not in a
+ * shell command line.
+ */
+function envsubstMeant(path: WirePath, value: string, names: readonly string[]): boolean {
+  if (value.includes('\n')) return false;
+  if (path.some((s) => typeof s === 'string' && RUNTIME_KEY.test(s))) return false;
+  if (names.every((n) => n === n.toLowerCase())) return false;
+  return !SHELL_LINE.test(value);
+}
 
 /** Visits every string under `v`; `path` is one stack, copied only for a visit (large sites). */
 function walk(v: unknown, path: (string | number)[], visit: (path: WirePath, value: string) => void): void {

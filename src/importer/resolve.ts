@@ -10,7 +10,9 @@ import { Diagnostic, hasErrors, isError } from '../model/diagnostics';
 import { ManifestSpec } from '../model/spec';
 import { assumeJsonTree, isPlainObject } from '../model/values';
 import { armadaSchema, documentsToSpec, InputDocument } from '../model/wire/from-documents';
-import { LoadedArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, unrenderedReasons, validateArmadaDocument } from './load';
+import { LoadedArmadaDocument, isArmadaSchema, loadInputs, LoadedDocument, validateArmadaDocument } from './load';
+import { isDeckhandReason, unrenderedInStream } from './load/unrendered';
+import { deploymentConfigurationManifest } from '../pegleg/deployment-configuration';
 import { DocumentOrigin } from './origin';
 import { STDIN_NAME } from './load/read';
 import { LoadBudget, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './load/limits';
@@ -61,25 +63,38 @@ export interface ResolvedInputs {
   readonly documents: readonly LoadedDocument[];
 }
 
-/** Signs of Deckhand that rendered documents keep as well (see resolveInputs). */
-const WEAK = new Set(['metadata.substitutions', 'metadata.layeringDefinition.actions', 'metadata.replacement']);
-
-/**
- * Deckhand flags Armada itself never reads. `replacement: true` stays on the document that
- * survives rendering (Deckhand's rendered-documents returns the replacing document, and drops the
- * replaced and the abstract ones), so on a complete document it is only a warning;
- * an abstract document is never in rendered output, so one in the stream means the site was not
- * rendered, and stays an error although Armada would deploy it as written.
- */
-const REPLACEMENT = 'metadata.replacement';
+/** Armada ignores the abstract flag and would deploy such a document as written. */
 const ABSTRACT = 'metadata.layeringDefinition.abstract';
-const PARENT_SELECTOR = 'metadata.layeringDefinition.parentSelector';
 
 export async function resolveInputs(paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
-  const diagnostics: Diagnostic[] = [];
   const progress = options.onProgress ?? (() => undefined);
   const loaded = await loadEach(paths, options.stdin, progress);
+  return resolveLoaded(loaded, paths, options);
+}
+
+/** Documents loaded already (files, or a site rendered in memory), as a stream in order. */
+export interface LoadedInputs {
+  /** Every document, in order. */
+  readonly documents: readonly LoadedDocument[];
+  /** The Armada documents with a usable envelope. */
+  readonly armada: readonly LoadedArmadaDocument[];
+  /** What loading them found. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * {@link resolveInputs} for documents already loaded. `paths` name the input where no document
+ * can (an empty input). Without a target manifest, a `shipyard/DeploymentConfiguration/v1` of the
+ * stream names it (`data.armada.manifest`), as Shipyard tells Armada.
+ */
+export async function resolveLoaded(loaded: LoadedInputs, paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
+  const diagnostics: Diagnostic[] = [];
+  const progress = options.onProgress ?? (() => undefined);
   append(diagnostics, loaded.diagnostics);
+  if (options.targetManifest === undefined) {
+    const configured = deploymentConfigurationManifest(loaded.documents);
+    if (configured !== undefined) options = { ...options, targetManifest: configured };
+  }
 
   // Overrides are loaded and applied only when there are some: without them the loaded documents
   // are the effective ones, and nothing is copied.
@@ -116,9 +131,8 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   let blocked = hasErrors(diagnostics);
   const failed = new Set<LoadedArmadaDocument>();
   // Deckhand keeps substitutions and layering actions in the metadata of rendered documents too,
-  // so those alone do not prove a fragment: they do when the data also fails Armada's schema.
-  // Abstract documents, layering children, replacements and charts without a source are never
-  // what Armada is given.
+  // so a document is a fragment only where rendering would still change it (unrendered.ts).
+  const unrendered = unrenderedInStream(loaded.documents);
   for (const doc of effective) {
     // One past the room left: where the stop is reported.
     const room = MAX_LOAD_FINDINGS - diagnostics.length;
@@ -129,29 +143,14 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
       blocked = true;
       break;
     }
-    const reasons = unrenderedReasons(doc);
-    // A replacement always has a parentSelector (Deckhand requires it), and rendered output keeps
-    // both on the document that took its parent's place.
-    const replaces = reasons.some((r) => r.path.join('.') === REPLACEMENT);
-    const strong = reasons.filter((r) => !WEAK.has(r.path.join('.')) && !(replaces && r.path.join('.') === PARENT_SELECTOR));
-    const fragment = strong.length > 0 || (reasons.length > 0 && hasErrors(schemaErrors));
-    if (!fragment) {
+    // Overrides give a document a copy: its reasons are those of the loaded one.
+    const reasons = unrendered.get(doc) ?? (doc.overridden ? loadedAs(loaded.documents, doc, unrendered) : undefined) ?? [];
+    if (reasons.length === 0) {
       append(diagnostics, schemaErrors);
       if (schemaErrors.length > 0) failed.add(doc);
-      const replacement = reasons.find((r) => r.path.join('.') === REPLACEMENT);
-      if (replacement) {
-        diagnostics.push({
-          severity: 'warning',
-          location: doc.location(replacement.path),
-          document: doc.label,
-          field: REPLACEMENT,
-          code: DiagnosticCodes.UNRENDERED,
-          message: 'metadata.replacement: true: Deckhand keeps the flag on the document that replaced its parent, and Armada ignores it and deploys the document as written; make sure the stream is the rendered site (the parent it replaced must not be in it)',
-        });
-      }
       continue;
     }
-    const deckhand = reasons.some((r) => r.path[0] === 'metadata');
+    const deckhand = reasons.some(isDeckhandReason);
     blocked = true;
     diagnostics.push({
       severity: 'error',
@@ -160,7 +159,7 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
       field: formatWirePath(reasons[0].path),
       code: DiagnosticCodes.UNRENDERED,
       message: deckhand
-        ? `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only${reasons.some((r) => r.path.join('.') === ABSTRACT) ? ' (it ignores the abstract flag itself and would deploy this document as written)' : ''}: render the site (layering and substitution) first`
+        ? `this document looks like an unrendered Deckhand/Pegleg fragment (${reasons.map((r) => r.message).join('; ')}); Armada reads rendered documents only${reasons.some((r) => r.path.join('.') === ABSTRACT) ? ' (it ignores the abstract flag itself and would deploy this document as written)' : ''}: render the site (layering and substitution) first, with armada-cdk render or the --site option`
         : `this document looks unrendered (${reasons.map((r) => r.message).join('; ')}): render the site first, or pass it with --values if it is an override document`,
     });
   }
@@ -174,6 +173,13 @@ export async function resolveInputs(paths: readonly string[], options: ResolveIn
   append(diagnostics, validateSite(spec, { chartSchemas: !options.skipChartSchemas, failed: leftOut }));
   // A site without its failed documents is no site to build: only its findings are returned.
   return { ...(leftOut ? {} : { spec }), diagnostics: bySet(diagnostics), documents: loaded.documents };
+}
+
+/** The reasons of the loaded document an overridden copy was made from. */
+function loadedAs<T>(documents: readonly LoadedDocument[], doc: LoadedDocument, reasons: ReadonlyMap<LoadedDocument, T>): T | undefined {
+  if (reasons.size === 0) return undefined;
+  const original = documents.find((d) => d.file === doc.file && d.index === doc.index);
+  return original && reasons.get(original);
 }
 
 function inputDocument(doc: LoadedArmadaDocument): InputDocument {
@@ -269,7 +275,7 @@ async function applyOverrides(
 }
 
 /** Loads the inputs one file at a time, so that a long run can say how far it got. */
-async function loadEach(paths: readonly string[], stdin: NodeJS.ReadableStream | undefined, progress: (m: string) => void) {
+async function loadEach(paths: readonly string[], stdin: NodeJS.ReadableStream | undefined, progress: (m: string) => void): Promise<LoadedInputs> {
   if (paths.length < 2) return loadInputs(paths, stdin);
   const all = { documents: [] as LoadedDocument[], armada: [] as LoadedArmadaDocument[], diagnostics: [] as Diagnostic[] };
   // One count of documents and findings for the run: the inputs after a stop are not read.

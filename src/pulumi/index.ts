@@ -17,3 +17,5 @@ export type { ClusterInputs, ReleaseState } from './provider/provider-support';
 // What a user meets when chart sources fail or are configured, and where the chart cache lives.
 export { ChartSourceError, defaultCacheDir } from './sources';
 export type { CacheOptions, ChartSourceErrorCode, ResolveChartSourceOptions } from './sources';
+// A Pegleg site as an ArmadaManifest whose secret values are Pulumi secrets.
+export { loadPeglegSite } from './pegleg-site';

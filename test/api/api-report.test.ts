@@ -143,10 +143,10 @@ describe('the API report', () => {
     }
   });
 
-  test('the names a program can use at run time are the constructs, factories, enums and errors', () => {
+  test('the names a program can use at run time are the constructs, factories, enums and errors, and the Pegleg site loaders', () => {
     const values = (entry: string) =>
       report.names.filter((n) => n.entry === entry && !['interface', 'type'].includes(n.kind) && !n.kind.endsWith('(type only)')).map((n) => n.name);
-    expect(values('armada-cdk')).toEqual(['ArmadaManifest', 'ArmadaValidationError', 'Chart', 'ChartGroup', 'ChartSource', 'Duration', 'SchemaVersion', 'SourceType', 'Testing', 'WaitResource', 'WaitResourceType', 'Warnings', 'mergeValues']);
+    expect(values('armada-cdk')).toEqual(['ArmadaManifest', 'ArmadaValidationError', 'Chart', 'ChartGroup', 'ChartSource', 'Duration', 'SchemaVersion', 'SourceType', 'Testing', 'WaitResource', 'WaitResourceType', 'Warnings', 'loadPeglegSite', 'mergeValues', 'siteSecret']);
     expect(values('armada-cdk/cdk8s')).toEqual([
       'ArmadaChartOutput',
       'ArmadaDocuments',
@@ -162,7 +162,7 @@ describe('the API report', () => {
       'ResourceKinds',
       'RoleEscalation',
     ]);
-    expect(values('armada-cdk/pulumi')).toEqual(['ChartSourceError', 'ManifestDeployment', 'defaultCacheDir']);
+    expect(values('armada-cdk/pulumi')).toEqual(['ChartSourceError', 'ManifestDeployment', 'defaultCacheDir', 'loadPeglegSite']);
     // The report's view matches what the modules really export.
     const runtime = (m: object) => Object.keys(m).filter((k) => k !== '__esModule').sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     expect(runtime(require('../../src'))).toEqual(values('armada-cdk'));

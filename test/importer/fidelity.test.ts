@@ -271,12 +271,11 @@ describe('kept stricter, and said so', () => {
     ]);
   });
 
-  test('Deckhand flags on complete documents: a replacement (with its parentSelector) warns, abstract is an error that says what Armada would do', async () => {
+  test('Deckhand flags on complete documents: a replacement whose parent is gone is rendered (Deckhand keeps the flag), abstract is an error that says what Armada would do', async () => {
     const r = await run('validate', 'deckhand-flags.yaml');
     expect(r.code).toBe(1);
     expect(diagnostics(r.lines)).toEqual([
-      'deckhand-flags.yaml:6:3: warning: armada/Chart/v2 blog: metadata.replacement: metadata.replacement: true: Deckhand keeps the flag on the document that replaced its parent, and Armada ignores it and deploys the document as written; make sure the stream is the rendered site (the parent it replaced must not be in it)',
-      'deckhand-flags.yaml:28:5: error: armada/Chart/v2 template: metadata.layeringDefinition.abstract: this document looks like an unrendered Deckhand/Pegleg fragment (it is abstract (metadata.layeringDefinition.abstract: true): Deckhand never hands it to Armada, only its children); Armada reads rendered documents only (it ignores the abstract flag itself and would deploy this document as written): render the site (layering and substitution) first',
+      'deckhand-flags.yaml:28:5: error: armada/Chart/v2 template: metadata.layeringDefinition.abstract: this document looks like an unrendered Deckhand/Pegleg fragment (it is abstract (metadata.layeringDefinition.abstract: true): Deckhand never hands it to Armada, only its children); Armada reads rendered documents only (it ignores the abstract flag itself and would deploy this document as written): render the site (layering and substitution) first, with armada-cdk render or the --site option',
     ]);
   });
 });

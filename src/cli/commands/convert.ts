@@ -5,13 +5,14 @@ import { buildPlan } from '../../model/plan';
 import { SchemaVersion } from '../../model/spec';
 import { airshipChartsAsRead } from '../../model/wire/airship-v1';
 import { toArmadaDocuments } from '../../model/wire/documents';
-import { otherToolsDocumentWarnings } from '../left-out';
+import { otherToolsNotes } from '../left-out';
+import { redactDiagnostics } from '../pegleg-input';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
 import { fluxObjectsAsRead } from '../../model/wire/flux-v2';
 import { WriterForm } from '../../model/wire/emit';
 import { toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
 import { flag, list, parse, str } from '../args';
-import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
+import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
 import { CliIo, EXIT, UsageError, writePieces } from '../io';
 import { plural } from '../report';
@@ -19,7 +20,7 @@ import { checkOutputDirectory, checkOutputNotInput, planDirectoryOutput, writeFi
 
 export const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'] as const;
 
-export const HELP = `Usage: armada-cdk convert FILE... --to TARGET [-o DIR] [options]
+export const HELP = `Usage: armada-cdk convert (FILE... | --site NAME [--repo DIR]) --to TARGET [-o DIR] [options]
 
 Converts Armada documents for another consumer, keeping their meaning; what the target cannot
 express is reported (a warning, or an error when the output would be wrong).
@@ -51,6 +52,7 @@ Options:
                        free-form values: every value is kept as written.
 ${FLUX_CLI_HELP}
 ${INPUT_HELP}
+${SITE_HELP}
 ${REPORT_HELP}
 
 Examples:
@@ -83,6 +85,7 @@ const rejectedByClosedValues = (d: Diagnostic) =>
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parse('convert', argv, {
     ...INPUT_OPTIONS,
+    ...SITE_OPTIONS,
     to: { type: 'string', choices: TARGETS },
     output: { type: 'string', short: 'o' },
     force: { type: 'boolean' },
@@ -161,8 +164,8 @@ async function convert(
     objects = out.objects;
     diagnostics = out.diagnostics.all;
   }
-  const all = [...r.diagnostics, ...diagnostics, ...otherToolsDocumentWarnings(r.documents, `convert --to ${to}`)];
-  const notes = to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [];
+  const all = [...r.diagnostics, ...redactDiagnostics(diagnostics, r.secrets)];
+  const notes = [...otherToolsNotes(r.documents, `convert --to ${to}`), ...(to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [])];
   if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
   return { objects, name: spec.name };
 }

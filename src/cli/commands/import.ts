@@ -1,13 +1,14 @@
 import * as path from 'path';
 import { exportNameProblem, generateTypeScript } from '../../importer/codegen';
 import { list, parse, str } from '../args';
-import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
+import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { CliIo, EXIT, UsageError } from '../io';
 import { plural } from '../report';
 import { checkOutputFile, checkOutputNotInput, planFileOutput, writeFilesAtomically } from '../write';
-import { otherToolsDocumentWarnings } from '../left-out';
+import { otherToolsNotes } from '../left-out';
+import { chartValueSecrets } from '../../pegleg/secrets';
 
-export const HELP = `Usage: armada-cdk import FILE... -o site.ts [options]
+export const HELP = `Usage: armada-cdk import (FILE... | --site NAME [--repo DIR]) -o site.ts [options]
 
 Generates readable TypeScript that builds the same site with armada-cdk's constructs: one Chart
 per chart document, values as object literals, ChartSource.* sources, Duration.* timeouts and
@@ -20,6 +21,7 @@ Options:
   --export-name NAME   name of the exported manifest constant (default: site); "default"
                        makes it the module's default export
 ${INPUT_HELP}
+${SITE_HELP}
 ${REPORT_HELP}
 
 Examples:
@@ -28,7 +30,7 @@ Examples:
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const args = parse('import', argv, { ...INPUT_OPTIONS, ...REPORT_OPTIONS, output: { type: 'string', short: 'o' }, 'export-name': { type: 'string' } });
+  const args = parse('import', argv, { ...INPUT_OPTIONS, ...SITE_OPTIONS, ...REPORT_OPTIONS, output: { type: 'string', short: 'o' }, 'export-name': { type: 'string' } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const out = str(args, 'output');
   if (out !== undefined && out !== '-') checkOutputNotInput(io.cwd, `-o ${out}`, checkOutputFile(io.cwd, out, 'import'), [...args.positionals, ...list(args, 'values')], 'import');
@@ -37,8 +39,8 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (problem) throw new UsageError(`--export-name ${JSON.stringify(exportName)} cannot name the exported manifest: ${problem}; use another name, or --export-name default for a default export`, 'import');
   const report = reportOptions(args, 'import');
   const r = await readManifest(args, io, 'import');
-  if ((await inputFailed(io, r, report)) || !(await finishReport(io, [...r.diagnostics, ...otherToolsDocumentWarnings(r.documents, 'import')], report))) return EXIT.INVALID;
-  const code = generateTypeScript(r.spec!, { sources: args.positionals.map((p) => path.basename(p)), exportName });
+  if ((await inputFailed(io, r, report)) || !(await finishReport(io, r.diagnostics, report, otherToolsNotes(r.documents, 'import')))) return EXIT.INVALID;
+  const code = generateTypeScript(r.spec!, { sources: str(args, 'site') !== undefined ? [`Pegleg site ${str(args, 'site')}`] : args.positionals.map((p) => path.basename(p)), exportName, secretValues: chartValueSecrets(r.documents, r.secrets) });
   if (out === undefined || out === '-') io.stdout.write(code);
   else {
     await writeFilesAtomically(planFileOutput(io.cwd, out, code, 'import'), () => out);

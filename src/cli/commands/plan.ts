@@ -1,9 +1,9 @@
 import { buildPlan, Plan } from '../../model/plan';
 import { parse, str } from '../args';
-import { finishReport, INPUT_HELP, INPUT_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
+import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { CliIo, EXIT } from '../io';
 
-export const HELP = `Usage: armada-cdk plan FILE... [options]
+export const HELP = `Usage: armada-cdk plan (FILE... | --site NAME [--repo DIR]) [options]
 
 Prints the deployment steps armada apply would run: groups in manifest order; a sequenced group
 is one step per chart, an unsequenced group one step with all its charts. Each step starts once
@@ -12,6 +12,7 @@ every release of the previous step is ready.
 Options:
   --format text|json|mermaid|dot   output format (default: text)
 ${INPUT_HELP}
+${SITE_HELP}
 ${REPORT_HELP}
 
 The text form lists each release with its namespace, chart and wait: the timeout, the resource
@@ -30,7 +31,7 @@ Examples:
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const args = parse('plan', argv, { ...INPUT_OPTIONS, ...REPORT_OPTIONS, format: { type: 'string', choices: ['text', 'json', 'mermaid', 'dot'] } });
+  const args = parse('plan', argv, { ...INPUT_OPTIONS, ...SITE_OPTIONS, ...REPORT_OPTIONS, format: { type: 'string', choices: ['text', 'json', 'mermaid', 'dot'] } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const report = reportOptions(args, 'plan');
   const r = await readManifest(args, io, 'plan');

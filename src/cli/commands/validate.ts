@@ -1,10 +1,10 @@
 import { parse, str } from '../args';
-import { INPUT_HELP, INPUT_OPTIONS, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
+import { INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { CliIo, EXIT } from '../io';
 import { hasErrors } from '../../model/diagnostics';
 import { plural, printReport, tooManyWarnings, toJson } from '../report';
 
-export const HELP = `Usage: armada-cdk validate FILE... [options]
+export const HELP = `Usage: armada-cdk validate (FILE... | --site NAME [--repo DIR]) [options]
 
 Validates Armada documents the way Armada reads them: YAML 1.1 as PyYAML loads it, Armada's own
 JSON schemas, references (manifest -> groups -> charts -> dependencies), then every rule armada-cdk
@@ -19,6 +19,7 @@ Exit status: 0 valid, 1 invalid (or more warnings than --max-warnings), 2 usage 
 Options:
   --format text|json       output format (default: text; json for CI, on stdout)
 ${INPUT_HELP}
+${SITE_HELP}
 ${REPORT_HELP}
 
 Examples:
@@ -28,7 +29,7 @@ Examples:
 `;
 
 export async function run(argv: string[], io: CliIo): Promise<number> {
-  const args = parse('validate', argv, { ...INPUT_OPTIONS, ...REPORT_OPTIONS, format: { type: 'string', choices: ['text', 'json'] } });
+  const args = parse('validate', argv, { ...INPUT_OPTIONS, ...SITE_OPTIONS, ...REPORT_OPTIONS, format: { type: 'string', choices: ['text', 'json'] } });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
   const report = reportOptions(args, 'validate');
   const r = await readManifest(args, io, 'validate');

@@ -119,9 +119,10 @@ describe('the corpus', () => {
 
   it("flags the treasuremap fragments as unrendered, and the openstack-helm gate manifests (with ${VAR}s) as not", () => {
     const nova = doc('treasuremap__global__software__charts__osh__openstack-compute-kit__nova.yaml', 'nova-global');
-    expect(unrenderedReasons(nova).map((r) => r.path.join('.'))).toEqual(['metadata.substitutions', 'metadata.layeringDefinition.abstract', 'data']);
+    // What a document alone shows: substitutions and layering need the rest of the stream (unrenderedInStream).
+    expect(unrenderedReasons(nova).map((r) => r.path.join('.'))).toEqual(['metadata.layeringDefinition.abstract', 'data']);
     const glance = doc('treasuremap__type__skiff__charts__osh__openstack-glance__glance.yaml', 'glance');
-    expect(unrenderedReasons(glance).map((r) => r.path.join('.'))).toEqual(['metadata.layeringDefinition.parentSelector', 'metadata.replacement', 'data']);
+    expect(unrenderedReasons(glance).map((r) => r.path.join('.'))).toEqual(['data']);
     for (const file of [
       'openstack-helm__tools__deployment__armada__manifests__armada-osh.yaml',
       'openstack-helm-infra__tools__deployment__armada__manifests__armada-ceph.yaml',

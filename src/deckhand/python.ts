@@ -1,0 +1,194 @@
+/**
+ * The few Python value semantics Deckhand's output depends on: `==` (where `1 == 1.0 == True`),
+ * truthiness, `str()`, `copy.copy`, `copy.deepcopy` (which keeps shared nodes shared) and
+ * `json.dumps` of a string. Values are the loader's: plain objects, arrays, strings, numbers,
+ * booleans and null.
+ */
+
+/** A Python `dict` as loaded: a plain object. */
+export type Dict = Record<string, unknown>;
+
+/** Raised where Python would raise: Deckhand catches some of these (a warning), not others (fatal). */
+export class PyException extends Error {}
+
+/** Whether `v` is a mapping (a plain object, as the loader builds them). */
+export function isDict(v: unknown): v is Dict {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** `key in d` for a dict. */
+export function hasKey(d: Dict, key: string): boolean {
+  return hasOwnProperty.call(d, key);
+}
+
+/** `d[key]`, own keys only (a key named `constructor` is data, not the prototype's). */
+export function getKey(d: Dict, key: string): unknown {
+  return hasOwnProperty.call(d, key) ? d[key] : undefined;
+}
+
+/** `d[key] = value` without ever touching a prototype (a key `__proto__` is data). */
+export function setKey(d: Dict, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(d, key, { value, writable: true, enumerable: true, configurable: true });
+  else d[key] = value;
+}
+
+/** `d.pop(key)`. */
+export function deleteKey(d: Dict, key: string): void {
+  delete d[key];
+}
+
+/** A new empty dict (no prototype lookups reach `Object.prototype` through a data key). */
+export function newDict(): Dict {
+  return {};
+}
+
+/** Python's truthiness. */
+export function truthy(v: unknown): boolean {
+  if (v === null || v === undefined || v === false) return false;
+  if (v === true) return true;
+  if (typeof v === 'number') return v !== 0; // NaN is true
+  if (typeof v === 'bigint') return v !== 0n;
+  if (typeof v === 'string') return v.length > 0;
+  if (Array.isArray(v)) return v.length > 0;
+  if (isDict(v)) return Object.keys(v).length > 0;
+  return true;
+}
+
+function isNumeric(v: unknown): v is number | boolean | bigint {
+  return typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint';
+}
+
+/** Python's `a == b` on loaded values (`True == 1`, dicts equal whatever their key order). */
+export function pyEq(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (isNumeric(a) && isNumeric(b)) return Number(a) === Number(b);
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!pyEq(a[i], b[i])) return false;
+    return true;
+  }
+  if (isDict(a)) {
+    if (!isDict(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const k of ka) if (!hasKey(b, k) || !pyEq(a[k], b[k])) return false;
+    return true;
+  }
+  return false;
+}
+
+/** `copy.copy`: a new top-level list or dict whose items are the same objects. */
+export function shallowCopy<T>(v: T): T {
+  if (Array.isArray(v)) return v.slice() as T;
+  if (isDict(v)) {
+    const out = newDict();
+    for (const k of Object.keys(v)) setKey(out, k, v[k]);
+    return out as T;
+  }
+  return v;
+}
+
+/** `copy.deepcopy`: nodes shared inside `v` (YAML aliases, earlier shallow copies) stay shared in the copy. */
+export function deepCopy<T>(v: T, memo: Map<object, unknown> = new Map()): T {
+  if (v === null || typeof v !== 'object') return v;
+  const seen = memo.get(v as object);
+  if (seen !== undefined) return seen as T;
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    memo.set(v, out);
+    for (const item of v) out.push(deepCopy(item, memo));
+    return out as T;
+  }
+  if (isDict(v)) {
+    const out = newDict();
+    memo.set(v, out);
+    for (const k of Object.keys(v)) setKey(out, k, deepCopy(v[k], memo));
+    return out as T;
+  }
+  return v; // immutable special values (timestamps, binary)
+}
+
+/** Python's name for the type of `v`, for messages. */
+export function pyTypeName(v: unknown): string {
+  if (v === null || v === undefined) return 'NoneType';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int' : 'float';
+  if (typeof v === 'bigint') return 'int';
+  if (typeof v === 'string') return 'str';
+  if (Array.isArray(v)) return 'list';
+  if (isDict(v)) return 'dict';
+  return 'object';
+}
+
+/** Python's `repr(float)`: shortest round trip, exponent form below 1e-4 and from 1e16. */
+function floatRepr(n: number): string {
+  if (Number.isNaN(n)) return 'nan';
+  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
+  const [mantissa, expText] = n.toExponential().split('e');
+  const exp = Number(expText);
+  if (exp >= -4 && exp < 16) return String(n);
+  const sign = exp < 0 ? '-' : '+';
+  return `${mantissa}e${sign}${String(Math.abs(exp)).padStart(2, '0')}`;
+}
+
+function numberStr(n: number): string {
+  if (Number.isInteger(n)) return Math.abs(n) >= 1e21 ? BigInt(n).toString() : String(n === 0 ? 0 : n);
+  return floatRepr(n);
+}
+
+/** Python's `repr(str)`. */
+export function strRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === quote || ch === '\\') out += `\\${ch}`;
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (cp < 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp === 0xad) out += `\\x${cp.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return out + quote;
+}
+
+/** Python's `repr()` of a loaded value. */
+export function pyRepr(v: unknown): string {
+  if (v === null || v === undefined) return 'None';
+  if (v === true) return 'True';
+  if (v === false) return 'False';
+  if (typeof v === 'number') return numberStr(v);
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v === 'string') return strRepr(v);
+  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
+  if (isDict(v)) return `{${Object.keys(v).map((k) => `${strRepr(k)}: ${pyRepr(v[k])}`).join(', ')}}`;
+  return String(v);
+}
+
+/** Python's `str()`: a string as is, anything else as its `repr()`. */
+export function pyStr(v: unknown): string {
+  return typeof v === 'string' ? v : pyRepr(v);
+}
+
+/** Python's `json.dumps(s)` of a string (`ensure_ascii`: every non-ASCII character escaped). */
+export function jsonDumpsString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ch = s[i]!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\b') out += '\\b';
+    else if (ch === '\f') out += '\\f';
+    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return out + '"';
+}

@@ -1,0 +1,145 @@
+/**
+ * Which values of a Deckhand site are secret: the data of `deckhand/Passphrase`, `Certificate`,
+ * `CertificateKey`, `CertificateAuthorityKey`, `PrivateKey` and `PublicKey` documents and of any
+ * document with `storagePolicy: encrypted`, and every value substituted from one, from then on
+ * (a substitution from a path that holds a secret carries it further). Pure.
+ */
+import { DataPath, parseDataPath } from './deckhand-path';
+
+const SECRET_SCHEMAS = ['deckhand/Passphrase/', 'deckhand/Certificate/', 'deckhand/CertificateKey/', 'deckhand/CertificateAuthorityKey/', 'deckhand/PrivateKey/', 'deckhand/PublicKey/'];
+
+type Doc = Record<string, unknown>;
+const isMap = (v: unknown): v is Doc => v !== null && typeof v === 'object' && !Array.isArray(v);
+const meta = (d: Doc): Doc => (isMap(d.metadata) ? d.metadata : {});
+
+/** Whether a whole document is secret: one of Deckhand's secret schemas, or stored encrypted. */
+export function isSecretDocument(raw: unknown): boolean {
+  if (!isMap(raw)) return false;
+  if (meta(raw).storagePolicy === 'encrypted') return true;
+  return typeof raw.schema === 'string' && SECRET_SCHEMAS.some((s) => (raw.schema as string).startsWith(s));
+}
+
+/**
+ * For each document of a rendered stream, the paths inside its `data` that hold a secret value
+ * carried there by a substitution: destinations of substitutions from a secret document, or from
+ * a path of another document that holds a secret itself (followed until nothing changes). A
+ * secret document's own data is secret whole (`[]`).
+ */
+export function secretDestinations(raws: readonly unknown[]): DataPath[][] {
+  const docs = raws.map((r) => (isMap(r) ? r : undefined));
+  const out: DataPath[][] = docs.map((d) => (d && isSecretDocument(d) ? [[]] : []));
+  const byKey = new Map<string, number>();
+  docs.forEach((d, i) => {
+    if (d && typeof d.schema === 'string' && typeof meta(d).name === 'string') byKey.set(`${d.schema}\u0000${meta(d).name as string}`, i);
+  });
+  const edges: { from: number; srcPath: DataPath; to: number; dest: DataPath; whole: boolean }[] = [];
+  docs.forEach((d, i) => {
+    if (!d || !Array.isArray(meta(d).substitutions)) return;
+    for (const sub of meta(d).substitutions as unknown[]) {
+      if (!isMap(sub) || !isMap(sub.src) || typeof sub.src.path !== 'string') continue;
+      const from = byKey.get(`${String(sub.src.schema)}\u0000${String(sub.src.name)}`);
+      const srcPath = parseDataPath(sub.src.path);
+      if (from === undefined || !('path' in srcPath)) continue;
+      for (const dest of Array.isArray(sub.dest) ? sub.dest : [sub.dest]) {
+        if (!isMap(dest) || typeof dest.path !== 'string') continue;
+        const p = parseDataPath(dest.path);
+        // A pattern puts the value inside a string: the whole string is secret then.
+        if ('path' in p) edges.push({ from, srcPath: srcPath.path, to: i, dest: p.path, whole: typeof dest.pattern === 'string' || typeof sub.src.pattern === 'string' });
+      }
+    }
+  });
+  const has = (i: number, p: DataPath) => out[i].some((q) => q.length === p.length && q.every((s, k) => s === p[k]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const e of edges) {
+      for (const secret of [...out[e.from]]) {
+        let add: DataPath | undefined;
+        if (startsWith(e.srcPath, secret)) add = e.dest;
+        else if (startsWith(secret, e.srcPath)) add = e.whole ? e.dest : [...e.dest, ...secret.slice(e.srcPath.length)];
+        if (add && !has(e.to, add)) {
+          out[e.to].push(add);
+          changed = true;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function startsWith(p: DataPath, prefix: DataPath): boolean {
+  return prefix.length <= p.length && prefix.every((s, i) => s === p[i]);
+}
+
+/**
+ * Shortest secret text matched by value: a shorter passphrase (`admin`) is too likely to be an
+ * ordinary word of other values.
+ */
+const MIN_MATCHED = 8;
+
+/** The secrets of a stream: where they are, and their texts (to keep them out of messages). */
+export interface StreamSecrets {
+  /** For each document, the paths inside `data` whose values are secret. */
+  readonly paths: readonly (readonly DataPath[])[];
+  /** Every secret text, longest first. */
+  readonly texts: readonly string[];
+}
+
+/**
+ * The secrets of a rendered stream: {@link secretDestinations}, `known` paths (the engine's,
+ * when it rendered the stream), and, for documents Deckhand layered from a parent that is no
+ * longer in the stream, strings that contain the text of a secret document (at least
+ * {@link MIN_MATCHED} characters). The texts are those of the secret documents: every secret
+ * value is one of them, or contains one.
+ */
+export function streamSecrets(raws: readonly unknown[], known?: readonly (readonly DataPath[])[]): StreamSecrets {
+  const paths = secretDestinations(raws).map((ps, i) => [...ps, ...(known?.[i] ?? [])]);
+  // The texts of the secret documents themselves: what a value derived from one contains.
+  const texts = new Set<string>();
+  for (const raw of raws) if (isMap(raw) && isSecretDocument(raw)) collectStrings(raw.data, (s) => texts.add(s));
+  const matched = [...texts].filter((t) => t.length >= MIN_MATCHED);
+  if (matched.length > 0) {
+    raws.forEach((raw, i) => {
+      if (!isMap(raw) || isSecretDocument(raw)) return;
+      walkStrings(raw.data, [], (p, s) => {
+        if (matched.some((t) => s.includes(t)) && !paths[i].some((q) => startsWith(p, q))) paths[i].push(p);
+      });
+    });
+  }
+  return { paths, texts: [...texts].filter((t) => t.length > 0).sort((a, b) => b.length - a.length) };
+}
+
+function collectStrings(v: unknown, add: (s: string) => void): void {
+  if (typeof v === 'string') add(v);
+  else if (Array.isArray(v)) v.forEach((x) => collectStrings(x, add));
+  else if (isMap(v)) Object.values(v).forEach((x) => collectStrings(x, add));
+}
+
+function walkStrings(v: unknown, path: (string | number)[], visit: (p: DataPath, s: string) => void): void {
+  if (typeof v === 'string') visit([...path], v);
+  else if (Array.isArray(v)) v.forEach((x, i) => walkStrings(x, [...path, i], visit));
+  else if (isMap(v)) for (const k of Object.keys(v)) walkStrings(v[k], [...path, k], visit);
+}
+
+/** What a secret is shown as. */
+export const REDACTED = '<secret>';
+
+/** `text` with every secret text in it replaced by {@link REDACTED}. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) if (out.includes(s)) out = out.split(s).join(REDACTED);
+  return out;
+}
+
+/** For each chart (the first document of a name, as Armada takes it), the secret paths inside its values. */
+export function chartValueSecrets(documents: readonly { readonly schema?: string | undefined; readonly name?: string | undefined }[], secrets: StreamSecrets): Map<string, DataPath[]> {
+  const out = new Map<string, DataPath[]>();
+  const seen = new Set<string>();
+  documents.forEach((doc, i) => {
+    if ((doc.schema !== 'armada/Chart/v1' && doc.schema !== 'armada/Chart/v2') || doc.name === undefined || seen.has(doc.name)) return;
+    seen.add(doc.name);
+    const paths = (secrets.paths[i] ?? []).filter((p) => p.length > 1 && p[0] === 'values').map((p) => p.slice(1));
+    if (paths.length > 0) out.set(doc.name, paths);
+  });
+  return out;
+}
+
