@@ -71,7 +71,7 @@ async function main() {
     outfile: OUT,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     format: 'cjs',
     // Not minified, so that a stack trace of our own bug reads as the source does. Not
     // keepNames: it wraps every named closure in a defineProperty call each time the closure is
