@@ -10,6 +10,7 @@ import * as path from 'path';
 import { tmpdir, write } from '../helpers/cli';
 import { cliPackages, CliPackages, copyPackage } from '../helpers/cli-package';
 import { readShared, sharedPath } from '../helpers/shared';
+import { REGISTER_TS } from '../helpers/ts-child';
 
 const ROOT = path.resolve(__dirname, '../..');
 
@@ -20,10 +21,9 @@ function loadedBy(args: readonly string[]): Promise<{ code: number; stderr: stri
     `  require('fs').writeSync(3, JSON.stringify({ code, modules: Object.keys(require.cache) }));`,
     '});',
   ].join('\n');
-  const child = spawn(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', script, '--', ...args], {
+  const child = spawn(process.execPath, ['-r', REGISTER_TS, '-e', script, '--', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    env: { ...process.env, TS_NODE_COMPILER_OPTIONS: JSON.stringify({ module: 'commonjs', moduleResolution: 'node' }) },
   });
   let stderr = '';
   let report = '';
