@@ -14,6 +14,14 @@ export function spawnCli(args: readonly string[], options: SpawnOptions = {}) {
   return spawn(process.execPath, [bin, ...args], { cwd: ROOT, ...options });
 }
 
+/**
+ * For a test file that uses {@link spawnCli}: waits in `beforeAll` for the run's CLI build, so
+ * that no single test's time limit has to cover it.
+ */
+export function buildCliFirst(): void {
+  beforeAll(() => void cliPackages(), 600_000);
+}
+
 /** Exit code (or signal) and stderr of a spawned CLI, bounded in time. */
 export function finished(child: ReturnType<typeof spawnCli>, timeoutMs = 60_000): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; timedOut: boolean }> {
   let stderr = '';
