@@ -4,6 +4,9 @@
  * both are built here into a package of their own, as `npm pack` builds them, and run through
  * `bin/armada-cdk.js` (the bundle, and the fallback to `lib/src` when there is none) on the corpus
  * and on bad inputs; stdout, stderr, exit codes and written files must be byte for byte the same.
+ * The corpus runs go through `main` of each, many runs in one process per package (starting a
+ * process per run cost most of this file's time); bad inputs, help and usage errors, and written
+ * files go through `bin` in a process per run, as a user runs the command.
  */
 import { spawn } from 'child_process';
 import * as fs from 'fs';
@@ -64,6 +67,41 @@ async function both(cases: readonly string[][]): Promise<{ args: string[]; bundl
   return cases.map((args, i) => ({ args, bundled: results[2 * i], modules: results[2 * i + 1] }));
 }
 
+/**
+ * Runs every argument list through `main` of both packages (the bundle and the compiled modules),
+ * one process per package running them one after another, in the corpus directory, with the
+ * output recorded; the pairs of results, in order.
+ */
+async function bothInProcess(cases: readonly string[][]): Promise<{ args: string[]; bundled: Run; modules: Run }[]> {
+  const driver = write(work, 'driver.js', [
+    "const { Readable } = require('stream');",
+    'const { main } = require(process.argv[2]);',
+    "const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));",
+    '(async () => {',
+    '  const results = [];',
+    '  for (const args of cases) {',
+    "    let stdout = '';",
+    "    let stderr = '';",
+    '    const io = { stdout: { write: (s) => ((stdout += s), true) }, stderr: { write: (s) => ((stderr += s), true) }, stdin: Readable.from([]), cwd: process.cwd() };',
+    '    results.push({ code: await main(args, io), stdout, stderr });',
+    '  }',
+    '  process.stdout.write(JSON.stringify(results));',
+    '})();',
+  ].join('\n'));
+  const runAll = (entry: string) =>
+    new Promise<Run[]>((resolve, reject) => {
+      const child = spawn(process.execPath, [driver, entry], { cwd: sharedPath('corpus'), stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+      child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(stdout) as Run[]) : reject(new Error(`the driver of ${entry} exited ${code}: ${stderr}`))));
+      child.stdin.end(JSON.stringify(cases));
+    });
+  const [b, m] = await Promise.all([runAll(path.join(bundled, 'lib', 'armada-cdk-cli.js')), runAll(path.join(modules, 'lib', 'src', 'cli', 'main.js'))]);
+  return cases.map((args, i) => ({ args: [...args], bundled: b[i], modules: m[i] }));
+}
+
 const COMMANDS: readonly string[][] = [['validate'], ['validate', '--format', 'json'], ['plan'], ['convert', '--to', 'airship-v1'], ['import']];
 
 /** Files with the mistakes a user makes (and an attack), each in the corpus's simple site. */
@@ -100,7 +138,7 @@ describe('the bundled CLI and the compiled modules give the same output', () => 
   test('every command on each complete corpus file', async () => {
     const files = corpusFiles().filter((f) => f.complete).map((f) => f.file);
     expect(files.length).toBeGreaterThanOrEqual(5);
-    const rs = await both(files.flatMap((f) => COMMANDS.map((c) => [...c, f])));
+    const rs = await bothInProcess(files.flatMap((f) => COMMANDS.map((c) => [...c, f])));
     const { bundled: b, modules: m } = pairs(rs);
     expect(b).toEqual(m);
     // the runs did real work: valid sites, converted objects, generated TypeScript
@@ -112,14 +150,14 @@ describe('the bundled CLI and the compiled modules give the same output', () => 
   test('convert to every other target on each complete corpus file', async () => {
     const targets = ['keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'];
     const files = corpusFiles().filter((f) => f.complete).map((f) => f.file);
-    const rs = await both(files.flatMap((f) => targets.map((t) => ['convert', f, '--to', t])));
+    const rs = await bothInProcess(files.flatMap((f) => targets.map((t) => ['convert', f, '--to', t])));
     const { bundled: b, modules: m } = pairs(rs);
     expect(b).toEqual(m);
     expect(new Set(rs.filter((r) => r.bundled.code === 0).map((r) => r.args[3]))).toEqual(new Set(targets));
   }, 300_000);
 
   test('validate on every corpus file, fragments too', async () => {
-    const rs = await both(corpusFiles().map((f) => ['validate', f.file]));
+    const rs = await bothInProcess(corpusFiles().map((f) => ['validate', f.file]));
     const { bundled: b, modules: m } = pairs(rs);
     expect(b).toEqual(m);
     expect(new Set(rs.map((r) => r.bundled.code))).toEqual(new Set([0, 1]));
