@@ -22,7 +22,7 @@ async function main() {
   await b.setup?.();
   const c = [b.subject, ...(b.subjects ?? []), ...b.baselines].find((x) => x.name === caseName)!;
   if (c.peak) {
-    await c.peak(); // warm-up, as below: files to bring into the page cache (and a code cache to write, for a small input)
+    await c.peak(); // warm-up, as below: files to bring into the page cache, and Node's compile cache to write
     process.stdout.write(String(await c.peak()));
     return;
   }

@@ -71,7 +71,7 @@ async function main() {
     outfile: OUT,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     format: 'cjs',
     // Not minified, so that a stack trace of our own bug reads as the source does. Not
     // keepNames: it wraps every named closure in a defineProperty call each time the closure is
@@ -94,7 +94,7 @@ async function main() {
 /**
  * V8 keeps a source that has one character outside ASCII as two bytes per character, every
  * character of it: the whole bundle costs each run twice the memory and a slower decode, parse
- * and code-cache check (about 4 ms of a short run's start-up). esbuild escapes such characters in
+ * and compile-cache check (about 4 ms of a short run's start-up). esbuild escapes such characters in
  * strings, templates and regular expressions (its ASCII charset), not in the comments it keeps;
  * what is left is escaped here, which leaves a comment readable and any code meaning the same.
  */

@@ -1,5 +1,3 @@
-import { countingForTierUp } from './tier-up';
-
 /** The CLI's view of the process, injectable so that tests run commands in-process. */
 export interface CliIo {
   readonly stdout: CliOutput;
@@ -144,7 +142,6 @@ export function processIo(): CliIo {
   // net module): a run that writes nothing to one never builds it. Only `-` needs stdin.
   let stdout: Guarded | undefined;
   let stderr: Guarded | undefined;
-  let stdin: NodeJS.ReadableStream | undefined;
   const io: CliIo = {
     get stdout() {
       return (stdout ??= guard(process.stdout, 'standard output'));
@@ -153,7 +150,7 @@ export function processIo(): CliIo {
       return (stderr ??= guard(process.stderr, 'standard error'));
     },
     get stdin() {
-      return (stdin ??= countingForTierUp(process.stdin));
+      return process.stdin;
     },
     cwd: process.cwd(),
   };

@@ -5,8 +5,6 @@
 import { suggest } from '../model/diagnostics';
 import { CliIo, EXIT, OutputError, processIo, settleOutput, UsageError } from './io';
 
-export { tierUpForInputs, tierUpRaised } from './tier-up';
-
 /* eslint-disable @typescript-eslint/no-require-imports -- each command loads on demand (start-up time) */
 const COMMANDS: Record<string, { summary: string; load: () => { run(argv: string[], io: CliIo): Promise<number>; HELP: string } }> = {
   validate: { summary: 'validate Armada documents (schemas, references, armada-cdk rules)', load: () => require('./commands/validate') },

@@ -6,7 +6,9 @@ import { main } from '../../src/cli/main';
 import { CliOutput, guard, writePieces } from '../../src/cli/io';
 import { tmpdir, write } from '../helpers/cli';
 import { sharedPath } from '../helpers/shared';
-import { finished, spawnCli } from '../helpers/spawn-cli';
+import { buildCliFirst, finished, spawnCli } from '../helpers/spawn-cli';
+
+buildCliFirst();
 
 /** A reader that takes one piece per `take()`, like a pipe whose reader is busy. */
 function slowSink(highWaterMark = 16 * 1024) {

@@ -6,7 +6,9 @@ import { readInputs } from '../../src/importer/load';
 import { MAX_DOCUMENTS, MAX_LOAD_FINDINGS } from '../../src/importer/load/limits';
 import { cli, tmpdir, write } from '../helpers/cli';
 import { readShared, sharedPath } from '../helpers/shared';
-import { finished, spawnCli } from '../helpers/spawn-cli';
+import { buildCliFirst, finished, spawnCli } from '../helpers/spawn-cli';
+
+buildCliFirst();
 
 const SIMPLE = readShared('corpus', 'armada__examples__simple.yaml');
 const dir = tmpdir('armada-cdk-hostile-');

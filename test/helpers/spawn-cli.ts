@@ -1,20 +1,25 @@
 import { spawn, SpawnOptions } from 'child_process';
 import * as path from 'path';
+import { cliPackages } from './cli-package';
 
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * The CLI as a real process, from the sources: for what only a process has (its own stdout
- * hitting a full disk or a closed pipe, an endless stdin). Compiles on the fly, so the first start
- * takes a few seconds.
+ * The CLI as a real process, as a user runs it (`bin/armada-cdk.js` of the package built from the
+ * sources, once per test run): for what only a process has (its own stdout hitting a full disk or
+ * a closed pipe, an endless stdin). The first call of a run waits for that build.
  */
 export function spawnCli(args: readonly string[], options: SpawnOptions = {}) {
-  const script = `require(${JSON.stringify(path.join(ROOT, 'src/cli/main'))}).main(process.argv.slice(1)).then((c) => { process.exitCode = c; })`;
-  return spawn(process.execPath, ['-r', require.resolve('ts-node/register/transpile-only'), '-e', script, '--', ...args], {
-    cwd: ROOT,
-    ...options,
-    env: { ...process.env, TS_NODE_COMPILER_OPTIONS: JSON.stringify({ module: 'commonjs', moduleResolution: 'node' }), ...(options.env ?? {}) },
-  });
+  const bin = path.join(cliPackages().bundled, 'bin', 'armada-cdk.js');
+  return spawn(process.execPath, [bin, ...args], { cwd: ROOT, ...options });
+}
+
+/**
+ * For a test file that uses {@link spawnCli}: waits in `beforeAll` for the run's CLI build, so
+ * that no single test's time limit has to cover it.
+ */
+export function buildCliFirst(): void {
+  beforeAll(() => void cliPackages(), 600_000);
 }
 
 /** Exit code (or signal) and stderr of a spawned CLI, bounded in time. */

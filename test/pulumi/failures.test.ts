@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { REGISTER_TS } from '../helpers/ts-child';
 
 /**
  * What a failure does to the rest of the deployment, under Pulumi's mocks: the resources that
@@ -11,7 +12,7 @@ function deployWithFailing(resource: string): { registered: string[]; errors: st
   const script = path.join(__dirname, 'failure.script.ts');
   // The exit status is not checked: Pulumi's leak detector fails the process when dependents of a
   // failed resource are still waiting, which is the point here.
-  const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', script, resource], { cwd: path.join(__dirname, '..', '..'), encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(process.execPath, ['-r', REGISTER_TS, script, resource], { cwd: path.join(__dirname, '..', '..'), encoding: 'utf8', timeout: 60_000 });
   const line = run.stdout.trim().split('\n').pop();
   if (!line?.startsWith('{')) throw new Error(`the failure script printed nothing: ${run.stderr}`);
   return JSON.parse(line);

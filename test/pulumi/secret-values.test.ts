@@ -6,6 +6,7 @@ import { ArmadaManifest, Chart, ChartGroup, ChartSource } from '../../src';
 import type { ChartSpec } from '../../src/model/spec';
 import { checkedValues } from '../../src/pulumi/checked-values';
 import { checkLocalChartValues, checkResolvedChartValues } from '../../src/values-schema/check-charts';
+import { REGISTER_TS } from '../helpers/ts-child';
 
 const CHARTS = path.resolve(__dirname, '..', 'fixtures', 'charts');
 const SCHEMA = path.join(CHARTS, 'mariadb', 'values.schema.json');
@@ -43,7 +44,7 @@ describe('values.schema.json with pulumi.secret values', () => {
   /** Deploys the mariadb chart under mocks in a child process with `secret` as its pull policy (see the script). */
   function deployInvalid(secret: string, option?: 'pre-delete'): { registered: string[]; errors: string[]; logged: string[]; output: string } {
     const script = path.join(__dirname, 'secret-values.script.ts');
-    const run = spawnSync(process.execPath, ['-r', 'ts-node/register/transpile-only', script, CHARTS, secret, ...(option ? [option] : [])], {
+    const run = spawnSync(process.execPath, ['-r', REGISTER_TS, script, CHARTS, secret, ...(option ? [option] : [])], {
       cwd: path.join(__dirname, '..', '..'),
       encoding: 'utf8',
       timeout: 60_000,

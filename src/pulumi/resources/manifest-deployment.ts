@@ -136,7 +136,7 @@ export class ManifestDeployment extends pulumi.ComponentResource {
       retainOnDelete: args.chartCleanup !== true,
       aliases: args.aliases,
     };
-    const built = withShortStackTraces(() => {
+    const built = withShortStackTraces(this, () => {
       const { releases, gates } = buildDeployment(this, name, layout, options);
       const names = Object.keys(releases);
       const statuses = pulumi.all(names.map((n) => releases[n].status)).apply((all) => Object.fromEntries(names.map((n, i) => [n, all[i]?.status])));

@@ -6,6 +6,7 @@ import { loadCdk8sPlus, SUPPORTED_CDK8S_PLUS } from '../../../src/cdk8s/operator
 import { bundleErrors } from './bundle-checks';
 import { keleustesSite, synthOperator } from './helpers';
 import { kubernetesSchemaErrors } from './k8s-schemas';
+import { REGISTER_TS } from '../../helpers/ts-child';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -22,7 +23,7 @@ describe('cdk8s-plus: loaded only for ArmadaOperator, any supported version', ()
       "const n = cdk8s.Testing.synth(app.charts[0]).length;",
       "console.log(JSON.stringify({ n, plus: Object.keys(require.cache).filter((k) => k.includes('node_modules/cdk8s-plus')).length }));",
     ].join('\n');
-    const out = execFileSync(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync(process.execPath, ['-r', REGISTER_TS, '-e', script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     expect(JSON.parse(out.trim().split('\n').pop()!)).toEqual({ n: 1, plus: 0 });
   });
 

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { engineProblem } from '../../../src/pulumi/provider/readiness/kubeconfig';
 import { FakeApiServer } from './fake-api-server';
 import { NS, pod } from './fixtures';
+import { REGISTER_TS } from '../../helpers/ts-child';
 
 const PODS = `/api/v1/namespaces/${NS}/pods`;
 
@@ -55,7 +56,7 @@ it('talks to the cluster of a real KubeConfig given as YAML, as a path, or as an
   const script = path.join(__dirname, 'real-kubeconfig.script.ts');
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', script, file, NS],
+    ['-r', REGISTER_TS, script, file, NS],
     { cwd: path.resolve(__dirname, '../../..'), timeout: 30_000 },
   );
 
@@ -82,7 +83,7 @@ it('never quotes a malformed kubeconfig in its error, whether given as contents 
   const script = path.join(__dirname, 'malformed-kubeconfig.script.ts');
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', script, badIndent, unclosed, noName, file, missing],
+    ['-r', REGISTER_TS, script, badIndent, unclosed, noName, file, missing],
     { cwd: path.resolve(__dirname, '../../..'), timeout: 30_000 },
   );
   const results = stdout.trim().split('\n').map((l) => JSON.parse(l) as { message: string; stack: string; cause: string | null });

@@ -7,6 +7,7 @@ import { ChartSource } from '../../../src/model/source';
 import { ChartSourceError, resolveChartSource } from '../../../src/pulumi/sources';
 import { credentialScope, splitCredentials } from '../../../src/pulumi/sources/git-source';
 import { cleanup, git, isolateEnvironment, leftovers, serveDirectory, startServer, tempDir, TestServer, writeChart } from './helpers';
+import { REGISTER_TS } from '../../helpers/ts-child';
 
 let home: string;
 let work: string;
@@ -205,7 +206,7 @@ describe('the git cache', () => {
     await fs.appendFile(path.join(first.dir, 'values.yaml'), 'planted: true\n');
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'resolve.script.ts'), JSON.stringify({ type: 'git', location: repo, subpath: 'mariadb', cacheDir })],
+      ['-r', REGISTER_TS, path.join(__dirname, 'resolve.script.ts'), JSON.stringify({ type: 'git', location: repo, subpath: 'mariadb', cacheDir })],
       { cwd: path.resolve(__dirname, '../../..'), timeout: 30_000, env: process.env },
     );
     const second = JSON.parse(stdout) as { dir: string; cached: boolean; commit: string; log: string[] };

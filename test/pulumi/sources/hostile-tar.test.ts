@@ -9,6 +9,7 @@ import { ChartSource } from '../../../src/model/source';
 import { ChartSourceError, resolveChartSource } from '../../../src/pulumi/sources';
 import { redact } from '../../../src/pulumi/sources/errors';
 import { cleanup, isolateEnvironment, leftovers, makeTgz, startServer, tempDir, TestServer, writeChart } from './helpers';
+import { REGISTER_TS } from '../../helpers/ts-child';
 
 let work: string;
 let server: TestServer;
@@ -261,7 +262,7 @@ describe('what a tarball may put on disk', () => {
 
 describe('the tar cache', () => {
   const child = async (args: Record<string, unknown>) => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'resolve.script.ts'), JSON.stringify(args)], {
+    const { stdout } = await promisify(execFile)(process.execPath, ['-r', REGISTER_TS, path.join(__dirname, 'resolve.script.ts'), JSON.stringify(args)], {
       cwd: path.resolve(__dirname, '../../..'),
       timeout: 30_000,
       env: process.env,
