@@ -13,6 +13,7 @@ const { ManifestDeployment } = require('armada-cdk/pulumi');
 function source(s) {
   if (s.type === 'tar') return ChartSource.tar(s.url, { subpath: s.subpath });
   if (s.type === 'git') return ChartSource.git(s.url, { subpath: s.subpath, reference: s.reference });
+  if (s.type === 'local') return ChartSource.local(s.path);
   throw new Error(`unknown chart source type ${JSON.stringify(s.type)}`);
 }
 

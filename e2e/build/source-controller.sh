@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Flux's source-controller v1.9.1, the release nearest the commit whose CRDs are in ../shared/schemas/flux/
+# (see that folder's README). Built from its own module; the replaces of its go.mod are mirrored
+# (the api submodule, replaced by its folder upstream, is required at the same release).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/go-wrapper.sh"
+version=${FLUX_SOURCE_CONTROLLER_VERSION:-v1.9.1}
+e2e_go_build source-controller "${version#v}" \
+  "github.com/fluxcd/source-controller $version
+github.com/fluxcd/source-controller/api $version" \
+  "$(sed -n '/^replace-begin/,/^replace-end/p' "${BASH_SOURCE[0]}" | sed '1d;$d;s/^# //')" \
+  "github.com/fluxcd/source-controller=source-controller"
+exit 0
+replace-begin
+# github.com/opencontainers/go-digest => github.com/opencontainers/go-digest v1.0.1-0.20220411205349-bde1400a84be
+replace-end
