@@ -1,0 +1,18 @@
+/**
+ * The end-to-end suite's jest configuration: `npm run e2e` runs it against the stack it starts
+ * (the root configuration, that `npm test` uses, only looks in test/).
+ * @type {import('jest').Config}
+ */
+module.exports = {
+  rootDir: '..',
+  testEnvironment: 'node',
+  roots: ['<rootDir>/e2e'],
+  testMatch: ['**/*.e2e.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/e2e/tsconfig.json' }] },
+  moduleNameMapper: {
+    '^armada-cdk$': '<rootDir>/src/index.ts',
+    '^armada-cdk/(cdk8s|pulumi)$': '<rootDir>/src/$1/index.ts',
+  },
+  // Helm installs and readiness gates wait on the cluster; each test sets tighter deadlines itself.
+  testTimeout: 300000,
+};
