@@ -10,10 +10,13 @@ import * as path from 'node:path';
 const ROOT = path.resolve(__dirname, '..', '..');
 const packed = new Map<string, string>();
 
-/** Packs the repository into `dir` once per test file; returns the tarball's path. */
+/**
+ * Packs the repository into `dir` (a folder of the suite's run) once per run: a later test file of
+ * the same run finds the tarball there. Returns the tarball's path.
+ */
 export function packRepository(dir: string): string {
-  const known = packed.get(dir);
-  if (known) return known;
+  const known = packed.get(dir) ?? (fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => /^armada-cdk-.*\.tgz$/.test(f)) : undefined);
+  if (known) return path.resolve(dir, known);
   fs.mkdirSync(dir, { recursive: true });
   const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
   // npm prints the prepack script's output before the JSON array.

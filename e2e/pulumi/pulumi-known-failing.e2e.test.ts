@@ -3,14 +3,13 @@
  * and pass once issue 43 lands.
  */
 import * as path from 'node:path';
-import { createNamespace, runTool } from '../stack';
+import { createNamespace, runTool, stack } from '../stack';
 import { SiteDescription, tarball } from './fixture-site';
 import { helmRecord } from './helm-records';
 import { pulumiWorkspace } from './pulumi-env';
-import { stack } from '../stack';
 
 /** A site of one chart in one group. */
-function oneChartSite(prefix: string, namespace: string, cacheDir: string, chart: SiteDescription['groups'][number]['charts'][number]): SiteDescription {
+function oneChartSite(prefix: string, cacheDir: string, chart: SiteDescription['groups'][number]['charts'][number]): SiteDescription {
   return {
     releasePrefix: prefix,
     helmCommand: stack().binaries.helm3,
@@ -29,7 +28,7 @@ describe('Pulumi against releases and charts Armada handles', () => {
     // As `armada apply` would have left it: the release installed by Helm, revision 1.
     await runTool('helm3', ['install', 'ptk-db', src.url, '--namespace', namespace, '--set', 'pod.replicas.server=2', '--wait', '--timeout', '180s']);
     ws.writeSite(
-      oneChartSite('ptk', namespace, path.join(ws.dir, 'chart-cache'), {
+      oneChartSite('ptk', path.join(ws.dir, 'chart-cache'), {
         id: 'db',
         namespace,
         source: tarball('e2e-db'),
@@ -49,7 +48,7 @@ describe('Pulumi against releases and charts Armada handles', () => {
     const ws = await pulumiWorkspace('openapi');
     const namespace = await createNamespace('pulumi-openapi');
     const site = (revision: string) =>
-      oneChartSite('poa', namespace, path.join(ws.dir, 'chart-cache'), {
+      oneChartSite('poa', path.join(ws.dir, 'chart-cache'), {
         id: 'legacy',
         namespace,
         source: { type: 'local', path: path.join(__dirname, 'fixtures', 'openapi-legacy') },
