@@ -57,11 +57,12 @@ export async function buildEngines(log: (line: string) => void): Promise<EngineB
 
 /**
  * The engines' binaries for a test; throws, naming what is missing and how to build it, when the
- * cache lacks one (a test must not start a half-hour build inside its timeout).
+ * cache lacks one of those the test `needs` (a test must not start a half-hour build inside its
+ * timeout).
  */
-export function engineBinaries(): EngineBinaries {
+export function engineBinaries(...needs: readonly (keyof ReturnType<typeof components>)[]): EngineBinaries {
   const c = components();
-  const missing = Object.values(c).filter((g) => !isBuilt(g.entry)).map((g) => g.entry.key);
+  const missing = needs.map((n) => c[n]).filter((g) => !isBuilt(g.entry)).map((g) => g.entry.key);
   if (missing.length > 0) throw new Error(`The e2e build cache lacks ${missing.join(', ')}: run \`npm run e2e -- --build-only\` (or \`npm run e2e\`), which builds them.`);
   return binariesOf(c);
 }

@@ -42,7 +42,7 @@ export async function applyFluxCrds(): Promise<void> {
 
 /** Starts the three controllers; resolves once each answers its health endpoint. */
 export async function startFluxControllers(name: string): Promise<FluxControllers> {
-  const engines = engineBinaries();
+  const engines = engineBinaries('sourceController', 'helmController', 'kustomizeController');
   const s = stack();
   const dir = path.join(s.dir, 'work', `flux-${name}`);
   const logDir = path.join(dir, 'logs');

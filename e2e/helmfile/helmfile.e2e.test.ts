@@ -10,7 +10,7 @@ import { createNamespace, runTool, stack } from '../stack';
 
 describe('helmfile', () => {
   test('reports the pinned release', async () => {
-    const r = await runTool(engineBinaries().helmfile, ['--version']);
+    const r = await runTool(engineBinaries('helmfile').helmfile, ['--version']);
     expect(r.stdout).toContain(HELMFILE_VERSION.replace(/^v/, ''));
   });
 
@@ -34,7 +34,7 @@ describe('helmfile', () => {
         '',
       ].join('\n'),
     );
-    const r = await runTool(engineBinaries().helmfile, ['--file', file, '--helm-binary', s.binaries.helm3, 'list', '--output', 'json'], { cwd: dir });
+    const r = await runTool(engineBinaries('helmfile').helmfile, ['--file', file, '--helm-binary', s.binaries.helm3, 'list', '--output', 'json'], { cwd: dir });
     expect(JSON.parse(r.stdout)).toEqual([expect.objectContaining({ name: 'hf-db', namespace, enabled: true, installed: true, chart: 'fixtures/e2e-db' })]);
   });
 });

@@ -45,7 +45,7 @@ function sdkPluginVersion(): string {
 }
 
 export async function pulumiWorkspace(name: string): Promise<PulumiWorkspace> {
-  const engines = engineBinaries();
+  const engines = engineBinaries('pulumi', 'pulumiKubernetes');
   const s = stack();
   const dir = path.join(s.dir, 'work', `pulumi-${name}`);
   const programDir = path.join(dir, 'program');
