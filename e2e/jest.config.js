@@ -15,4 +15,6 @@ module.exports = {
   },
   // Helm installs and readiness gates wait on the cluster; each test sets tighter deadlines itself.
   testTimeout: 300000,
+  // One line per test: a run takes minutes, and which test is waiting is worth seeing.
+  verbose: true,
 };

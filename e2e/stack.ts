@@ -122,9 +122,18 @@ export async function restartApiServer(downMs = 0): Promise<void> {
   if (!res.ok) throw new Error(`restarting the API server failed: ${res.status} ${await res.text()}`);
 }
 
-/** Creates a namespace named `<prefix>-<random>` and returns its name. */
+/**
+ * Creates a namespace named `<prefix>-<random>` and returns its name once its `default`
+ * ServiceAccount exists (the API server refuses pods without one until the controller made it).
+ */
 export async function createNamespace(prefix: string): Promise<string> {
   const name = `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
-  await kubeOk(endpoint(), 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
+  const ep = endpoint();
+  await kubeOk(ep, 'POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } });
+  const end = Date.now() + 30_000;
+  while ((await kubeRequest(ep, 'GET', `/api/v1/namespaces/${name}/serviceaccounts/default`)).status !== 200) {
+    if (Date.now() > end) throw new Error(`namespace ${name}: its default ServiceAccount did not appear in 30 s (is kube-controller-manager running?)`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   return name;
 }

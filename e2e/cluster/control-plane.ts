@@ -53,7 +53,6 @@ export class ControlPlane {
       `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
       `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
       `--initial-cluster=e2e=http://127.0.0.1:${etcdPeer}`,
-      '--listen-metrics-urls=',
       '--unsafe-no-fsync',
       '--log-level=warn',
     ]);
@@ -106,6 +105,8 @@ export class ControlPlane {
     this.processes.start('kwok', this.bin.kwok, [
       `--kubeconfig=${kubeconfig}`,
       `--config=${path.join(__dirname, 'kwok-stages.yaml')}`,
+      '--manage-all-nodes=false',
+      '--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake',
       `--server-address=127.0.0.1:${kwokPort}`,
     ]);
 
@@ -162,6 +163,11 @@ export class ControlPlane {
       this.processes.list().find((p) => p.name === 'kwok'),
       START_TIMEOUT_MS,
     );
+    // The API server taints every new node not-ready; the node lifecycle controller, which would
+    // lift the taint once the node is Ready, is off (see above), so lift it here.
+    for (const name of FAKE_NODES) {
+      execFileSync(this.bin.kubectl, ['--kubeconfig', kubeconfig, 'patch', 'node', name, '--type=merge', '-p', '{"spec":{"taints":null}}'], { stdio: 'pipe' });
+    }
   }
 }
 
