@@ -37,7 +37,13 @@ export interface FluxControllers {
 export async function applyFluxCrds(): Promise<void> {
   const files = fs.readdirSync(FLUX_CRDS).filter((f) => f.endsWith('.yaml')).sort();
   for (const f of files) await runTool('kubectl', ['apply', '--server-side', '--force-conflicts', '-f', path.join(FLUX_CRDS, f)]);
-  await runTool('kubectl', ['wait', '--for=condition=Established', '--timeout=120s', ...files.map((f) => `crd/${f.replace(/\.yaml$/, '')}`)]);
+  await runTool('kubectl', ['wait', '--for=condition=Established', '--timeout=120s', ...files.map((f) => `crd/${crdName(f)}`)]);
+}
+
+/** `<group>_<plural>.yaml` (controller-gen's file name) → the CRD's name, `<plural>.<group>`. */
+function crdName(file: string): string {
+  const [group, plural] = file.replace(/\.yaml$/, '').split('_');
+  return `${plural}.${group}`;
 }
 
 /** Starts the three controllers; resolves once each answers its health endpoint. */
