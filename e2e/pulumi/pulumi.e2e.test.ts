@@ -8,7 +8,7 @@ import { fixtureSite } from './fixture-site';
 import { HelmRecord, helmRecord, helmReleases, helmTime } from './helm-records';
 import { EngineEvent, pulumiWorkspace, PulumiWorkspace } from './pulumi-env';
 
-const GATE = 'pulumi-nodejs:armada:ReadinessGate';
+const GATE = 'pulumi-nodejs:dynamic/armada:ReadinessGate';
 const RELEASE = 'kubernetes:helm.sh/v3:Release';
 
 /** The release a gate or Release URN belongs to: its name ends with `/<chart id>`. */
@@ -91,7 +91,7 @@ describe('pulumi up of the fixture site', () => {
       .map((m) => `${m.type} ${chartOf(m.urn)}`)
       .sort();
     // The db's Release and its gate (which waits again after the upgrade); nothing of the others.
-    expect(updated).toEqual([`${GATE} db`, `${RELEASE} db`]);
+    expect(updated).toEqual([`${RELEASE} db`, `${GATE} db`]);
     const all = await records();
     expect(steps.flat().map((r) => [r, all[r]?.version])).toEqual(steps.flat().map((r) => [r, r === `${prefix}-db` ? 2 : 1]));
     expect(all[`${prefix}-db`]!.config).toMatchObject({ conf: { revision: '2' } });
