@@ -4,6 +4,7 @@
  * download and unpack, are fetched meanwhile.
  */
 import { ensureBuilt } from './cache';
+import { buildEngines } from './engines';
 import { etcd, kubernetes, kwok } from './go-components';
 import { helmLayer } from './helm-layers';
 import { HELM3_LAYER, HELM4_LAYER } from './versions';
@@ -30,6 +31,9 @@ export async function buildStack(log: (line: string) => void): Promise<StackBina
   // A failing download must not go unobserved while the Go builds run.
   layers.catch(() => undefined);
   for (const c of [db, k8s, fake]) await ensureBuilt(c.entry, (dir) => c.build(dir), log);
+  // Pulumi, its Kubernetes provider, Flux's controllers and Helmfile (the tests find them by
+  // their cache entries: e2e/build/engines.ts).
+  await buildEngines(log);
   await layers;
   return {
     etcd: db.binaries.etcd!,
