@@ -123,20 +123,29 @@ describe('convert to a slow reader: the output is held back, not buffered', () =
 
   test('a real process into a pipe read slowly: every byte arrives, exit 0', async () => {
     const child = spawnCli(['convert', site, '--to', 'airship-v1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // One chunk per turn of the reader, so that the writer meets a full pipe again and again. The
+    // bytes are complete only at the stream's 'end': the process may exit while the pipe still
+    // holds what it wrote, so its exit (or 'close') alone says nothing about the bytes.
     const chunks: Buffer[] = [];
-    child.stdout!.pause();
-    // Read a little at a time, so that the writer meets a full pipe again and again.
-    const reader = setInterval(() => {
-      let c: Buffer | null;
-      for (let i = 0; i < 4 && (c = child.stdout!.read() as Buffer | null) !== null; i++) chunks.push(c);
-    }, 5);
-    const r = await finished(child);
-    clearInterval(reader);
-    let c: Buffer | null;
-    while ((c = child.stdout!.read() as Buffer | null) !== null) chunks.push(c);
-    expect(r.code).toBe(0);
-    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
-    expect(Buffer.concat(chunks).toString('utf8')).toBe(expected);
+    const stdout = child.stdout!;
+    const bytes = new Promise<string>((resolve, reject) => {
+      stdout.on('data', (c: Buffer) => {
+        chunks.push(c);
+        stdout.pause();
+      });
+      stdout.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      stdout.once('error', reject);
+    });
+    const reader = setInterval(() => stdout.resume(), 5);
+    try {
+      const [r, text] = await Promise.all([finished(child), bytes]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(chunks.length).toBeGreaterThan(5);
+      expect(text).toBe(expected);
+    } finally {
+      clearInterval(reader);
+    }
   }, 90_000);
 });
 
