@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { apiReport, entryPoints, REPORT_FILE } from '../../scripts/api-report';
+import { documentationFiles } from '../consumer/readme-samples';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const UPDATE = process.env.UPDATE_API_REPORT === '1';
@@ -106,7 +107,7 @@ describe('the API report', () => {
     expect(report.forgottenExports).toEqual([]);
   });
 
-  test('the report covers each entry point of package.json, and the ones the README imports from', () => {
+  test('the report covers each entry point of package.json, and the ones the README and the docs import from', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     expect(entryPoints(ROOT)).toEqual([
       { specifier: 'armada-cdk', file: 'src/index.ts' },
@@ -118,7 +119,9 @@ describe('the API report', () => {
       const sub = specifier.slice('armada-cdk/'.length);
       expect(pkg.typesVersions['*'][sub]).toEqual([pkg.exports[`./${sub}`].types.replace(/^\.\//, '')]);
     }
-    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const readme = documentationFiles()
+      .map((f) => fs.readFileSync(path.join(ROOT, f), 'utf8'))
+      .join('\n');
     const imported = [...readme.matchAll(/import \{([^}]*)\} from '(armada-cdk(?:\/\w+)?)'/g)].flatMap((m) =>
       m[1].split(',').map((n) => `${m[2]} ${n.trim()}`),
     );

@@ -1,5 +1,5 @@
 /**
- * Every ```ts sample of the README compiles as written, each as its own module, with the
+ * Every ```ts sample of the README and of docs/*.md compiles as written, each as its own module, with the
  * repository's strict options (noUnusedLocals and noUnusedParameters among them): a sample that
  * imports a name only for its side effect, or uses an API that changed, fails here.
  */
@@ -10,18 +10,20 @@ import * as ts from 'typescript';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, WaitResource } from '../../src';
 import { ArmadaChartOutput } from '../../src/cdk8s';
 import { generateValuesTypes, loadValuesSchema } from '../../src/values-schema';
-import { readmeBlocks, REPO_ROOT } from './readme-samples';
+import { documentationBlocks, readmeBlocks, REPO_ROOT } from './readme-samples';
 
-const blocks = readmeBlocks('ts');
+const readme = readmeBlocks('ts');
+const blocks = documentationBlocks('ts');
 
-test('the README has its samples, the first one a complete cdk8s app', () => {
-  expect(blocks.length).toBeGreaterThanOrEqual(8);
-  expect(blocks[0].code).toContain("import * as cdk8s from 'cdk8s';");
-  expect(blocks[0].code).toMatch(/new ArmadaChartOutput\(out, 'crs', \{ manifest: site \}\);/);
-  expect(blocks[0].code.trimEnd().split('\n').pop()).toMatch(/^app\.synth\(\);/);
+test('the README has its samples, the first one a complete cdk8s app, and the guides theirs', () => {
+  expect(readme.length).toBeGreaterThanOrEqual(3);
+  expect(readme[0].code).toContain("import * as cdk8s from 'cdk8s';");
+  expect(readme[0].code).toMatch(/new ArmadaChartOutput\(out, 'crs', \{ manifest: site \}\);/);
+  expect(readme[0].code.trimEnd().split('\n').pop()).toMatch(/^app\.synth\(\);/);
+  expect(blocks.length).toBeGreaterThanOrEqual(10);
 });
 
-test('every ts sample of the README type-checks with noUnusedLocals', () => {
+test('every ts sample of the README and the docs type-checks with noUnusedLocals', () => {
   // Inside the checkout (in the ignored lib/), so that the samples resolve the installed packages.
   fs.mkdirSync(path.join(REPO_ROOT, 'lib'), { recursive: true });
   const dir = fs.mkdtempSync(path.join(REPO_ROOT, 'lib', 'readme-samples-'));
@@ -34,8 +36,8 @@ test('every ts sample of the README type-checks with noUnusedLocals', () => {
   fs.writeFileSync(path.join(samples, 'site.ts'), site);
   const schema = loadValuesSchema(path.join(REPO_ROOT, 'test', 'fixtures', 'charts', 'mariadb'));
   fs.writeFileSync(path.join(samples, 'mariadb-values.ts'), generateValuesTypes(schema, { typeName: 'MariadbValues' }));
-  const files = blocks.map((b) => {
-    const f = path.join(samples, `readme-line-${b.line}.ts`);
+  const files = blocks.map((b, i) => {
+    const f = path.join(samples, `sample-${i}.ts`);
     fs.writeFileSync(f, b.code);
     return f;
   });
@@ -47,15 +49,15 @@ test('every ts sample of the README type-checks with noUnusedLocals', () => {
     .filter((d) => d.file && d.file.fileName.startsWith(samples))
     .map((d) => {
       const { line, character } = d.file!.getLineAndCharacterOfPosition(d.start ?? 0);
-      const block = Number(/readme-line-(\d+)\.ts$/.exec(d.file!.fileName)?.[1] ?? 0);
-      return `README.md:${block + line}:${character + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
+      const block = blocks[Number(/sample-(\d+)\.ts$/.exec(d.file!.fileName)?.[1] ?? 0)];
+      return `${block.file}:${block.line + line}:${character + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
     });
   fs.rmSync(dir, { recursive: true, force: true });
   expect(problems).toEqual([]);
 });
 
-test("the README's validation output is what synth prints for the mistakes it shows", () => {
-  const block = readmeBlocks('').find((b) => b.code.startsWith('Validation failed with the following errors:'))!;
+test("the guide's validation output is what synth prints for the mistakes it shows", () => {
+  const block = documentationBlocks('').find((b) => b.code.startsWith('Validation failed with the following errors:'))!;
   const outdir = fs.mkdtempSync(path.join(REPO_ROOT, 'lib', 'readme-validation-'));
   const app = new cdk8s.App({ outdir });
   const site = new ArmadaManifest(new cdk8s.Chart(app, 'site'), 'site', { releasePrefix: 'airship' });
