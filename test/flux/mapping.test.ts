@@ -1,4 +1,4 @@
-/** One test per row of the README's Armada -> Flux mapping table. */
+/** One test per row of the Armada -> Flux mapping table of docs/flux.md. */
 import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, SchemaVersion, WaitResource } from '../../src';
 import { goDuration, HelmReleasePlacement } from '../../src/model/wire/flux-v2';
 import { fluxCrdErrors } from '../helpers/flux-crds';
