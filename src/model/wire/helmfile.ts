@@ -188,8 +188,8 @@ const PRE_UPDATE_LOST = lostText('upgrade.pre.update (Armada has ignored it sinc
 const PRE_CREATE_LOST = lostText('upgrade.pre.create (never implemented by Armada, and Helmfile has no equivalent)');
 const POST_LOST = lostText('upgrade.post (ignored by Armada, and Helmfile has no equivalent)');
 const SUBCHARTS_LOST: MessageWriterOf<readonly string[]> = (deps) =>
-  lostText(`subchart dependencies ${show(deps)}: Helmfile installs the chart as its source has it; assemble the chart with them (chartPaths, or --chart-dir with the CLI) or declare them in its Chart.yaml`);
-const NO_SUBCHARTS_LOST = lostText("dependencies [] (Armada removes the chart's own charts/ directory): Helmfile installs the chart with its subcharts; assemble the chart without them (chartPaths, or --chart-dir with the CLI)");
+  lostText(`subchart dependencies ${show(deps)}: Helmfile installs the chart as its source has it; assemble the chart with them (chartPaths, or --chart-path with the CLI) or declare them in its Chart.yaml`);
+const NO_SUBCHARTS_LOST = lostText("dependencies [] (Armada removes the chart's own charts/ directory): Helmfile installs the chart with its subcharts; assemble the chart without them (chartPaths, or --chart-path with the CLI)");
 const CONTINUE_PROCESSING_LOST = lostText('protected.continueProcessing=true: when the release fails, Helmfile stops the releases that need it, where Armada carried on with the group');
 const PRE_DELETE_ASSUMED = 'for Helmfile: upgrade.pre.delete runs in a presync hook (armada-cdk wait --pre-upgrade), which deletes only when the release is installed already, as Armada does; its time is not taken from the release\'s wait.timeout';
 const SECRET_WRITTEN: MessageWriterOf<SecretReference> = (s) =>
