@@ -12,8 +12,7 @@ import { fluxObjectsAsRead } from '../../model/wire/flux-v2';
 import { WriterForm } from '../../model/wire/emit';
 import { toYamlDocument, toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
 import { HelmfileOptions, toHelmfile } from '../../model/wire/helmfile';
-import { chartValueSecrets } from '../../pegleg/secrets';
-import { HELMFILE_CLI_HELP, HELMFILE_CLI_OPTIONS, helmfileOptions } from '../helmfile-options';
+import { HELMFILE_CLI_HELP, HELMFILE_CLI_OPTIONS, helmfileOptions, helmfileSecrets } from '../helmfile-options';
 import { flag, list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
@@ -169,7 +168,7 @@ async function convert(
   let diagnostics: readonly Diagnostic[];
   let text: string | undefined;
   if (helmfile !== undefined) {
-    const out = toHelmfile(spec, buildPlan(spec), { ...helmfile, secretValues: chartValueSecrets(r.documents, r.secrets) });
+    const out = toHelmfile(spec, buildPlan(spec), { ...helmfile, secretValues: helmfileSecrets(spec, r.documents, r.secrets) });
     text = toYamlDocument(out.helmfile);
     objects = [out.helmfile];
     diagnostics = out.diagnostics.all;
