@@ -31,7 +31,7 @@ describe('convert --to helmfile', () => {
     expect(r.stderr.endsWith(`0 errors, 3 warnings\nwrote ${path.relative(process.cwd(), path.join(dir, 'out', 'simple-armada.helmfile.yaml'))}\n`)).toBe(true);
     const text = fs.readFileSync(path.join(dir, 'out', 'simple-armada.helmfile.yaml'), 'utf8');
     expect(text.startsWith('helmDefaults:\n  kubeContext: prod\nreleases:\n')).toBe(true);
-    expect(text).toContain(['          - wait', '          - ../site.yaml', '          - "--target-manifest"', '          - simple-armada', '          - "--values"', '          - ../over.yaml', '          - "--set"', '          - "chart:blog-1:values.x=1"', '          - "--chart"', '          - blog-1', '          - "--context"', '          - prod', '          - "--test"', ''].join('\n'));
+    expect(text).toContain(['          - wait', '          - ../site.yaml', '          - "--target-manifest"', '          - simple-armada', '          - "--values"', '          - ../over.yaml', '          - "--set"', '          - chart:blog-1:values.x=1', '          - "--chart"', '          - blog-1', '          - "--context"', '          - prod', '          - "--test"', ''].join('\n'));
   });
 
   test('usage: stdin cannot be read again by the hooks; helmfile options with other targets; --chart-path CHART=DIR', async () => {
