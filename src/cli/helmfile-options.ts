@@ -19,8 +19,8 @@ export const HELMFILE_CLI_OPTIONS: Record<string, OptionSpec> = {
 
 export const HELMFILE_CLI_HELP = `Helmfile options (--to helmfile; see docs/helmfile.md):
   The helmfile's hooks run armada-cdk wait with this command's input (the files, -f, --set,
-  --target-manifest, or --site/--repo/--order), as paths from the helmfile's directory: the
-  -o directory, or the current directory when the helmfile goes to stdout.
+  --target-manifest, or --site/--repo/--order); a relative path is rewritten relative to the
+  helmfile's directory: the -o directory, or the current directory for stdout.
   --kube-context NAME      helmDefaults.kubeContext, passed to the hooks as --context too
   --armada-cdk COMMAND     the armada-cdk the hooks run (default: armada-cdk)
   --helm COMMAND           the helm the hooks' tests run (default: helm)
@@ -29,7 +29,9 @@ export const HELMFILE_CLI_HELP = `Helmfile options (--to helmfile; see docs/helm
 
 /** The Helmfile options of the command line, the hooks' input made relative to `helmfileDir`. */
 export function helmfileOptions(args: ParsedArgs, cwd: string, helmfileDir: string): HelmfileOptions {
+  // An absolute path stays as written; a relative one is made relative to the helmfile.
   const rel = (p: string) => {
+    if (path.isAbsolute(p)) return p;
     const r = path.relative(helmfileDir, path.resolve(cwd, p)) || '.';
     return r.split(path.sep).join('/');
   };

@@ -117,7 +117,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!objects) return EXIT.INVALID;
   if (text !== undefined) {
     // One YAML document, as Helmfile reads a state file: no document markers.
-    if (dir === undefined || dir === '-') return io.stdout.write(text), EXIT.OK;
+    if (dir === undefined || dir === '-') {
+      // In pieces, each handed over when the reader has taken the one before (see writePieces).
+      const pieces = function* () {
+        for (let i = 0; i < text.length; i += 65536) yield text.slice(i, i + 65536);
+      };
+      await writePieces(io.stdout, pieces());
+      return EXIT.OK;
+    }
     const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: text }], { force: flag(args, 'force'), command: 'convert' });
     for (const f of plan.files) checkOutputNotInput(io.cwd, `the output ${path.join(dir, path.basename(f.path))}`, f.path, [...args.positionals, ...list(args, 'values')], 'convert');
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
