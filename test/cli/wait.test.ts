@@ -86,6 +86,12 @@ describe('armada-cdk wait: the command line', () => {
     expect((await cli(['wait', path.join(dir, 'site.yaml'), '--group', 'infa'], { cwd: dir })).stderr).toContain('--group "infa": manifest "site" deploys no chart group of that name (did you mean infra?)');
   });
 
+  test('--sync-status failed (a Helmfile postsync hook after a failed sync): exit 3 at once, nothing waited for', async () => {
+    const r = await cli(['wait', path.join(dir, 'site.yaml'), '--chart', 'db', '--sync-status=failed'], { cwd: dir });
+    expect(r).toMatchObject({ code: 3, stdout: '', stderr: 'armada-cdk wait: the release of chart "db" failed to install or upgrade; not waiting\n' });
+    expect((await cli(['wait', path.join(dir, 'site.yaml'), '--chart', 'none', '--sync-status=ok'], { cwd: dir })).code).toBe(0);
+  });
+
   test('wait.resources: [] waits on nothing and needs no cluster', async () => {
     const r = await cli(['wait', path.join(dir, 'site.yaml'), '--chart', 'none'], { cwd: dir });
     expect(r.code).toBe(0);

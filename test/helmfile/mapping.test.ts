@@ -1,6 +1,6 @@
 /** Each Armada field as a Helmfile release field, and each warning of what Helmfile cannot say. */
 import { ArmadaManifest, Chart, ChartGroup, ChartProps, ChartSource, Duration, SchemaVersion, WaitResource } from '../../src';
-import { HelmfileOptions, hookArg, toHelmfile } from '../../src/model/wire/helmfile';
+import { HelmfileOptions, hookArg, SYNC_STATUS_ARG, toHelmfile } from '../../src/model/wire/helmfile';
 import { helmfileChart } from '../../src/model/wire/helmfile-sources';
 import { toYamlDocument } from '../../src/model/wire/yaml';
 
@@ -28,7 +28,7 @@ describe('Helmfile release fields', () => {
           disableOpenAPIValidation: true,
           wait: true,
           timeout: 900,
-          hooks: [{ events: ['postsync'], showlogs: true, command: 'armada-cdk', args: ['wait', 'site.yaml', '--chart', 'mariadb', '--test'] }],
+          hooks: [{ events: ['postsync'], showlogs: true, command: 'armada-cdk', args: ['wait', 'site.yaml', '--chart', 'mariadb', '--test', SYNC_STATUS_ARG] }],
         },
       ],
     });
@@ -43,17 +43,19 @@ describe('Helmfile release fields', () => {
     const { helmfile } = oneChart({ test: { enabled: false }, wait: { resources: [WaitResource.deployment({ minReady: '50%' })] } }, { waitInput: ['../site.yaml', '--values', 'o.yaml'], kubeContext: 'prod', armadaCdkCommand: './node_modules/.bin/armada-cdk', helmCommand: 'helm3' });
     expect(helmfile.helmDefaults).toEqual({ kubeContext: 'prod' });
     expect((helmfile.releases as any[])[0].hooks).toEqual([
-      { events: ['postsync'], showlogs: true, command: './node_modules/.bin/armada-cdk', args: ['wait', '../site.yaml', '--values', 'o.yaml', '--chart', 'mariadb', '--context', 'prod'] },
+      { events: ['postsync'], showlogs: true, command: './node_modules/.bin/armada-cdk', args: ['wait', '../site.yaml', '--values', 'o.yaml', '--chart', 'mariadb', '--context', 'prod', SYNC_STATUS_ARG] },
     ]);
     const tested = oneChart({}, { waitInput: ['s.yaml'], helmCommand: 'helm3' }).release.hooks[0].args;
-    expect(tested).toEqual(['wait', 's.yaml', '--chart', 'mariadb', '--test', '--helm', 'helm3']);
+    expect(tested).toEqual(['wait', 's.yaml', '--chart', 'mariadb', '--test', '--helm', 'helm3', SYNC_STATUS_ARG]);
+    // The one template of the hooks is ours: Helmfile renders it to how the sync ended.
+    expect(SYNC_STATUS_ARG).toBe('--sync-status={{ if .Event.Error }}failed{{ else }}ok{{ end }}');
   });
 
   test('upgrade.pre.delete: a presync hook running the pre-upgrade deletes, before the postsync wait', () => {
     const { release, findings } = oneChart({ upgrade: { pre: { delete: [{ type: 'job', labels: { component: 'db-sync' } }] } } });
     expect(release.hooks.map((h: any) => [h.events, h.args])).toEqual([
       [['presync'], ['wait', 'site.yaml', '--chart', 'mariadb', '--pre-upgrade']],
-      [['postsync'], ['wait', 'site.yaml', '--chart', 'mariadb', '--test']],
+      [['postsync'], ['wait', 'site.yaml', '--chart', 'mariadb', '--test', SYNC_STATUS_ARG]],
     ]);
     expect(findings).toEqual([['warning', 'upgrade.pre.delete', 'helmfile-assumption', "for Helmfile: upgrade.pre.delete runs in a presync hook (armada-cdk wait --pre-upgrade), which deletes only when the release is installed already, as Armada does; its time is not taken from the release's wait.timeout"]]);
   });
@@ -122,6 +124,11 @@ describe('Helmfile release fields', () => {
     const assembled = toHelmfile(spec, plan, { waitInput: ['s'], chartPaths: { a: './charts/a' } });
     expect(assembled.diagnostics.all).toEqual([]);
     expect((assembled.helmfile.releases as any[])[0].chart).toBe('./charts/a');
+    const unknown = toHelmfile(spec, plan, { waitInput: ['s'], chartPaths: { a: './charts/a', helm_toolkit: './x', zz: './y' } });
+    expect(unknown.diagnostics.errors.map((d) => [d.location, d.message])).toEqual([
+      ['site', 'chartPaths names chart "helm_toolkit", which manifest "site" does not deploy; name one of its charts'],
+      ['site', 'chartPaths names chart "zz", which manifest "site" does not deploy; name one of its charts'],
+    ]);
   });
 });
 

@@ -41,6 +41,10 @@ Options:
   --pre-upgrade         instead of waiting: run the chart's upgrade.pre.delete when its release
                         is installed already (Armada's upgrade path), and nothing on a first
                         install; each object is deleted in the foreground and waited for
+  --sync-status ok|failed
+                        how the release's install or upgrade ended (Helmfile's postsync hooks
+                        say it): failed exits ${EXIT_NOT_READY} at once, as Armada does not wait for a
+                        release that failed
 ${INPUT_HELP}
 ${SITE_HELP}
 ${REPORT_HELP}
@@ -65,6 +69,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     test: { type: 'boolean' },
     helm: { type: 'string' },
     'pre-upgrade': { type: 'boolean' },
+    'sync-status': { type: 'string', choices: ['ok', 'failed'] },
     ...REPORT_OPTIONS,
   });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
@@ -77,6 +82,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (preUpgrade && (flag(args, 'test') || timeout !== undefined)) throw new UsageError(`--pre-upgrade deletes and does not wait; it takes no --${flag(args, 'test') ? 'test' : 'timeout'}`, 'wait');
   if (str(args, 'helm') !== undefined && !flag(args, 'test')) throw new UsageError('--helm goes with --test', 'wait');
   const report = reportOptions(args, 'wait');
+  if (str(args, 'sync-status') === 'failed') {
+    io.stderr.write(`armada-cdk wait: the release of ${chart !== undefined ? `chart ${JSON.stringify(chart)}` : `group ${JSON.stringify(group)}`} failed to install or upgrade; not waiting\n`);
+    return EXIT_NOT_READY;
+  }
   const r = await readManifest(args, io, 'wait');
   if ((await inputFailed(io, r, report)) || !(await finishReport(io, r.diagnostics, report))) return EXIT.INVALID;
   const spec = r.spec!;

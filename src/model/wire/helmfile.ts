@@ -16,7 +16,7 @@ import { firstByName } from '../first-by-name';
 import { hasOwnKey } from '../own-keys';
 import { Plan, PlannedRelease } from '../plan';
 import { ChartSpec, ManifestSpec } from '../spec';
-import { ordered } from './emit';
+import { ordered, valuesOut } from './emit';
 import { helmfileChart } from './helmfile-sources';
 import { SecretReference, valsReferences, valuesWithSecretRefs } from './helmfile-values';
 
@@ -112,6 +112,9 @@ export function toHelmfile(spec: ManifestSpec, plan: Plan, options: HelmfileOpti
   }
 
   const byChart = new Map(firsts.map((f) => [f.release.chart, f.release]));
+  for (const name of Object.keys(options.chartPaths ?? {}).sort()) {
+    if (!byChart.has(name)) d.error(spec.origin, undefined, 'helmfile-source', `chartPaths names chart ${show(name)}, which manifest ${show(spec.name)} does not deploy; name one of its charts`);
+  }
   const needs = stepNeeds(plan, new Set(byChart.keys()));
   const taken = new Set<string>();
   const secretVariables: string[] = [];
@@ -251,7 +254,9 @@ class ReleaseMapping {
     const hooks: Record<string, unknown>[] = [];
     if (hasPreDelete(this.c)) hooks.push({ events: ['presync'], showlogs: true, command, args: [...base, '--pre-upgrade'].map(hookArg) });
     if (this.r.waitResources.length > 0 || this.r.test.enabled) {
-      hooks.push({ events: ['postsync'], showlogs: true, command, args: [...base, ...(this.r.test.enabled ? ['--test', ...helm] : [])].map(hookArg) });
+      // Helmfile runs postsync hooks after a failed sync too; the template (ours, not the site's)
+      // tells the wait, which then fails at once instead of waiting out the timeout.
+      hooks.push({ events: ['postsync'], showlogs: true, command, args: [...[...base, ...(this.r.test.enabled ? ['--test', ...helm] : [])].map(hookArg), SYNC_STATUS_ARG] });
     }
     return hooks.length > 0 ? hooks : undefined;
   }
@@ -260,6 +265,11 @@ class ReleaseMapping {
     const values = this.c.values;
     if (values === undefined || !hasOwnKey(values)) return undefined;
     const paths = this.options.secretValues?.get(this.c.name) ?? [];
+    if (paths.length === 0) {
+      // No secret to take out: the sorted copy every writer writes.
+      for (const p of valsReferences(values)) this.d.error(this.c.origin, ['values', ...p], 'helmfile-values', VALS_REF_ERROR(p, []));
+      return [valuesOut(values)];
+    }
     const out = valuesWithSecretRefs(values, this.c.name, paths, taken);
     for (const s of out.secrets) {
       secrets.push(s);
@@ -286,6 +296,9 @@ class ReleaseMapping {
     if (this.r.protected.continueProcessing) this.lost(['protected', 'continueProcessing'], CONTINUE_PROCESSING_LOST);
   }
 }
+
+/** The postsync hook's last argument: a Go template Helmfile renders to `--sync-status=ok` or `=failed`. */
+export const SYNC_STATUS_ARG = '--sync-status={{ if .Event.Error }}failed{{ else }}ok{{ end }}';
 
 function samePath(a: FieldPath, b: FieldPath): boolean {
   return a.length === b.length && a.every((s, i) => s === b[i]);
