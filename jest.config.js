@@ -6,7 +6,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', {}] },
   moduleNameMapper: {
     '^armada-cdk$': '<rootDir>/src/index.ts',
-    '^armada-cdk/(cdk8s|pulumi)$': '<rootDir>/src/$1/index.ts',
+    '^armada-cdk/(cdk8s|pulumi|helmfile)$': '<rootDir>/src/$1/index.ts',
   },
   // One build of the CLI per run, shared by the tests that run it as a package (test/helpers/cli-package.ts).
   globalSetup: '<rootDir>/test/setup/global-setup.ts',

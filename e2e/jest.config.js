@@ -11,7 +11,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/e2e/tsconfig.json' }] },
   moduleNameMapper: {
     '^armada-cdk$': '<rootDir>/src/index.ts',
-    '^armada-cdk/(cdk8s|pulumi)$': '<rootDir>/src/$1/index.ts',
+    '^armada-cdk/(cdk8s|pulumi|helmfile)$': '<rootDir>/src/$1/index.ts',
   },
   // Helm installs and readiness gates wait on the cluster; each test sets tighter deadlines itself.
   testTimeout: 300000,

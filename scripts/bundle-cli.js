@@ -10,6 +10,8 @@
  *   `src/importer/load/js-yaml.ts` finds at run time); `require('js-yaml')` gets the same build.
  * - Not `yaml`, ajv or ajv-draft-04: only some inputs load them, and compiling their code on
  *   every run costs more than resolving them from `node_modules` when they are needed.
+ * - Not `@pulumi/pulumi`: `armada-cdk wait` runs the Pulumi readiness gate's own code, whose
+ *   default log is Pulumi's; the command gives it its own log, so Pulumi is never loaded.
  * - Not our JSON data (the keleustes values schema): it stays a file beside the compiled module,
  *   parsed as JSON when a conversion needs it, instead of compiled as JavaScript on every run.
  *
@@ -25,7 +27,7 @@ const libArg = process.argv.indexOf('--lib');
 const LIB = libArg > 0 ? path.resolve(process.argv[libArg + 1]) : path.join(ROOT, 'lib');
 const ENTRY = path.join(LIB, 'src', 'cli', 'main.js');
 const OUT = path.join(LIB, 'armada-cdk-cli.js');
-const EXTERNAL = ['yaml', 'ajv', 'ajv-draft-04'];
+const EXTERNAL = ['yaml', 'ajv', 'ajv-draft-04', '@pulumi/pulumi'];
 
 const JS_YAML_BUILD = path.join(path.dirname(require.resolve('js-yaml')), 'dist', 'js-yaml.js');
 const JS_YAML_LOADER = path.join(LIB, 'src', 'importer', 'load', 'js-yaml.js');

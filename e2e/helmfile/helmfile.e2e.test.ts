@@ -1,6 +1,6 @@
 /**
  * Helmfile (issue 46's engine), built from its module: a smoke test that it runs against the
- * stack with the harness's Helm. The deployment tests come with issue 46.
+ * stack with the harness's Helm. The deployment tests are helmfile-site.e2e.test.ts and wait.e2e.test.ts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -12,6 +12,7 @@ const COMMANDS: Record<string, { summary: string; load: () => { run(argv: string
   convert: { summary: 'convert to operator CRs, Armada documents v1/v2 or Flux HelmReleases', load: () => require('./commands/convert') },
   import: { summary: 'generate TypeScript constructs from Armada documents', load: () => require('./commands/import') },
   render: { summary: 'render a Pegleg/Deckhand site (layering, substitution) as pegleg site render', load: () => require('./commands/render') },
+  wait: { summary: "run a chart's (or group's) Armada wait against a cluster", load: () => require('./commands/wait') },
   'values-types': { summary: "generate a chart's values type from its values.schema.json", load: () => require('./commands/values-types') },
 };
 /* eslint-enable @typescript-eslint/no-require-imports */

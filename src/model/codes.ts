@@ -98,6 +98,16 @@ export const DiagnosticCodes = {
   FLUX_CROSS_NAMESPACE: 'flux-cross-namespace',
   /** What the Flux mapping assumes where Armada and Flux differ (warning). */
   FLUX_ASSUMPTION: 'flux-assumption',
+  /** Two charts that would write one Helmfile release. */
+  HELMFILE_NAME: 'helmfile-name',
+  /** A chart source that Helmfile cannot fetch. */
+  HELMFILE_SOURCE: 'helmfile-source',
+  /** What the Helmfile mapping assumes where Armada and Helmfile differ (warning). */
+  HELMFILE_ASSUMPTION: 'helmfile-assumption',
+  /** A secret value written as a reference to the environment of helmfile (warning). */
+  HELMFILE_SECRET: 'helmfile-secret',
+  /** A value Helmfile would not pass to Helm as written (a vals reference). */
+  HELMFILE_VALUES: 'helmfile-values',
   /** A string that cdk8s's YAML writer leaves unquoted and a YAML 1.1 reader misreads. */
   YAML_1_1: 'yaml-1.1',
   // The importer above the loader.

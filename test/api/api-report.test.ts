@@ -113,6 +113,7 @@ describe('the API report', () => {
       { specifier: 'armada-cdk', file: 'src/index.ts' },
       { specifier: 'armada-cdk/cdk8s', file: 'src/cdk8s/index.ts' },
       { specifier: 'armada-cdk/pulumi', file: 'src/pulumi/index.ts' },
+      { specifier: 'armada-cdk/helmfile', file: 'src/helmfile/index.ts' },
     ]);
     // Every subpath resolves for node10 resolution too (typesVersions), to the same declarations.
     for (const { specifier } of entryPoints(ROOT).slice(1)) {
@@ -171,5 +172,6 @@ describe('the API report', () => {
     expect(runtime(require('../../src'))).toEqual(values('armada-cdk'));
     expect(runtime(require('../../src/cdk8s'))).toEqual(values('armada-cdk/cdk8s'));
     expect(runtime(require('../../src/pulumi'))).toEqual(values('armada-cdk/pulumi'));
+    expect(runtime(require('../../src/helmfile'))).toEqual(values('armada-cdk/helmfile'));
   });
 });

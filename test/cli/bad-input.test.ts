@@ -159,7 +159,7 @@ describe('usage errors: exit 2 with a hint, never a stack trace', () => {
     [['validate', 'x.yaml', '--formt', 'json'], 'unknown option --formt (did you mean --format?)'],
     [['plan', 'x.yaml', '--format', 'svg'], '--format must be one of text, json, mermaid, dot; received "svg"'],
     [['convert', 'x.yaml'], '--to is required'],
-    [['convert', 'x.yaml', '--to', 'airship'], '--to must be one of airship-v1, keleustes-v1alpha1, documents-v1, documents-v2, flux-v2; received "airship"'],
+    [['convert', 'x.yaml', '--to', 'airship'], '--to must be one of airship-v1, keleustes-v1alpha1, documents-v1, documents-v2, flux-v2, helmfile; received "airship"'],
     [['valdate', 'x.yaml'], 'unknown command "valdate" (did you mean validate?)'],
   ])('%j', async (args, message) => {
     const r = await cli(args as string[]);
@@ -181,7 +181,7 @@ describe('usage errors: exit 2 with a hint, never a stack trace', () => {
   });
 
   test('--help on every command, with examples; --version', async () => {
-    for (const c of ['validate', 'plan', 'convert', 'import', 'values-types']) {
+    for (const c of ['validate', 'plan', 'convert', 'import', 'values-types', 'wait']) {
       const r = await cli([c, '--help']);
       expect([c, r.code]).toEqual([c, 0]);
       expect(r.stdout).toContain(`Usage: armada-cdk ${c}`);

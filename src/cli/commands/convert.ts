@@ -10,7 +10,9 @@ import { redactDiagnostics } from '../pegleg-input';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
 import { fluxObjectsAsRead } from '../../model/wire/flux-v2';
 import { WriterForm } from '../../model/wire/emit';
-import { toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
+import { toYamlDocument, toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
+import { HelmfileOptions, toHelmfile } from '../../model/wire/helmfile';
+import { HELMFILE_CLI_HELP, HELMFILE_CLI_OPTIONS, helmfileOptions, helmfileSecrets } from '../helmfile-options';
 import { flag, list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
@@ -18,7 +20,7 @@ import { CliIo, EXIT, UsageError, writePieces } from '../io';
 import { plural } from '../report';
 import { checkOutputDirectory, checkOutputNotInput, planDirectoryOutput, writeFilesAtomically } from '../write';
 
-export const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2'] as const;
+export const TARGETS = ['airship-v1', 'keleustes-v1alpha1', 'documents-v1', 'documents-v2', 'flux-v2', 'helmfile'] as const;
 
 export const HELP = `Usage: armada-cdk convert (FILE... | --site NAME [--repo DIR]) --to TARGET [-o DIR] [options]
 
@@ -32,6 +34,9 @@ Targets:
   documents-v2         classic armada/*/v2 documents (defaults that differ from v1 are written out)
   flux-v2              Flux HelmReleases (helm.toolkit.fluxcd.io/v2) ordered by dependsOn, with
                        their GitRepository/HelmRepository sources (source.toolkit.fluxcd.io/v1)
+  helmfile             a helmfile.yaml (Helmfile v1): one release per chart, ordered by needs,
+                       with hooks running armada-cdk wait (Armada's waits, tests, pre-upgrade
+                       deletes); secret values as ref+envsubst:// references
 
 Options:
   --to TARGET          the output format (required)
@@ -51,6 +56,7 @@ Options:
                        generated: the CRD armada-cdk generates (ArmadaOperator in cdk8s), with
                        free-form values: every value is kept as written.
 ${FLUX_CLI_HELP}
+${HELMFILE_CLI_HELP}
 ${INPUT_HELP}
 ${SITE_HELP}
 ${REPORT_HELP}
@@ -66,6 +72,7 @@ const TARGET_OPTIONS: Record<string, (typeof TARGETS)[number]> = {
   'release-naming': 'keleustes-v1alpha1',
   crd: 'keleustes-v1alpha1',
   ...Object.fromEntries(Object.keys(FLUX_CLI_OPTIONS).map((o) => [o, 'flux-v2' as const])),
+  ...Object.fromEntries(Object.keys(HELMFILE_CLI_OPTIONS).map((o) => [o, 'helmfile' as const])),
 };
 
 function targetOnly(args: ReturnType<typeof parse>, to: string): void {
@@ -93,6 +100,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     'release-naming': { type: 'string', choices: ['prefixed', 'as-written'] },
     crd: { type: 'string', choices: ['upstream', 'generated'] },
     ...FLUX_CLI_OPTIONS,
+    ...HELMFILE_CLI_OPTIONS,
     ...REPORT_OPTIONS,
   });
   if (args.values.help) return io.stdout.write(HELP), EXIT.OK;
@@ -104,8 +112,26 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const report = reportOptions(args, 'convert');
   const dir = str(args, 'output');
   if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
-  const { objects, name } = await convert(args, io, to, flux, report);
+  const helmfile = to === 'helmfile' ? helmfileOptions(args, io.cwd, dir === undefined || dir === '-' ? io.cwd : path.resolve(io.cwd, dir)) : undefined;
+  const { objects, name, text } = await convert(args, io, to, flux, report, helmfile);
   if (!objects) return EXIT.INVALID;
+  if (text !== undefined) {
+    // One YAML document, as Helmfile reads a state file: no document markers.
+    if (dir === undefined || dir === '-') {
+      // In pieces, each handed over when the reader has taken the one before (see writePieces).
+      const pieces = function* () {
+        for (let i = 0; i < text.length; i += 65536) yield text.slice(i, i + 65536);
+      };
+      await writePieces(io.stdout, pieces());
+      return EXIT.OK;
+    }
+    const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: text }], { force: flag(args, 'force'), command: 'convert' });
+    for (const f of plan.files) checkOutputNotInput(io.cwd, `the output ${path.join(dir, path.basename(f.path))}`, f.path, [...args.positionals, ...list(args, 'values')], 'convert');
+    await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
+    const file = plan.files[0].path;
+    io.stderr.write(`wrote ${path.relative(io.cwd, file) || file}\n`);
+    return EXIT.OK;
+  }
   if (dir === undefined || dir === '-') {
     // Every finding is reported before the first byte: what is left, building the objects not
     // built yet (Flux's HelmReleases, the airship ArmadaCharts) and writing plain objects as
@@ -140,13 +166,20 @@ async function convert(
   to: (typeof TARGETS)[number],
   flux: ReturnType<typeof fluxOptions> | undefined,
   report: ReturnType<typeof reportOptions>,
-): Promise<{ objects?: Iterable<unknown> | undefined; name: string }> {
+  helmfile?: HelmfileOptions | undefined,
+): Promise<{ objects?: Iterable<unknown> | undefined; name: string; text?: string | undefined }> {
   const r = await readManifest(args, io, 'convert');
   if (await inputFailed(io, r, report)) return { name: '' };
   const spec = r.spec!;
   let objects: Iterable<unknown>;
   let diagnostics: readonly Diagnostic[];
-  if (to === 'documents-v1' || to === 'documents-v2') {
+  let text: string | undefined;
+  if (helmfile !== undefined) {
+    const out = toHelmfile(spec, buildPlan(spec), { ...helmfile, secretValues: helmfileSecrets(spec, r.documents, r.secrets) });
+    text = toYamlDocument(out.helmfile);
+    objects = [out.helmfile];
+    diagnostics = out.diagnostics.all;
+  } else if (to === 'documents-v1' || to === 'documents-v2') {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 }, FOR_YAML);
     objects = out.documents;
     diagnostics = out.diagnostics.all;
@@ -167,5 +200,5 @@ async function convert(
   const all = [...r.diagnostics, ...redactDiagnostics(diagnostics, r.secrets)];
   const notes = [...otherToolsNotes(r.documents, `convert --to ${to}`), ...(to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [])];
   if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
-  return { objects, name: spec.name };
+  return { objects, name: spec.name, text };
 }

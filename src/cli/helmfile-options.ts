@@ -1,0 +1,112 @@
+/**
+ * `convert --to helmfile`: its options, and the arguments that let the hooks of the helmfile read
+ * the same site again (`armada-cdk wait ARGS --chart NAME`), from the helmfile's directory.
+ */
+import * as path from 'path';
+import type { FieldPath } from '../model/diagnostics';
+import type { ManifestSpec } from '../model/spec';
+import type { HelmfileOptions } from '../model/wire/helmfile';
+import type { StreamSecrets } from '../pegleg/secrets';
+import { list, OptionSpec, ParsedArgs, str } from './args';
+import { UsageError } from './io';
+
+export const HELMFILE_CLI_OPTIONS: Record<string, OptionSpec> = {
+  'kube-context': { type: 'string' },
+  'armada-cdk': { type: 'string' },
+  helm: { type: 'string' },
+  'chart-path': { type: 'string', multiple: true },
+};
+
+export const HELMFILE_CLI_HELP = `Helmfile options (--to helmfile; see docs/helmfile.md):
+  The helmfile's hooks run armada-cdk wait with this command's input (the files, -f, --set,
+  --target-manifest, or --site/--repo/--order); a relative path is rewritten relative to the
+  helmfile's directory: the -o directory, or the current directory for stdout.
+  --kube-context NAME      helmDefaults.kubeContext, passed to the hooks as --context too
+  --armada-cdk COMMAND     the armada-cdk the hooks run (default: armada-cdk)
+  --helm COMMAND           the helm the hooks' tests run (default: helm)
+  --chart-path CHART=DIR   install DIR, a chart assembled beforehand, for CHART instead of
+                           fetching its source (repeatable)`;
+
+/** The Helmfile options of the command line, the hooks' input made relative to `helmfileDir`. */
+export function helmfileOptions(args: ParsedArgs, cwd: string, helmfileDir: string): HelmfileOptions {
+  // An absolute path stays as written; a relative one is made relative to the helmfile.
+  const rel = (p: string) => {
+    if (path.isAbsolute(p)) return p;
+    const r = path.relative(helmfileDir, path.resolve(cwd, p)) || '.';
+    return r.split(path.sep).join('/');
+  };
+  const files = [...args.positionals, ...list(args, 'values')];
+  if (files.includes('-')) throw new UsageError("--to helmfile: the helmfile's hooks read the input again, so it cannot be stdin (-); give it as files", 'convert');
+  const input: string[] = [];
+  const site = str(args, 'site');
+  if (site !== undefined) {
+    input.push('--site', site, '--repo', rel(str(args, 'repo') ?? '.'));
+    const order = str(args, 'order');
+    if (order !== undefined) input.push('--order', rel(order));
+  } else {
+    input.push(...args.positionals.map(rel));
+  }
+  const target = str(args, 'target-manifest');
+  if (target !== undefined) input.push('--target-manifest', target);
+  for (const f of list(args, 'values')) input.push('--values', rel(f));
+  for (const s of list(args, 'set')) input.push('--set', s);
+  const chartPaths: Record<string, string> = {};
+  for (const item of list(args, 'chart-path')) {
+    const m = /^([^=]+)=(.+)$/.exec(item);
+    if (!m) throw new UsageError(`--chart-path must be CHART=DIR; received ${JSON.stringify(item)}`, 'convert');
+    if (Object.prototype.hasOwnProperty.call(chartPaths, m[1])) throw new UsageError(`--chart-path gives chart ${JSON.stringify(m[1])} twice`, 'convert');
+    const dir = rel(m[2]);
+    chartPaths[m[1]] = dir === '.' || dir.startsWith('./') || dir.startsWith('../') ? dir : `./${dir}`;
+  }
+  return {
+    waitInput: input,
+    ...(str(args, 'kube-context') !== undefined ? { kubeContext: str(args, 'kube-context') } : {}),
+    ...(str(args, 'armada-cdk') !== undefined ? { armadaCdkCommand: str(args, 'armada-cdk') } : {}),
+    ...(str(args, 'helm') !== undefined ? { helmCommand: str(args, 'helm') } : {}),
+    ...(Object.keys(chartPaths).length > 0 ? { chartPaths } : {}),
+  };
+}
+
+/**
+ * The secret values of each chart, as paths inside its values: where the site's substitutions put
+ * a secret (a chart document that is secret itself: every value), and, whatever the paths say,
+ * every string that contains the text of a secret document. Nothing secret may reach the
+ * helmfile in clear, so the second net catches what the first misses (a value layered or
+ * overridden from a secret).
+ */
+export function helmfileSecrets(spec: ManifestSpec, documents: readonly { readonly schema?: string | undefined; readonly name?: string | undefined }[], secrets: StreamSecrets): Map<string, FieldPath[]> {
+  const out = new Map<string, FieldPath[]>();
+  const add = (chart: string, p: FieldPath) => {
+    const list = out.get(chart) ?? [];
+    if (!list.some((q) => q.length === p.length && q.every((s, i) => s === p[i]))) list.push(p);
+    out.set(chart, list);
+  };
+  const whole = new Set<string>();
+  const seen = new Set<string>();
+  documents.forEach((doc, i) => {
+    if ((doc.schema !== 'armada/Chart/v1' && doc.schema !== 'armada/Chart/v2') || doc.name === undefined || seen.has(doc.name)) return;
+    seen.add(doc.name);
+    for (const p of secrets.paths[i] ?? []) {
+      if (p.length === 0 || (p.length === 1 && p[0] === 'values')) whole.add(doc.name);
+      else if (p[0] === 'values') add(doc.name, p.slice(1));
+    }
+  });
+  const texts = secrets.texts.filter((t) => t.length >= MIN_SECRET_TEXT);
+  for (const c of spec.charts) {
+    if (c.values === undefined) continue;
+    const all = whole.has(c.name);
+    walkLeaves(c.values, [], (p, v) => {
+      if (all || (typeof v === 'string' && texts.some((t) => v.includes(t)))) add(c.name, p);
+    });
+  }
+  return out;
+}
+
+/** Secret texts shorter than this are not looked for in values: they would match everywhere. */
+const MIN_SECRET_TEXT = 4;
+
+function walkLeaves(v: unknown, at: (string | number)[], visit: (p: FieldPath, v: unknown) => void): void {
+  if (Array.isArray(v)) v.forEach((x, i) => walkLeaves(x, [...at, i], visit));
+  else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) walkLeaves((v as Record<string, unknown>)[k], [...at, k], visit);
+  else if (at.length > 0) visit(at, v);
+}
