@@ -181,10 +181,15 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics, failed?: FailedDocu
 
   // Subchart dependencies: resolved recursively from every deployed chart, like build_chart_deps.
   const usedAsDependency = new Set<string>();
+  const checkedTwice = new Set<ChartSpec>();
   const visit = (name: string, seen: Set<string>) => {
     const chart = charts.get(name);
     if (!chart || seen.has(name)) return;
     seen.add(name);
+    if (!checkedTwice.has(chart)) {
+      checkedTwice.add(chart);
+      checkDependencyListedTwice(chart, d);
+    }
     (chart.dependencies ?? []).forEach((dep, i) => {
       if (!charts.has(dep)) {
         if (failedChart(dep)) return;
@@ -209,6 +214,31 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics, failed?: FailedDocu
     }
   }
   return { deployed, reachable: new Set([...deployed, ...usedAsDependency]), unsure };
+}
+
+/**
+ * Armada's `ChartBuilder.from_chart_doc` (`chartbuilder.py`) links each dependency into the chart's
+ * `charts/` directory under the name its Chart.yaml gives (`Path.symlink_to`): the same dependency
+ * twice makes the second link fail with FileExistsError, when the chart is deployed.
+ */
+function checkDependencyListedTwice(chart: ChartSpec, d: Diagnostics): void {
+  const deps = chart.dependencies;
+  if (!Array.isArray(deps)) return;
+  const first = new Map<string, number>();
+  deps.forEach((dep, i) => {
+    if (typeof dep !== 'string') return;
+    const at = first.get(dep);
+    if (at === undefined) {
+      first.set(dep, i);
+      return;
+    }
+    d.error(
+      chart.origin,
+      ['dependencies', i],
+      'dependency-twice',
+      `subchart dependency ${show(dep)} is listed twice (also at dependencies[${at}]); Armada fails when it builds chart ${show(chart.name)}: it links every dependency into the chart's charts/ directory under its Chart.yaml name, and the second link of the same chart raises FileExistsError ("[Errno 17] File exists: '.../charts/<name>'"); list it once`,
+    );
+  });
 }
 
 /**

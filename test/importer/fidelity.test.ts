@@ -131,7 +131,7 @@ describe('reject what Armada rejects', () => {
     const r = await run('validate', 'site.yaml', '--set', `chart:blog:values.x=${value}`);
     expect(r.code).toBe(1);
     expect(diagnostics(r.lines)).toEqual([
-      `--set[0]: error: ${JSON.stringify(`chart:blog:values.x=${value}`)}: the value contains ${what}, which Armada's JSON round trip of --set values refuses ("Invalid control character"); put such a value in a --values file`,
+      `--set[0]: error: ${JSON.stringify(`chart:blog:values.x=${value}`)}: the value contains ${what}, which Armada's JSON round trip of --set values refuses ("Invalid control character"); write it as a JSON escape (\\t, \\n, \\u0001) or put the value in a --values file`,
     ]);
   });
 
