@@ -124,7 +124,16 @@ export function applyValuesFiles(docs: OverridableDocument[], overrides: readonl
       out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: DiagnosticCodes.OVERRIDE, message: 'this override document matches no document of the same schema and name; Armada ignores it' });
       continue;
     }
-    if (ovr.data === undefined || ovr.data === null) continue;
+    // Override.update_document merges `ovr.get('data', {})`: nothing when there is no data, and
+    // Override.update fails on None (it calls .items() on it).
+    if (ovr.data === undefined) {
+      out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: DiagnosticCodes.OVERRIDE, message: "this override document has no data; Armada reads it as {} (ovr.get('data', {})) and merges nothing" });
+      continue;
+    }
+    if (ovr.data === null) {
+      out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, field: 'data', code: DiagnosticCodes.OVERRIDE, message: "the override data is null; Armada fails on it when it merges it (Override.update: 'NoneType' object has no attribute 'items'): leave data out, or give a mapping" });
+      continue;
+    }
     if (!isPlainObject(ovr.data)) {
       out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, field: 'data', code: DiagnosticCodes.OVERRIDE, message: 'the override data must be a mapping' });
       continue;

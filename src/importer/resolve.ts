@@ -259,8 +259,19 @@ async function applyOverrides(
   });
   if (options.valuesFiles?.length) {
     const ovr = await loadInputs(options.valuesFiles, options.stdin);
-    append(diagnostics, ovr.diagnostics);
-    append(diagnostics, applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location(), source: valuesSource(d) }))));
+    // Armada never checks override documents against its schemas, and reads their data with
+    // `ovr.get('data', {})` (Override.update_document): one without data is no error there.
+    // applyValuesFiles says what Armada does with it.
+    const dataless = ovr.documents.filter((d) => isArmadaSchema(d.schema) && typeof d.name === 'string' && isPlainObject(d.raw) && (d.raw.data === undefined || d.raw.data === null));
+    append(diagnostics, ovr.diagnostics.filter((x) => x.code !== LoadCodes.MISSING_DATA));
+    const overrides = [...ovr.armada, ...dataless].sort((a, b) => ovr.documents.indexOf(a) - ovr.documents.indexOf(b));
+    append(
+      diagnostics,
+      applyValuesFiles(
+        overridable,
+        overrides.map((d) => ({ schema: d.schema!, name: d.name!, data: isPlainObject(d.raw) && !('data' in d.raw) ? undefined : d.data, location: d.location(dataless.includes(d) && isPlainObject(d.raw) && 'data' in d.raw ? ['data'] : undefined), source: valuesSource(d) })),
+      ),
+    );
   }
   const writes: SetWrite[] = [];
   if (options.sets?.length) append(diagnostics, applySets(overridable, options.sets, (w) => writes.push(w)));
