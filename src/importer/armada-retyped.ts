@@ -38,6 +38,8 @@ export interface HelmReading {
   readonly key: string;
 }
 
+/** First characters go-yaml v2 resolves from (its resolve table); `~`, `t`, `f`, `o` only give what PyYAML quotes. */
+const FIRST = 'yYnN.+-0123456789';
 /** go-yaml v2's `yamlStyleFloat`. */
 const GO_YAML_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 /** Go's `strconv.ParseInt(s, 0, 64)` syntax: a sign, then a 0x, 0o or 0b prefix, a leading-0 octal, or decimal. */
@@ -49,10 +51,12 @@ const GO_INT = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][
  * writes plain.
  */
 export function helmReadingUnderArmada(s: string): HelmReading | undefined {
+  // go-yaml's resolve table: only these first characters can make anything but a string.
+  const c = s.charAt(0);
+  if (!FIRST.includes(c) || c === '') return undefined;
   if (PYYAML_IMPLICIT.some((re) => re.test(s))) return undefined;
   if (s === 'y' || s === 'Y') return { what: 'the boolean true', key: 'true' };
   if (s === 'n' || s === 'N') return { what: 'the boolean false', key: 'false' };
-  const c = s.charAt(0);
   if (c === '.') return /^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/.test(s) ? float(Number(s)) : undefined;
   if (!/[-+0-9]/.test(c)) return undefined;
   const plain = s.replace(/_/g, '');
@@ -90,8 +94,19 @@ export function armadaRetypedValues(spec: ManifestSpec): Diagnostics {
     const chart = charts.get(release.chart);
     if (!chart || done.has(chart.name) || !isPlainObject(chart.values)) continue;
     done.add(chart.name);
-    const walk = (v: unknown, path: (string | number)[]): void => {
+    // One path, extended and shortened as the walk goes; copied only into a finding.
+    const path: (string | number)[] = [];
+    // A cycle (validation reports it) is not followed round.
+    const onPath = new Set<object>();
+    const walk = (v: unknown): void => {
       if (path.length > MAX_VALUES_DEPTH) return;
+      if (typeof v === 'object' && v !== null) {
+        if (onPath.has(v)) return;
+        onPath.add(v);
+        walkObject(v);
+        onPath.delete(v);
+        return;
+      }
       if (typeof v === 'string') {
         const helm = helmReadingUnderArmada(v);
         if (helm) {
@@ -104,14 +119,20 @@ export function armadaRetypedValues(spec: ManifestSpec): Diagnostics {
         }
         return;
       }
+    };
+    const walkObject = (v: object): void => {
       if (Array.isArray(v)) {
-        v.forEach((x, i) => walk(x, [...path, i]));
+        for (let i = 0; i < v.length; i++) {
+          path.push(i);
+          walk(v[i]);
+          path.pop();
+        }
         return;
       }
       if (!isPlainObject(v)) return;
       const keys = Object.keys(v);
-      // The key each one becomes in Helm: retyped keys are written back as strings.
-      const helmKeys = keys.map((k) => helmReadingUnderArmada(k)?.key ?? k);
+      // The key each one becomes in Helm (retyped keys are written back as strings), when any is retyped.
+      const helmKeys = keys.some((k) => helmReadingUnderArmada(k)) ? keys.map((k) => helmReadingUnderArmada(k)?.key ?? k) : keys;
       keys.forEach((k, i) => {
         const helm = helmReadingUnderArmada(k);
         if (helm) {
@@ -123,10 +144,12 @@ export function armadaRetypedValues(spec: ManifestSpec): Diagnostics {
             `the key ${show(k)} became the key ${show(helm.key)} in Helm under Armada${same.length > 0 ? `, ${clash(k, same)}` : ''}: Armada writes values with PyYAML's yaml.safe_dump, which leaves the key unquoted, Helm's YAML reader reads it as ${helm.what} and writes it back as ${show(helm.key)}; armada-cdk passes the key ${show(k)} as written`,
           );
         }
-        walk(v[k], [...path, k]);
+        path.push(k);
+        walk(v[k]);
+        path.pop();
       });
     };
-    walk(chart.values, []);
+    walk(chart.values);
   }
   return d;
 }
