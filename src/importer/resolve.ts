@@ -91,7 +91,7 @@ export interface LoadedInputs {
 export async function resolveLoaded(loaded: LoadedInputs, paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
   const diagnostics: Diagnostic[] = [];
   const progress = options.onProgress ?? (() => undefined);
-  append(diagnostics, loaded.diagnostics);
+  append(diagnostics, nameless(loaded));
   if (options.targetManifest === undefined) {
     const configured = deploymentConfigurationManifest(loaded.documents);
     if (configured !== undefined) options = { ...options, targetManifest: configured };
@@ -166,6 +166,7 @@ export async function resolveLoaded(loaded: LoadedInputs, paths: readonly string
   }
   if (blocked) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
 
+  append(diagnostics, manifestsArmadaCannotBuild(effective));
   const inputs: InputDocument[] = effective.map((doc) => (failed.size > 0 && failed.has(doc) ? failedInput(doc) : inputDocument(doc)));
   const { spec, diagnostics: conversion, failed: leftOut } = documentsToSpec(inputs, { targetManifest: options.targetManifest });
   append(diagnostics, conversion.all);
@@ -176,6 +177,65 @@ export async function resolveLoaded(loaded: LoadedInputs, paths: readonly string
   append(diagnostics, armadaRetypedValues(spec).all);
   // A site without its failed documents is no site to build: only its findings are returned.
   return { ...(leftOut ? {} : { spec }), diagnostics: bySet(diagnostics), documents: loaded.documents };
+}
+
+/**
+ * The loader's diagnostics, where a Chart or ChartGroup document without `metadata` or without
+ * `metadata.name` is no error: Armada finds charts and groups by `.get('metadata', {}).get('name')`
+ * (manifest.py find_chart_document, find_chart_group_document) and checks only their data
+ * against its schemas, so such a document is never found and never deployed. It gets a warning
+ * and the schema check of its data, as in Armada. A Manifest without a name stays an error
+ * (validate_armada_manifests calls `.get('name')` on its metadata).
+ */
+function nameless(loaded: LoadedInputs): Diagnostic[] {
+  const found = loaded.documents.filter(
+    (d) => (armadaSchema(d.schema ?? '')?.kind === 'Chart' || armadaSchema(d.schema ?? '')?.kind === 'ChartGroup') && isPlainObject(d.raw) && (!isPlainObject(d.raw.metadata) || !('name' in d.raw.metadata)),
+  );
+  if (found.length === 0) return [...loaded.diagnostics];
+  // Where the loader placed its missing-name error for each of them.
+  const at = new Map(found.map((d) => [d.location(isPlainObject((d.raw as Record<string, unknown>).metadata) ? ['metadata'] : []), d]));
+  const out: Diagnostic[] = [];
+  for (const x of loaded.diagnostics) {
+    const doc = x.code === LoadCodes.MISSING_NAME ? at.get(x.location) : undefined;
+    if (doc === undefined) {
+      out.push(x);
+      continue;
+    }
+    const kind = armadaSchema(doc.schema!)!.kind === 'Chart' ? 'chart' : 'chart group';
+    out.push({
+      severity: 'warning',
+      location: x.location,
+      document: doc.label,
+      field: 'metadata.name',
+      code: DiagnosticCodes.NOT_DEPLOYED,
+      message: `${doc.schema} document has no metadata${isPlainObject((doc.raw as Record<string, unknown>).metadata) ? '.name' : ''}, so no ${kind === 'chart' ? 'chart group or chart' : 'manifest'} can list it: Armada finds ${kind}s by name and never deploys this one (it only checks its data against its schema)`,
+    });
+    append(out, validateArmadaDocument(doc));
+  }
+  return out;
+}
+
+/**
+ * Armada manifests whose data is not a mapping. `armada apply` validates the stream first, and
+ * that builds every manifest in it (`validate_armada_manifests`): `build_armada_manifest` calls
+ * `.get()` on the data and fails with an AttributeError, whichever manifest is the target. The
+ * schema (no `type` for a manifest's data) lets a list through.
+ */
+function manifestsArmadaCannotBuild(docs: readonly LoadedArmadaDocument[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const doc of docs) {
+    if (armadaSchema(doc.schema)?.kind !== 'Manifest' || isPlainObject(doc.data) || doc.data === null || doc.data === undefined) continue;
+    const type = Array.isArray(doc.data) ? 'list' : typeof doc.data === 'string' ? 'str' : typeof doc.data === 'boolean' ? 'bool' : typeof doc.data === 'number' ? (Number.isInteger(doc.data) ? 'int' : 'float') : 'object';
+    out.push({
+      severity: 'error',
+      location: doc.location(['data']),
+      document: doc.label,
+      field: 'data',
+      code: DiagnosticCodes.ARM001,
+      message: `the manifest's data is a ${type}, not a mapping; Armada builds every manifest of the stream when it validates the documents (validate_armada_manifests), and build_armada_manifest fails on this one ('${type}' object has no attribute 'get'), so \`armada apply\` fails whichever manifest is the target`,
+    });
+  }
+  return out;
 }
 
 /** The reasons of the loaded document an overridden copy was made from. */
