@@ -216,6 +216,21 @@ function nameless(loaded: LoadedInputs): Diagnostic[] {
 }
 
 /**
+ * The document of schema `schema` without a usable `metadata.name` that Armada's
+ * `Override.update_document` reaches before the one named `name` (or before the end): it reads
+ * `doc['metadata']['name']` of each document of the schema, so that one makes it fail.
+ */
+function namelessBeforeMatch(all: readonly LoadedDocument[], schema: string, name: string): LoadedDocument | undefined {
+  for (const doc of all) {
+    if (doc.schema !== schema || !isPlainObject(doc.raw)) continue;
+    const metadata = doc.raw.metadata;
+    if (!isPlainObject(metadata) || !('name' in metadata)) return doc;
+    if (metadata.name === name) return undefined;
+  }
+  return undefined;
+}
+
+/**
  * Armada manifests whose data is not a mapping. `armada apply` validates the stream first, and
  * that builds every manifest in it (`validate_armada_manifests`): `build_armada_manifest` calls
  * `.get()` on the data and fails with an AttributeError, whichever manifest is the target. The
@@ -327,7 +342,22 @@ async function applyOverrides(
     // applyValuesFiles says what Armada does with it.
     const dataless = ovr.documents.filter((d) => isArmadaSchema(d.schema) && typeof d.name === 'string' && isPlainObject(d.raw) && (d.raw.data === undefined || d.raw.data === null));
     append(diagnostics, ovr.diagnostics.filter((x) => x.code !== LoadCodes.MISSING_DATA));
-    const overrides = [...ovr.armada, ...dataless].sort((a, b) => ovr.documents.indexOf(a) - ovr.documents.indexOf(b));
+    const overrides = [...ovr.armada, ...dataless]
+      .sort((a, b) => ovr.documents.indexOf(a) - ovr.documents.indexOf(b))
+      .filter((d) => {
+        const blocker = namelessBeforeMatch(all, d.schema!, d.name!);
+        if (blocker) {
+          diagnostics.push({
+            severity: 'error',
+            location: d.location(),
+            document: d.label,
+            code: DiagnosticCodes.OVERRIDE,
+            message: `Armada looks for this override's document through every ${d.schema} document in stream order and reads doc['metadata']['name'] of each (Override.update_document); ${blocker.label || 'the document'} (${blocker.location()}) has no ${isPlainObject((blocker.raw as Record<string, unknown>).metadata) ? 'metadata.name' : 'metadata'} and comes first, so Armada fails on it (${isPlainObject((blocker.raw as Record<string, unknown>).metadata) ? "KeyError: 'name'" : (blocker.raw as Record<string, unknown>).metadata === undefined ? "KeyError: 'metadata'" : 'TypeError'}): give it a name, or leave it out`,
+          });
+          return false;
+        }
+        return true;
+      });
     append(
       diagnostics,
       applyValuesFiles(

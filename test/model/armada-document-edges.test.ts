@@ -56,6 +56,21 @@ describe('a Chart or ChartGroup document without metadata (manifest.py find_char
     expect(v.code).toBe(0);
   });
 
+  test("with --values, one before the override's match makes Armada fail (override.py Override.update_document: doc['metadata']['name'])", async () => {
+    const nameless = `---\nschema: armada/Chart/v1\ndata: {chart_name: x, release: x, namespace: ns, source: {type: local, location: /charts, subpath: x}, dependencies: []}\n`;
+    const values = write(dir, 'override.yaml', '---\nschema: armada/Chart/v1\nmetadata: {schema: metadata/Document/v1, name: c}\ndata: {release: d}\n');
+    const before = write(dir, 'nameless-first.yaml', nameless + SITE);
+    const r = await cli(['validate', before, '--values', values]);
+    expect(findings(r)).toEqual([
+      `${before}:2:1: warning: armada/Chart/v1: metadata.name: armada/Chart/v1 document has no metadata, so no chart group or chart can list it: Armada finds charts by name and never deploys this one (it only checks its data against its schema)`,
+      `${values}:2:1: error: armada/Chart/v1 c: Armada looks for this override's document through every armada/Chart/v1 document in stream order and reads doc['metadata']['name'] of each (Override.update_document); armada/Chart/v1 (${before}:2:1) has no metadata and comes first, so Armada fails on it (KeyError: 'metadata'): give it a name, or leave it out`,
+    ]);
+    // After the match, Armada never reaches it.
+    const after = write(dir, 'nameless-last.yaml', SITE + nameless);
+    const a = await cli(['validate', after, '--values', values]);
+    expect(a.code).toBe(0);
+  });
+
   test('a Manifest without a name stays an error (validate_armada_manifests reads its name)', async () => {
     const file = write(dir, 'manifest-nameless.yaml', SITE.replace('metadata: {schema: metadata/Document/v1, name: site}', 'metadata: {schema: metadata/Document/v1}'));
     const r = await cli(['validate', file]);
