@@ -60,7 +60,9 @@ export const INPUT_HELP = `Input options (as armada apply):
   -f, --values FILE        override documents, deep-merged by schema and name (repeatable)
   --set TYPE:NAME:PATH=V   set one value; TYPE is chart, chart_group or manifest (repeatable).
                            As in Armada, V is always a string and is comma-split onto a list:
-                           --set chart:x:wait.timeout=600 gives "600", which the schema rejects.`;
+                           --set chart:x:wait.timeout=600 gives "600", which the schema rejects.
+                           V is read as the body of a JSON string: \\n, \\t, \\", \\\\ and \\uXXXX are
+                           decoded, and a bare " or another backslash is refused.`;
 
 export type { ReadManifest };
 

@@ -124,7 +124,16 @@ export function applyValuesFiles(docs: OverridableDocument[], overrides: readonl
       out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: DiagnosticCodes.OVERRIDE, message: 'this override document matches no document of the same schema and name; Armada ignores it' });
       continue;
     }
-    if (ovr.data === undefined || ovr.data === null) continue;
+    // Override.update_document merges `ovr.get('data', {})`: nothing when there is no data, and
+    // Override.update fails on None (it calls .items() on it).
+    if (ovr.data === undefined) {
+      out.push({ severity: 'warning', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, code: DiagnosticCodes.OVERRIDE, message: "this override document has no data; Armada reads it as {} (ovr.get('data', {})) and merges nothing" });
+      continue;
+    }
+    if (ovr.data === null) {
+      out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, field: 'data', code: DiagnosticCodes.OVERRIDE, message: "the override data is null; Armada fails on it when it merges it (Override.update: 'NoneType' object has no attribute 'items'): leave data out, or give a mapping" });
+      continue;
+    }
     if (!isPlainObject(ovr.data)) {
       out.push({ severity: 'error', location: ovr.location, document: `${ovr.schema} ${ovr.name}`, field: 'data', code: DiagnosticCodes.OVERRIDE, message: 'the override data must be a mapping' });
       continue;
@@ -159,14 +168,17 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
     const [alias, name] = docPath;
     const type = TYPE_ALIASES[alias];
     if (value === '') return err('the value is empty (Armada fails on an empty --set value)');
-    if (/["\\]/.test(value)) return err('the value contains a double quote or a backslash, which breaks Armada\'s JSON round trip of --set values');
     // json.loads refuses raw control characters inside a string ("Invalid control character").
     const control = /[\u0000-\u001f]/.exec(value);
     if (control) {
-      return err(`the value contains ${CONTROL_NAMES[control[0]] ?? `the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`}, which Armada's JSON round trip of --set values refuses ("Invalid control character"); put such a value in a --values file`);
+      return err(`the value contains ${CONTROL_NAMES[control[0]] ?? `the control character U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`}, which Armada's JSON round trip of --set values refuses ("Invalid control character"); write it as a JSON escape (\\t, \\n, \\u0001) or put the value in a --values file`);
     }
-    if (dataPath.some((p) => p === '' || p.includes('null') || /["\\]/.test(p))) {
-      return err('the path has an empty segment, or one containing "null", a quote or a backslash, which Armada\'s JSON round trip of --set paths corrupts');
+    const nullKey = dataPath.find((p) => pyJsonString(p).includes('null'));
+    if (nullKey !== undefined) {
+      return err(`the path segment ${JSON.stringify(nullKey)} contains "null" (as Python's json.dumps writes it): Armada replaces every "null" of its JSON text with the value, so the text no longer reads as JSON and json.loads fails (JSONDecodeError)`);
+    }
+    if (dataPath.includes('')) {
+      return err('the path has an empty segment ("a..b", or a "." at an end); Armada would set a key "" there, which no Armada field and hardly any chart value has, so armada-cdk takes it for a typo');
     }
     // The document's mapping and `data` are two levels; each segment but the last adds one.
     if (dataPath.length + 1 > PYYAML_MAX_DEPTH) {
@@ -184,12 +196,14 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
     if (!target) return err(`no ${alias} document named ${JSON.stringify(name)} (Armada: UnknownDocumentOverrideException)`);
     // Armada builds the override tree by walking the path and stops descending at every segment
     // equal to the last one (a bug): `a.b.a=v` sets both `a` and `b.a`. Reproduced, with a warning.
+    const decoded = setValue(dataPath, value);
+    if (typeof decoded !== 'string') return err(decoded.problem);
     const tree: Record<string, unknown> = {};
     let t = tree;
     const last = dataPath[dataPath.length - 1];
     for (const part of dataPath) {
       if (part === last) {
-        if (!Object.hasOwn(t, part)) setOwn(t, part, value);
+        if (!Object.hasOwn(t, part)) setOwn(t, part, decoded);
         continue;
       }
       if (!Object.hasOwn(t, part)) setOwn(t, part, {});
@@ -206,6 +220,90 @@ export function applySets(docs: OverridableDocument[], sets: readonly string[], 
   });
   return out;
 }
+
+/** The text of a JSON string, the escapes of a valid one: `\\"`, `\\\\`, `\\/`, `\\b`, `\\f`, `\\n`, `\\r`, `\\t`, `\\uXXXX`. */
+const JSON_STRING_BODY = /^(?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*$/;
+/** A UTF-16 surrogate without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * The string a `--set` value becomes, or what is wrong with it. Armada (`Override.array_to_dict`)
+ * builds the path as a tree with `None` at its end, writes it with `json.dumps`, replaces each
+ * `null` of that text with `"VALUE"` and reads it back with `json.loads`: the value is the body of
+ * a JSON string, so its escapes are decoded (`\\n` becomes a newline, `\\"` a quote) and anything
+ * else that is not a valid string body either fails json.loads or, worse, reads as other JSON.
+ * The path is known to be free of `null` and the value of control characters.
+ */
+export function setValue(dataPath: readonly string[], value: string): string | { problem: string } {
+  if (JSON_STRING_BODY.test(value)) {
+    const decoded = JSON.parse(`"${value}"`) as string;
+    const lone = LONE_SURROGATE.exec(decoded);
+    if (lone) {
+      return {
+        problem: `the value decodes to a lone UTF-16 surrogate (\\u${lone[0].charCodeAt(0).toString(16).toUpperCase()}), which is no character: Armada's json.loads keeps it, but it cannot be written as UTF-8, and the values file Armada writes for Helm then holds an escape that Helm's YAML reader refuses ("invalid Unicode character escape code"); write the character itself, or both halves of its surrogate pair`,
+      };
+    }
+    return decoded;
+  }
+  // Read as json.loads reads the string: the first bad escape or unescaped quote decides.
+  for (let i = 0; i < value.length; i++) {
+    if (value[i] === '"') break;
+    if (value[i] !== '\\') continue;
+    const escape = /^\\(?:u[0-9a-fA-F]{4}|["\\/bfnrt])/.exec(value.slice(i, i + 6));
+    if (escape) {
+      i += escape[0].length - 1;
+      continue;
+    }
+    const shown = value.slice(i, value[i + 1] === 'u' ? i + 6 : i + 2);
+    const atEnd = i === value.length - 1;
+    return {
+      problem: `the value has ${JSON.stringify(shown)}${atEnd ? ' at its end' : ''}, which is no JSON escape: Armada reads a --set value as the body of a JSON string, and json.loads fails on it ("${atEnd ? 'Unterminated string' : 'Invalid \\escape'}"); the escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX, so write \\\\ for a backslash`,
+    };
+  }
+  // An unescaped double quote ends Armada's JSON string early: what follows is read as JSON.
+  let armada: unknown;
+  let parsed = true;
+  try {
+    armada = JSON.parse(armadaSetText(dataPath, value));
+  } catch {
+    parsed = false;
+  }
+  const reads = parsed
+    ? `, which here reads as other JSON: Armada would merge ${quotedJson(armada)} into the document instead of setting one string`
+    : ' and json.loads fails (JSONDecodeError)';
+  return { problem: `the value has a double quote that is not escaped: Armada writes the value between double quotes into a JSON text as it is, so the quote ends the string${reads}; write \\" for a double quote` };
+}
+
+/** Armada's JSON text for a `--set` before json.loads: its tree of the path written by json.dumps, each `null` replaced by `"VALUE"`. */
+function armadaSetText(dataPath: readonly string[], value: string): string {
+  // Armada's tree: `None` at every segment equal to the last one, dicts elsewhere.
+  const tree = new Map<string, unknown>();
+  let t = tree;
+  const last = dataPath[dataPath.length - 1];
+  for (const part of dataPath) {
+    if (part === last) {
+      if (!t.has(part)) t.set(part, null);
+      continue;
+    }
+    if (!(t.get(part) instanceof Map)) t.set(part, new Map<string, unknown>());
+    t = t.get(part) as Map<string, unknown>;
+  }
+  const dumps = (v: unknown): string => (v instanceof Map ? `{${[...v].map(([k, x]) => `${pyJsonString(k)}: ${dumps(x)}`).join(', ')}}` : 'null');
+  return dumps(tree).split('null').join(`"${value}"`);
+}
+
+/** A JSON value as a message quotes it: whole, or its start and its length. */
+function quotedJson(v: unknown): string {
+  const text = JSON.stringify(v);
+  return text.length <= 120 ? text : `${text.slice(0, 100)}… (${withCommas(text.length)} characters)`;
+}
+
+/** Python's `json.dumps` of a string (`ensure_ascii`): `"` and `\\` escaped, anything outside printable ASCII as `\\uXXXX`. */
+export function pyJsonString(s: string): string {
+  return `"${s.replace(/[\\"]|[^ -~]/g, (c) => PY_JSON_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"`;
+}
+
+const PY_JSON_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
 /** What records the writes of `source` in the trace of `doc`, when both are known. */
 function traced(doc: OverridableDocument, source: ValueSource | undefined): ((path: string[]) => void) | undefined {

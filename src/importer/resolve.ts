@@ -20,6 +20,7 @@ import { LoadCodes } from './load/codes';
 import type { OverridableDocument, SetWrite } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
 import { DiagnosticCodes } from '../model/codes';
+import { armadaRetypedValues } from './armada-retyped';
 
 /** Options of {@link resolveInputs}. */
 export interface ResolveInputsOptions {
@@ -90,7 +91,7 @@ export interface LoadedInputs {
 export async function resolveLoaded(loaded: LoadedInputs, paths: readonly string[], options: ResolveInputsOptions = {}): Promise<ResolvedInputs> {
   const diagnostics: Diagnostic[] = [];
   const progress = options.onProgress ?? (() => undefined);
-  append(diagnostics, loaded.diagnostics);
+  append(diagnostics, nameless(loaded));
   if (options.targetManifest === undefined) {
     const configured = deploymentConfigurationManifest(loaded.documents);
     if (configured !== undefined) options = { ...options, targetManifest: configured };
@@ -165,14 +166,91 @@ export async function resolveLoaded(loaded: LoadedInputs, paths: readonly string
   }
   if (blocked) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
 
+  append(diagnostics, manifestsArmadaCannotBuild(effective));
   const inputs: InputDocument[] = effective.map((doc) => (failed.size > 0 && failed.has(doc) ? failedInput(doc) : inputDocument(doc)));
   const { spec, diagnostics: conversion, failed: leftOut } = documentsToSpec(inputs, { targetManifest: options.targetManifest });
   append(diagnostics, conversion.all);
   if (!spec) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
   progress(`checking manifest ${spec.name} (${spec.charts.length} charts)`);
   append(diagnostics, validateSite(spec, { chartSchemas: !options.skipChartSchemas, failed: leftOut }));
+  // What Helm received under Armada, for a site moved off it (warnings).
+  append(diagnostics, armadaRetypedValues(spec).all);
   // A site without its failed documents is no site to build: only its findings are returned.
   return { ...(leftOut ? {} : { spec }), diagnostics: bySet(diagnostics), documents: loaded.documents };
+}
+
+/**
+ * The loader's diagnostics, where a Chart or ChartGroup document without `metadata` or without
+ * `metadata.name` is no error: Armada finds charts and groups by `.get('metadata', {}).get('name')`
+ * (manifest.py find_chart_document, find_chart_group_document) and checks only their data
+ * against its schemas, so such a document is never found and never deployed. It gets a warning
+ * and the schema check of its data, as in Armada. A Manifest without a name stays an error
+ * (validate_armada_manifests calls `.get('name')` on its metadata).
+ */
+function nameless(loaded: LoadedInputs): Diagnostic[] {
+  const found = loaded.documents.filter(
+    (d) => (armadaSchema(d.schema ?? '')?.kind === 'Chart' || armadaSchema(d.schema ?? '')?.kind === 'ChartGroup') && isPlainObject(d.raw) && (!isPlainObject(d.raw.metadata) || !('name' in d.raw.metadata)),
+  );
+  if (found.length === 0) return [...loaded.diagnostics];
+  // Where the loader placed its missing-name error for each of them.
+  const at = new Map(found.map((d) => [d.location(isPlainObject((d.raw as Record<string, unknown>).metadata) ? ['metadata'] : []), d]));
+  const out: Diagnostic[] = [];
+  for (const x of loaded.diagnostics) {
+    const doc = x.code === LoadCodes.MISSING_NAME ? at.get(x.location) : undefined;
+    if (doc === undefined) {
+      out.push(x);
+      continue;
+    }
+    const kind = armadaSchema(doc.schema!)!.kind === 'Chart' ? 'chart' : 'chart group';
+    out.push({
+      severity: 'warning',
+      location: x.location,
+      document: doc.label,
+      field: 'metadata.name',
+      code: DiagnosticCodes.NOT_DEPLOYED,
+      message: `${doc.schema} document has no metadata${isPlainObject((doc.raw as Record<string, unknown>).metadata) ? '.name' : ''}, so no ${kind === 'chart' ? 'chart group or chart' : 'manifest'} can list it: Armada finds ${kind}s by name and never deploys this one (it only checks its data against its schema)`,
+    });
+    append(out, validateArmadaDocument(doc));
+  }
+  return out;
+}
+
+/**
+ * The document of schema `schema` without a usable `metadata.name` that Armada's
+ * `Override.update_document` reaches before the one named `name` (or before the end): it reads
+ * `doc['metadata']['name']` of each document of the schema, so that one makes it fail.
+ */
+function namelessBeforeMatch(all: readonly LoadedDocument[], schema: string, name: string): LoadedDocument | undefined {
+  for (const doc of all) {
+    if (doc.schema !== schema || !isPlainObject(doc.raw)) continue;
+    const metadata = doc.raw.metadata;
+    if (!isPlainObject(metadata) || !('name' in metadata)) return doc;
+    if (metadata.name === name) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Armada manifests whose data is not a mapping. `armada apply` validates the stream first, and
+ * that builds every manifest in it (`validate_armada_manifests`): `build_armada_manifest` calls
+ * `.get()` on the data and fails with an AttributeError, whichever manifest is the target. The
+ * schema (no `type` for a manifest's data) lets a list through.
+ */
+function manifestsArmadaCannotBuild(docs: readonly LoadedArmadaDocument[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const doc of docs) {
+    if (armadaSchema(doc.schema)?.kind !== 'Manifest' || isPlainObject(doc.data) || doc.data === null || doc.data === undefined) continue;
+    const type = Array.isArray(doc.data) ? 'list' : typeof doc.data === 'string' ? 'str' : typeof doc.data === 'boolean' ? 'bool' : typeof doc.data === 'number' ? (Number.isInteger(doc.data) ? 'int' : 'float') : 'object';
+    out.push({
+      severity: 'error',
+      location: doc.location(['data']),
+      document: doc.label,
+      field: 'data',
+      code: DiagnosticCodes.ARM001,
+      message: `the manifest's data is a ${type}, not a mapping; Armada builds every manifest of the stream when it validates the documents (validate_armada_manifests), and build_armada_manifest fails on this one ('${type}' object has no attribute 'get'), so \`armada apply\` fails whichever manifest is the target`,
+    });
+  }
+  return out;
 }
 
 /** The reasons of the loaded document an overridden copy was made from. */
@@ -259,8 +337,34 @@ async function applyOverrides(
   });
   if (options.valuesFiles?.length) {
     const ovr = await loadInputs(options.valuesFiles, options.stdin);
-    append(diagnostics, ovr.diagnostics);
-    append(diagnostics, applyValuesFiles(overridable, ovr.armada.map((d) => ({ schema: d.schema, name: d.name, data: d.data, location: d.location(), source: valuesSource(d) }))));
+    // Armada never checks override documents against its schemas, and reads their data with
+    // `ovr.get('data', {})` (Override.update_document): one without data is no error there.
+    // applyValuesFiles says what Armada does with it.
+    const dataless = ovr.documents.filter((d) => isArmadaSchema(d.schema) && typeof d.name === 'string' && isPlainObject(d.raw) && (d.raw.data === undefined || d.raw.data === null));
+    append(diagnostics, ovr.diagnostics.filter((x) => x.code !== LoadCodes.MISSING_DATA));
+    const overrides = [...ovr.armada, ...dataless]
+      .sort((a, b) => ovr.documents.indexOf(a) - ovr.documents.indexOf(b))
+      .filter((d) => {
+        const blocker = namelessBeforeMatch(all, d.schema!, d.name!);
+        if (blocker) {
+          diagnostics.push({
+            severity: 'error',
+            location: d.location(),
+            document: d.label,
+            code: DiagnosticCodes.OVERRIDE,
+            message: `Armada looks for this override's document through every ${d.schema} document in stream order and reads doc['metadata']['name'] of each (Override.update_document); ${blocker.label || 'the document'} (${blocker.location()}) has no ${isPlainObject((blocker.raw as Record<string, unknown>).metadata) ? 'metadata.name' : 'metadata'} and comes first, so Armada fails on it (${isPlainObject((blocker.raw as Record<string, unknown>).metadata) ? "KeyError: 'name'" : (blocker.raw as Record<string, unknown>).metadata === undefined ? "KeyError: 'metadata'" : 'TypeError'}): give it a name, or leave it out`,
+          });
+          return false;
+        }
+        return true;
+      });
+    append(
+      diagnostics,
+      applyValuesFiles(
+        overridable,
+        overrides.map((d) => ({ schema: d.schema!, name: d.name!, data: isPlainObject(d.raw) && !('data' in d.raw) ? undefined : d.data, location: d.location(dataless.includes(d) && isPlainObject(d.raw) && 'data' in d.raw ? ['data'] : undefined), source: valuesSource(d) })),
+      ),
+    );
   }
   const writes: SetWrite[] = [];
   if (options.sets?.length) append(diagnostics, applySets(overridable, options.sets, (w) => writes.push(w)));

@@ -37,6 +37,8 @@ export const DiagnosticCodes = {
   NOT_DEPLOYED: 'not-deployed',
   /** A loop of subchart dependencies. */
   DEPENDENCY_CYCLE: 'dependency-cycle',
+  /** One subchart dependency listed twice by a chart (Armada fails with FileExistsError). */
+  DEPENDENCY_TWICE: 'dependency-twice',
   /** An ordering constraint (addDependency) Armada cannot honour. */
   ORDER: 'order',
   /** A loop of ordering constraints. */
@@ -50,6 +52,11 @@ export const DiagnosticCodes = {
   SOURCE: 'source',
   /** Values that are not a mapping of plain data. */
   VALUES: 'values',
+  /**
+   * A value string that Armada's `yaml.safe_dump` leaves unquoted and Helm then reads as a boolean
+   * or a number (`y`, `1e3`, `0o755`), so it means something else under Armada (warning).
+   */
+  VALUES_RETYPED: 'values-retyped',
   /** Values that break the chart's values.schema.json. */
   VALUES_SCHEMA: 'values-schema',
   /** A timeout that is not a whole number of seconds Armada accepts. */

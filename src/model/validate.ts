@@ -181,10 +181,15 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics, failed?: FailedDocu
 
   // Subchart dependencies: resolved recursively from every deployed chart, like build_chart_deps.
   const usedAsDependency = new Set<string>();
+  const checkedTwice = new Set<ChartSpec>();
   const visit = (name: string, seen: Set<string>) => {
     const chart = charts.get(name);
     if (!chart || seen.has(name)) return;
     seen.add(name);
+    if (!checkedTwice.has(chart)) {
+      checkedTwice.add(chart);
+      checkDependencyListedTwice(chart, d);
+    }
     (chart.dependencies ?? []).forEach((dep, i) => {
       if (!charts.has(dep)) {
         if (failedChart(dep)) return;
@@ -209,6 +214,31 @@ function checkReferences(spec: ManifestSpec, d: Diagnostics, failed?: FailedDocu
     }
   }
   return { deployed, reachable: new Set([...deployed, ...usedAsDependency]), unsure };
+}
+
+/**
+ * Armada's `ChartBuilder.from_chart_doc` (`chartbuilder.py`) links each dependency into the chart's
+ * `charts/` directory under the name its Chart.yaml gives (`Path.symlink_to`): the same dependency
+ * twice makes the second link fail with FileExistsError, when the chart is deployed.
+ */
+function checkDependencyListedTwice(chart: ChartSpec, d: Diagnostics): void {
+  const deps = chart.dependencies;
+  if (!Array.isArray(deps)) return;
+  const first = new Map<string, number>();
+  deps.forEach((dep, i) => {
+    if (typeof dep !== 'string') return;
+    const at = first.get(dep);
+    if (at === undefined) {
+      first.set(dep, i);
+      return;
+    }
+    d.error(
+      chart.origin,
+      ['dependencies', i],
+      'dependency-twice',
+      `subchart dependency ${show(dep)} is listed twice (also at dependencies[${at}]); Armada fails when it builds chart ${show(chart.name)}: it links every dependency into the chart's charts/ directory under its Chart.yaml name, and the second link of the same chart raises FileExistsError ("[Errno 17] File exists: '.../charts/<name>'"); list it once`,
+    );
+  });
 }
 
 /**
@@ -497,22 +527,35 @@ function versionSource(own: SchemaVersion | undefined): string {
 }
 
 /**
- * What Armada makes of a `min_ready` armada-cdk refuses: it parses a percentage with Python's
- * `int()` (which takes signs, spaces and underscores) and uses a count as is.
+ * What Armada makes of a `min_ready` armada-cdk refuses, and why armada-cdk refuses it
+ * (`ControllerWait.__init__` and `_is_min_ready`, armada/handlers/wait.py). A string is matched
+ * with `re.match('(.*)%$')` and the part before `%` read with Python's `int()` (signs, spaces and
+ * underscores taken); anything else is a count compared with `ready >= min_ready`. Both happen
+ * when Armada deploys the chart: the parse before it installs it, the comparison at each
+ * controller it checks.
  */
 function armadaMinReadyReading(value: unknown): string {
+  const failsAtCheck = (what: string) =>
+    `; Armada passes ${what} on as a count (only a missing min_ready gets the default 100%) and fails the chart with a TypeError ("'>=' not supported") at the first deployment, daemonset or statefulset it checks: leave min_ready out for the default`;
+  if (value === null) return failsAtCheck('None');
+  if (typeof value === 'boolean') {
+    return `; Python's bool is an int, so Armada waits for ready >= ${value ? 'True, that is 1 pod' : 'False, that is 0 pods (met at once)'}; armada-cdk takes a count, not a boolean: write ${value ? 1 : 0}`;
+  }
   if (typeof value === 'number') {
-    if (Number.isInteger(value) && value < 0) return '; Armada accepts it and counts the wait as met at once (any number of ready pods is at least ' + value + ')';
+    if (!Number.isFinite(value)) return '';
+    if (value <= 0) return `; Armada accepts it and counts the wait as met at once (any number of ready pods is at least ${value}); armada-cdk refuses a negative or fractional count: write 0 for that`;
+    if (!Number.isInteger(value)) return `; Armada compares the ready pods with it (ready >= ${value}), so it waits for ${Math.ceil(value)}; armada-cdk takes whole counts only: write ${Math.ceil(value)}`;
     return '';
   }
-  if (typeof value !== 'string') return '';
-  const m = /^(.*)%$/s.exec(value);
-  if (!m) return '; Armada rejects it too when it deploys the chart ("`min_ready` as string must be formatted as a percent")';
+  if (typeof value !== 'string') return typeof value === 'object' ? failsAtCheck('it') : '';
+  // Python's `.` stops at a newline, and `$` also matches before a final newline.
+  const m = /^([^\n]*)%\n?$/.exec(value);
+  if (!m) return '; Armada rejects it too, when it deploys the chart and before it installs it (ManifestException: "`min_ready` as string must be formatted as a percent")';
   const n = pyInt(m[1]);
-  if (n === undefined) return '; Armada fails on it when it deploys the chart (Python\'s int() cannot read ' + show(m[1]) + ')';
-  if (n > 100) return `; Armada reads it as ${n}% and the wait can never be met`;
-  if (n < 0) return `; Armada reads it as ${n}% and counts the wait as met at once`;
-  return `; Armada reads it with Python's int() as ${n}%: write ${show(`${n}%`)}`;
+  if (n === undefined) return `; Armada fails on it when it deploys the chart, before it installs it (Python's int() cannot read ${show(m[1])}: ValueError)`;
+  if (n > 100) return `; Armada reads it as ${n}% and waits for ceil(pods × ${n / 100}) ready pods, more than a controller has: the wait is never met while the controller has pods (it passes only with none), and the chart fails at its timeout`;
+  if (n < 0) return `; Armada reads it as ${n}% and counts the wait as met at once; armada-cdk refuses it: write "0%" for that`;
+  return `; Armada reads it with Python's int() as ${n}%, the same as ${show(`${n}%`)}; armada-cdk takes only that plain form, which every target reads alike: write ${show(`${n}%`)}`;
 }
 
 /** Python's `int(text)`: surrounding whitespace, one sign, digits with single underscores between them. */

@@ -127,6 +127,10 @@ export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): Val
       onPath.delete(obj);
       return;
     }
+    if (obj instanceof Uint8Array) {
+      problem(binaryMessage(obj));
+      return;
+    }
     const proto = Object.getPrototypeOf(obj);
     if (proto !== Object.prototype && proto !== null) {
       const name = (obj as { constructor?: { name?: string | undefined } }).constructor?.name ?? 'object';
@@ -143,6 +147,21 @@ export function findValueProblems(values: unknown, opaque?: OpaqueLeafTest): Val
   };
   walk(values, 1);
   return problems;
+}
+
+/**
+ * Binary data (what YAML's `!!binary` reads into). Under Armada it reaches Helm as text: PyYAML
+ * gives bytes, `yaml.safe_dump` writes them back as `!!binary`, and go-yaml v2 decodes that into a
+ * Go string, which sigs.k8s.io/yaml's JSON step makes UTF-8 (an invalid byte becomes U+FFFD).
+ * armada-cdk's targets have no binary values, so it asks for that text instead.
+ */
+function binaryMessage(bytes: Uint8Array): string {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const shown = text.length <= 60 ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, 50)).slice(0, -1)}…" (${text.length} characters)`;
+  return (
+    `received binary data (${bytes.length} byte${bytes.length === 1 ? '' : 's'}, as YAML's !!binary gives); Armada deploys it: yaml.safe_dump writes it for Helm as !!binary and Helm's YAML reader decodes it into the string ${shown}` +
+    `${text.includes('\ufffd') ? ' (bytes that are not UTF-8 text become U+FFFD)' : ''}; armada-cdk's targets carry no binary values: write that string instead`
+  );
 }
 
 function tooDeepMessage(path: readonly (string | number)[]): string {

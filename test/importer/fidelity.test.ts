@@ -131,7 +131,7 @@ describe('reject what Armada rejects', () => {
     const r = await run('validate', 'site.yaml', '--set', `chart:blog:values.x=${value}`);
     expect(r.code).toBe(1);
     expect(diagnostics(r.lines)).toEqual([
-      `--set[0]: error: ${JSON.stringify(`chart:blog:values.x=${value}`)}: the value contains ${what}, which Armada's JSON round trip of --set values refuses ("Invalid control character"); put such a value in a --values file`,
+      `--set[0]: error: ${JSON.stringify(`chart:blog:values.x=${value}`)}: the value contains ${what}, which Armada's JSON round trip of --set values refuses ("Invalid control character"); write it as a JSON escape (\\t, \\n, \\u0001) or put the value in a --values file`,
     ]);
   });
 
@@ -257,7 +257,7 @@ describe('kept stricter, and said so', () => {
     expect(r.code).toBe(1);
     expect(diagnostics(r.lines)).toEqual([
       'stricter.yaml:11:5: error: armada/Chart/v2 api: data.wait.timeout: received 0 seconds; a timeout must be a whole number of seconds greater than 0; Armada would accept it and fail the chart at its first wait ("Timed out waiting for resource"), its deadline having already passed',
-      'stricter.yaml:16:9: error: armada/Chart/v2 api: data.wait.resources[0].min_ready: received "+50%"; minReady must be a whole number of pods (0 or more) or a percentage "N%" with N from 0 to 100; Armada reads it with Python\'s int() as 50%: write "50%"',
+      'stricter.yaml:16:9: error: armada/Chart/v2 api: data.wait.resources[0].min_ready: received "+50%"; minReady must be a whole number of pods (0 or more) or a percentage "N%" with N from 0 to 100; Armada reads it with Python\'s int() as 50%, the same as "50%"; armada-cdk takes only that plain form, which every target reads alike: write "50%"',
       'stricter.yaml:27:3: error: armada/Chart/v2 api-copy: data.release: Helm release "armada-api" in namespace "default" is already installed by chart "api"; Armada would install it for "api" and then silently upgrade that same release to chart "api-copy"; give one of them another release',
       'stricter.yaml:40:3: error: armada/Chart/v2 api: metadata.name: another chart is already named "api" (stricter.yaml:3:1); Armada would silently use the first one and ignore this one, so armada-cdk requires names unique per kind',
     ]);

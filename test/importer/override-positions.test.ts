@@ -53,7 +53,7 @@ describe('findings about values from --values files are placed in the file', () 
   test('a subtree the --values file put there whole: its items and the rules\' findings inside it are placed in the file', async () => {
     values('subtree.yaml', ['blog-2', '  wait:\n    resources:\n      - type: pod\n        min_ready: "200%"\n      - type: job\n        labels: {app: x}\n']);
     expect(await validate('site.yaml', '-f', 'subtree.yaml')).toEqual([
-      'subtree.yaml:9:9: error: armada/Chart/v1 blog-2: data.wait.resources[0].min_ready: received "200%"; minReady must be a whole number of pods (0 or more) or a percentage "N%" with N from 0 to 100; Armada reads it as 200% and the wait can never be met',
+      'subtree.yaml:9:9: error: armada/Chart/v1 blog-2: data.wait.resources[0].min_ready: received "200%"; minReady must be a whole number of pods (0 or more) or a percentage "N%" with N from 0 to 100; Armada reads it as 200% and waits for ceil(pods × 2) ready pods, more than a controller has: the wait is never met while the controller has pods (it passes only with none), and the chart fails at its timeout',
     ]);
     values('subtree-bad.yaml', ['blog-2', '  wait:\n    resources:\n      - type: pod\n      - typ: job\n']);
     expect(await validate('site.yaml', '-f', 'subtree-bad.yaml')).toEqual([

@@ -42,7 +42,7 @@ describe('Armada overrides', () => {
       '"pod:x:a=1": unknown document type "pod"; Armada knows chart, chart_group and manifest',
       '"chart:nope:a=1": no chart document named "nope" (Armada: UnknownDocumentOverrideException)',
       '"chart:blog-1:a=": the value is empty (Armada fails on an empty --set value)',
-      '"chart:blog-1:a=\\"q\\"": the value contains a double quote or a backslash, which breaks Armada\'s JSON round trip of --set values',
+      '"chart:blog-1:a=\\"q\\"": the value has a double quote that is not escaped: Armada writes the value between double quotes into a JSON text as it is, so the quote ends the string and json.loads fails (JSONDecodeError); write \\" for a double quote',
       '"chart:blog-1:values.a.b.c=1": data.values.a.b: the override is a non-empty mapping but the document has a number there (Armada fails on this: it calls .get() on it)',
     ]);
   });
@@ -99,7 +99,7 @@ describe('Armada overrides: no-ops and shared nodes', () => {
   test('--set refuses control characters and a non-Armada document before its target', () => {
     const d: OverridableDocument[] = [{ schema: 'armada/Chart/v1', name: 'c', data: {}, precededBy: [{ label: 'deckhand/Passphrase/v1 p', location: 'f.yaml:1:1' }] }];
     expect(applySets(d, ['chart:c:a=x\ry', 'chart:c:a=1']).map((x) => x.message)).toEqual([
-      '"chart:c:a=x\\ry": the value contains a carriage return, which Armada\'s JSON round trip of --set values refuses ("Invalid control character"); put such a value in a --values file',
+      '"chart:c:a=x\\ry": the value contains a carriage return, which Armada\'s JSON round trip of --set values refuses ("Invalid control character"); write it as a JSON escape (\\t, \\n, \\u0001) or put the value in a --values file',
       '"chart:c:a=1": document deckhand/Passphrase/v1 p (f.yaml:1:1) is not an Armada document and comes before the chart "c" in the stream; Armada\'s --set looks documents up in stream order and fails on it (\'NoneType\' object has no attribute \'type\'): pass the Armada documents first, or in files of their own',
     ]);
     expect(d[0].data).toEqual({});

@@ -98,10 +98,10 @@ describe('rules run only on what Armada builds', () => {
     const g = new ChartGroup(site, 'g');
     new Chart(g, 'x', { ...base('x'), wait: { labels: { a: 'b' }, resources: [' 50%', '1_0%', '-5%', 'x%'].map((v) => WaitResource.deployment({ minReady: v as never })) } });
     expect(findings(site, 'min-ready').map(([, , , m]) => m.replace(/^.*to 100; /, ''))).toEqual([
-      'Armada reads it with Python\'s int() as 50%: write "50%"',
-      'Armada reads it with Python\'s int() as 10%: write "10%"',
-      'Armada reads it as -5% and counts the wait as met at once',
-      'Armada fails on it when it deploys the chart (Python\'s int() cannot read "x")',
+      'Armada reads it with Python\'s int() as 50%, the same as "50%"; armada-cdk takes only that plain form, which every target reads alike: write "50%"',
+      'Armada reads it with Python\'s int() as 10%, the same as "10%"; armada-cdk takes only that plain form, which every target reads alike: write "10%"',
+      'Armada reads it as -5% and counts the wait as met at once; armada-cdk refuses it: write "0%" for that',
+      'Armada fails on it when it deploys the chart, before it installs it (Python\'s int() cannot read "x": ValueError)',
     ]);
   });
 });

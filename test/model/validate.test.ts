@@ -134,10 +134,10 @@ describe('validation rules: each reports its path, the value received and what i
     });
     const allowed = 'minReady must be a whole number of pods (0 or more) or a percentage "N%" with N from 0 to 100';
     expect(findings(site, 'min-ready')).toEqual([
-      ['error', 'site/infra/x', 'wait.resources[0].minReady', `received "150%"; ${allowed}; Armada reads it as 150% and the wait can never be met`],
-      ['error', 'site/infra/x', 'wait.resources[1].minReady', `received -1; ${allowed}; Armada accepts it and counts the wait as met at once (any number of ready pods is at least -1)`],
-      ['error', 'site/infra/x', 'wait.resources[2].minReady', `received 1.5; ${allowed}`],
-      ['error', 'site/infra/x', 'wait.resources[3].minReady', `received "half"; ${allowed}; Armada rejects it too when it deploys the chart ("\`min_ready\` as string must be formatted as a percent")`],
+      ['error', 'site/infra/x', 'wait.resources[0].minReady', `received "150%"; ${allowed}; Armada reads it as 150% and waits for ceil(pods × 1.5) ready pods, more than a controller has: the wait is never met while the controller has pods (it passes only with none), and the chart fails at its timeout`],
+      ['error', 'site/infra/x', 'wait.resources[1].minReady', `received -1; ${allowed}; Armada accepts it and counts the wait as met at once (any number of ready pods is at least -1); armada-cdk refuses a negative or fractional count: write 0 for that`],
+      ['error', 'site/infra/x', 'wait.resources[2].minReady', `received 1.5; ${allowed}; Armada compares the ready pods with it (ready >= 1.5), so it waits for 2; armada-cdk takes whole counts only: write 2`],
+      ['error', 'site/infra/x', 'wait.resources[3].minReady', `received "half"; ${allowed}; Armada rejects it too, when it deploys the chart and before it installs it (ManifestException: "\`min_ready\` as string must be formatted as a percent")`],
     ]);
   });
 
