@@ -16,7 +16,7 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
       namespace: 'flux-system',
       annotations: { 'armada-cdk.io/chart-group': 'g', 'armada-cdk.io/manifest': 'site', 'armada-cdk.io/step': '0' },
     });
-    expect(Object.keys(release.spec)).toEqual(['releaseName', 'targetNamespace', 'storageNamespace', 'interval', 'chart', 'timeout', 'install', 'upgrade', 'test', 'uninstall']);
+    expect(Object.keys(release.spec)).toEqual(['releaseName', 'targetNamespace', 'storageNamespace', 'interval', 'chart', 'timeout', 'waitStrategy', 'install', 'upgrade', 'test', 'uninstall']);
     expect([release.spec.releaseName, release.spec.targetNamespace, release.spec.storageNamespace, release.spec.interval]).toEqual(['airship-mariadb', 'openstack', 'openstack', '10m']);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
   });
@@ -85,39 +85,33 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
     expect(oneChart().spec.install.createNamespace).toBe(true);
   });
 
-  describe("Flux's wait carries Armada's: on when native wait is on or anything is waited on", () => {
-    test('v1 defaults (native wait, jobs then pods): wait on, jobs waited for', () => {
+  describe("Flux's wait is Armada's native wait: Helm 3's (legacy) wait when on, none when off (Helm returns after its hooks)", () => {
+    const LEGACY = { name: 'legacy' };
+    test('v1 defaults (native wait on): waitStrategy legacy, Jobs not waited on, as Helm 3\'s --wait', () => {
       const { spec } = oneChart();
-      expect(spec.install).toEqual({ createNamespace: true, disableOpenAPIValidation: true, remediation: REMEDIATE });
-      expect(spec.upgrade).toEqual({ disableOpenAPIValidation: true, remediation: { ...REMEDIATE, strategy: 'uninstall' } });
+      expect(spec.waitStrategy).toEqual(LEGACY);
+      expect(spec.install).toEqual({ createNamespace: true, disableOpenAPIValidation: true, disableWaitForJobs: true, remediation: REMEDIATE });
+      expect(spec.upgrade).toEqual({ disableOpenAPIValidation: true, disableWaitForJobs: true, remediation: { ...REMEDIATE, strategy: 'uninstall' } });
     });
-    test('no job among the wait resources: disableWaitForJobs (Helm 3 --wait skips Jobs too)', () => {
-      const { spec } = oneChart({ wait: { resources: [WaitResource.deployment()] } });
-      expect([spec.install.disableWait, spec.install.disableWaitForJobs, spec.upgrade.disableWaitForJobs]).toEqual([undefined, true, true]);
+    test('native wait on with a job among the wait resources: still no wait on Jobs (it would run before the hooks)', () => {
+      const { spec } = oneChart({ wait: { resources: [WaitResource.job(), WaitResource.deployment()] } });
+      expect([spec.waitStrategy, spec.install.disableWait, spec.install.disableWaitForJobs, spec.upgrade.disableWaitForJobs]).toEqual([LEGACY, undefined, true, true]);
     });
-    test('v2 defaults (native wait off, every type waited on): wait on, jobs waited for', () => {
+    test('v2 defaults (native wait off, every type waited on by Armada): disableWait on install and upgrade, no waitStrategy', () => {
       const { spec } = oneChart({}, SchemaVersion.V2);
-      expect([spec.install.disableWait, spec.install.disableWaitForJobs]).toEqual([undefined, undefined]);
+      expect(spec).not.toHaveProperty('waitStrategy');
+      expect(spec.install).toEqual({ createNamespace: true, disableOpenAPIValidation: true, disableWait: true, remediation: REMEDIATE });
+      expect(spec.upgrade).toEqual({ disableOpenAPIValidation: true, disableWait: true, remediation: { ...REMEDIATE, strategy: 'uninstall' } });
     });
-    test('native wait off and resources []: no wait at all', () => {
-      const { spec } = oneChart({ wait: { resources: [], native: { enabled: false } } });
-      expect([spec.install.disableWait, spec.upgrade.disableWait, spec.install.disableWaitForJobs]).toEqual([true, true, undefined]);
+    test('native wait off in a v1 chart (as the OSH sites write it): disableWait', () => {
+      const { spec, objects } = oneChart({ wait: { native: { enabled: false }, labels: { release_group: 'x' } } });
+      expect([spec.waitStrategy, spec.install.disableWait, spec.upgrade.disableWait, spec.install.disableWaitForJobs]).toEqual([undefined, true, true, undefined]);
+      for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
     });
-    test('native wait on and resources []: Helm-style wait, without jobs', () => {
+    test('native wait on and resources []: Helm 3\'s wait', () => {
       const { spec } = oneChart({ wait: { resources: [] } });
-      expect([spec.install.disableWait, spec.install.disableWaitForJobs]).toEqual([undefined, true]);
+      expect([spec.waitStrategy, spec.install.disableWait, spec.install.disableWaitForJobs]).toEqual([LEGACY, undefined, true]);
     });
-  });
-
-  test('native wait off with kinds listed: Flux waits on every object, a warning naming the kinds Armada waited on', () => {
-    const only = oneChart({ wait: { native: { enabled: false }, resources: [WaitResource.job(), WaitResource.daemonSet()] } });
-    expect(only.findings.filter(([f]) => f === 'wait.native.enabled')).toEqual([
-      ['wait.native.enabled', `${LOST_PREFIX}native wait off: Armada waits on job, daemonset only; Flux waits on every object of the release (kstatus), which is stronger: a PersistentVolumeClaim that binds on first use or a LoadBalancer Service without an address keeps the release from Ready until it times out`],
-    ]);
-    // Native wait on (v1's default): Helm's wait covers what kstatus does; nothing to say.
-    expect(oneChart({ wait: { resources: [WaitResource.job()] } }).findings.filter(([f]) => f === 'wait.native.enabled')).toEqual([]);
-    // Nothing waited on at all: disableWait, nothing to say either.
-    expect(oneChart({ wait: { native: { enabled: false }, resources: [] } }).findings.filter(([f]) => f === 'wait.native.enabled')).toEqual([]);
   });
 
   test('tests: test.enable and test.timeout from the effective test (on, 300 s by default)', () => {

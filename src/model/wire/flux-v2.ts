@@ -24,10 +24,11 @@ import { Plan, PlannedRelease } from '../plan';
 import { firstByName } from '../first-by-name';
 import { ChartSource, SourceType } from '../source';
 import { ChartSpec, HookAction, ManifestSpec } from '../spec';
-import { CONTROLLER_TYPES, parseMinReady, WaitResource } from '../wait';
 import type { KubeObject } from './airship-v1';
 import { ordered, valuesOut, WriterForm } from './emit';
 import { fluxNamespaceObjects } from './flux-namespaces';
+import { lostWaits } from './flux-waits';
+import type { EffectiveWaitResource } from '../wait';
 import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, slug } from './flux-sources';
 
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
@@ -341,8 +342,7 @@ const SOURCE_LOCATION: FieldPath = ['source', 'location'];
 const SOURCE_SUBPATH: FieldPath = ['source', 'subpath'];
 const SOURCE_PROXY: FieldPath = ['source', 'proxyServer'];
 const SOURCE_AUTH: FieldPath = ['source', 'authMethod'];
-const NATIVE_WAIT: FieldPath = ['wait', 'native', 'enabled'];
-const WAIT_LABELS: FieldPath = ['wait', 'labels'];
+const WAITS: FieldPath = ['wait'];
 const VALUES: FieldPath = ['values'];
 const PRE_DELETE: FieldPath = ['upgrade', 'pre', 'delete'];
 const PRE_UPDATE: FieldPath = ['upgrade', 'pre', 'update'];
@@ -367,17 +367,7 @@ const TAR_SUBPATH_LOST: MessageWriterOf<{ subpath: string | undefined; chart: st
   lostText(`subpath ${show(x.subpath)}: Flux installs chart ${show(x.chart)} as packaged, and cannot pick another chart inside the tarball`);
 const TAR_PROXY_LOST: MessageWriterOf<ChartSource> = (s) => lostText(`proxyServer ${show(s.proxyServer)}: a HelmRepository has no proxy; set HTTPS_PROXY on the source-controller`);
 
-const NATIVE_WAIT_LOST: MessageWriterOf<readonly string[]> = (kinds) =>
-  lostText(`native wait off: Armada waits on ${kinds.join(', ')} only; Flux waits on every object of the release (kstatus), which is stronger: a PersistentVolumeClaim that binds on first use or a LoadBalancer Service without an address keeps the release from Ready until it times out`);
-const LABELLED = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
-const WAIT_LABELS_LOST = lostText(`label-selected waits: ${LABELLED}`);
-const RESOURCE_LABELS_LOST: MessageWriterOf<WaitResource> = (res) => lostText(`the labels of this ${res.type} wait: ${LABELLED}`);
-const MIN_READY_LOST: MessageWriterOf<WaitResource> = (res) =>
-  lostText(`minReady ${show(res.options.minReady)}: Flux waits until every ${res.type} of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`);
-const REQUIRED_LOST: MessageWriterOf<WaitResource> = (res) =>
-  lostText(`required=true: Flux waits on the ${res.type}s the release has and succeeds when it has none, which is weaker (Armada times out when no ${res.type} matches)`);
-const ASYNC_UPDATES_LOST: MessageWriterOf<WaitResource> = (res) =>
-  lostText(`allowAsyncUpdates=true: Flux waits until every pod of the ${res.type} runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`);
+const WAITS_LOST: MessageWriterOf<{ waits: readonly EffectiveWaitResource[]; native: boolean; namespace: string }> = (x) => lostText(lostWaits(x.waits, x.native, x.namespace));
 
 const VALUES_SIZE_LOST: MessageWriterOf<number> = (size) =>
   lostText(`the values alone are about ${(size / 1024 / 1024).toFixed(1)} MiB, and a HelmRelease holds them: the API server refuses an object over about 1.5 MiB (etcd's request limit), and a client-side kubectl apply one over 256 KiB (its last-applied annotation), where Armada handed Helm a file; put them in ConfigMaps or Secrets the HelmRelease reads with valuesFrom`);
@@ -609,12 +599,13 @@ class ChartMapping {
   public releaseFields(): [string, unknown][] {
     const c = this.c;
     const r = this.release;
-    // Armada waits when Helm's native wait is on or when it has resources to wait on; Flux has
-    // one wait, on every object of the release, so that wait carries both.
-    const waits = effectiveNativeWait(c, this.spec.schemaVersion) || r.waitResources.length > 0;
-    const disableWait = waits ? undefined : true;
-    // Helm 3's --wait (Armada's native wait) skips Jobs; Armada waits on them only when listed.
-    const disableWaitForJobs = waits && !r.waitResources.some((w) => w.type === 'job') ? true : undefined;
+    // Native wait on: Helm 3's own --wait, as Armada ran it (Helm's legacy rules, before the
+    // hooks, Jobs not waited on). Off: Helm returns after its hooks, as under Armada; a wait
+    // before the hooks would deadlock a chart whose pods wait for a post-install Job, time out and
+    // uninstall a healthy release (see fluxWaits).
+    const native = effectiveNativeWait(c, this.spec.schemaVersion);
+    const disableWait = native ? undefined : true;
+    const disableWaitForJobs = native ? true : undefined;
     const p = r.protected;
     // Not protected: Armada purges a failed release and installs it anew. Protected: it leaves the
     // release as it is, which Flux does without remediation. A failed test never purges.
@@ -623,6 +614,8 @@ class ChartMapping {
     const force = u?.options?.force === true;
     return [
       ['timeout', goDuration(r.waitTimeout)],
+      // helm-controller 1.5+ waits with kstatus unless told otherwise: Helm 3's wait is `legacy`.
+      ['waitStrategy', native ? { name: 'legacy' } : undefined],
       // Armada runs helm with --disable-openapi-validation, always; and force means Helm 3's
       // replace, which helm-controller does only without server-side apply (its default for an
       // install, so for a release it installs again after a failure).
@@ -649,25 +642,9 @@ class ChartMapping {
   }
 
   private reportWaits(): void {
-    const w = this.c.wait;
-    const kinds = [...new Set(this.release.waitResources.map((x) => x.type))];
-    if (kinds.length > 0 && !effectiveNativeWait(this.c, this.spec.schemaVersion)) {
-      // Helm's own wait (Armada's native wait) covers what kstatus does; without it Armada waited
-      // on the listed kinds only.
-      this.lost(NATIVE_WAIT, NATIVE_WAIT_LOST, kinds);
-    }
-    if (w?.labels !== undefined && Object.keys(w.labels).length > 0) this.lost(WAIT_LABELS, WAIT_LABELS_LOST);
-    w?.resources?.forEach((res, i) => {
-      const o = res.options;
-      const at = (f: string): FieldPath => ['wait', 'resources', i, f];
-      if (o.labels !== undefined && Object.keys(o.labels).length > 0) this.lost(at('labels'), RESOURCE_LABELS_LOST, res);
-      const min = o.minReady === undefined ? undefined : parseMinReady(o.minReady);
-      if (min !== undefined && CONTROLLER_TYPES.includes(res.type) && !(min.kind === 'percent' && min.percent === 100)) {
-        this.lost(at('minReady'), MIN_READY_LOST, res);
-      }
-      if (o.required === true) this.lost(at('required'), REQUIRED_LOST, res);
-      if (o.allowAsyncUpdates === true) this.lost(at('allowAsyncUpdates'), ASYNC_UPDATES_LOST, res);
-    });
+    const r = this.release;
+    // Written when read, as the other findings (see lost).
+    if (r.waitResources.length > 0) this.lost(WAITS, WAITS_LOST, { waits: r.waitResources, native: effectiveNativeWait(this.c, this.spec.schemaVersion), namespace: r.namespace });
   }
 
   /**
