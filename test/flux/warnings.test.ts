@@ -125,10 +125,10 @@ describe('Flux warnings and errors: sources', () => {
   test('local: a warning with the fix; the HelmRelease refers to the GitRepository to create, which is not written', () => {
     const r = oneChart({ source: ChartSource.local('/opt/charts/openstack-helm-infra', { subpath: 'libvirt' }) });
     expect(r.findings).toEqual([
-      ['source.type', `${LOST}a local source ("/opt/charts/openstack-helm-infra"): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository "local-opt-charts-openstack-helm-infra" in namespace "flux-system" (chart path "./libvirt"), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`],
+      ['source.type', `${LOST}a local source ("/opt/charts/openstack-helm-infra"): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository "site.local-opt-charts-openstack-helm-infra" in namespace "flux-system" (chart path "./libvirt"), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`],
     ]);
     expect(r.sources).toEqual([]);
-    expect(r.spec.chart).toEqual({ spec: { chart: './libvirt', sourceRef: { kind: 'GitRepository', name: 'local-opt-charts-openstack-helm-infra' }, reconcileStrategy: 'Revision' } });
+    expect(r.spec.chart).toEqual({ spec: { chart: './libvirt', sourceRef: { kind: 'GitRepository', name: 'site.local-opt-charts-openstack-helm-infra' }, reconcileStrategy: 'Revision' } });
   });
 
   test('localSources: a local directory published as a Git repository becomes that GitRepository, without a warning', () => {
@@ -137,8 +137,8 @@ describe('Flux warnings and errors: sources', () => {
       localSources: { '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'stable/2024.1', subpath: 'charts/' }) },
     });
     expect(r.findings).toEqual([]);
-    expect(r.sources.map((s) => [s.metadata.name, s.spec])).toEqual([['openstack-helm-infra-stable-2024-1', { url: 'https://opendev.org/openstack/openstack-helm-infra', ref: { branch: 'stable/2024.1' }, interval: '10m' }]]);
-    expect(r.spec.chart.spec).toEqual({ chart: './charts/libvirt', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-infra-stable-2024-1' }, reconcileStrategy: 'Revision' });
+    expect(r.sources.map((s) => [s.metadata.name, s.spec])).toEqual([['site.openstack-helm-infra-stable-2024-1', { url: 'https://opendev.org/openstack/openstack-helm-infra', ref: { branch: 'stable/2024.1' }, interval: '10m' }]]);
+    expect(r.spec.chart.spec).toEqual({ chart: './charts/libvirt', sourceRef: { kind: 'GitRepository', name: 'site.openstack-helm-infra-stable-2024-1' }, reconcileStrategy: 'Revision' });
     const bad = (source: unknown) => oneChart({ source: local }, SchemaVersion.V1, { localSources: { '/opt/charts/openstack-helm-infra': source as ChartSource } }).diagnostics.filter((d) => d.field !== 'wait').map((d) => [d.severity, d.field, d.message]);
     expect(bad(ChartSource.tar('https://e.org/x-0.1.0.tgz'))).toEqual([
       ['error', 'source.location', 'localSources["/opt/charts/openstack-helm-infra"]: received a tar source; it must be a git source (ChartSource.git), since a GitRepository is what Flux reads a directory tree from'],
@@ -171,7 +171,7 @@ describe('Flux warnings and errors: the site', () => {
     ['one', 'two', 'three', 'four'].forEach((repo) => new Chart(g, repo, { namespace: 'ns', source: ChartSource.git(`https://e.org/${repo}`) }));
     new Chart(g, 'pinned', { namespace: 'ns', source: ChartSource.git('https://e.org/pinned', { reference: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' }) });
     expect(fluxOf(site).diagnostics.filter((d) => BRANCH_NOTE.test(d.message)).map((d) => [d.location, d.code, d.message])).toEqual([
-      ['site', 'flux-assumption', 'for Flux (helm.toolkit.fluxcd.io/v2): 4 GitRepositories follow a branch ("one-master", "two-master", "three-master" and 1 more): with reconcileStrategy Revision every commit to it, even one to another chart, is a new version of every chart read from it, and Flux upgrades each of those releases at once, out of the plan\'s order (dependsOn holds back only what is not Ready), where Armada deployed a branch\'s new commits only when applied; pin the references to commits'],
+      ['site', 'flux-assumption', 'for Flux (helm.toolkit.fluxcd.io/v2): 4 GitRepositories follow a branch ("site.one-master", "site.two-master", "site.three-master" and 1 more): with reconcileStrategy Revision every commit to it, even one to another chart, is a new version of every chart read from it, and Flux upgrades each of those releases at once, out of the plan\'s order (dependsOn holds back only what is not Ready), where Armada deployed a branch\'s new commits only when applied; pin the references to commits'],
     ]);
     const pinned = new ArmadaManifest(undefined, 'pinned', { releasePrefix: 'p' });
     new Chart(new ChartGroup(pinned, 'g'), 'c', { namespace: 'ns', source: ChartSource.git('https://e.org/c', { reference: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' }) });

@@ -27,9 +27,11 @@ import { ChartSpec, HookAction, ManifestSpec } from '../spec';
 import type { KubeObject } from './airship-v1';
 import { ordered, valuesOut, WriterForm } from './emit';
 import { fluxNamespaceObjects } from './flux-namespaces';
+import { machineryNamespace } from '../system-namespaces';
 import { lostWaits } from './flux-waits';
 import type { EffectiveWaitResource } from '../wait';
-import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, slug } from './flux-sources';
+import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, scopedName } from './flux-sources';
+import { urlCredentials } from './flux-credentials';
 
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
 /** Annotations carrying the plan on each HelmRelease, for people reading the cluster. */
@@ -52,8 +54,8 @@ export enum HelmReleasePlacement {
    * Each HelmRelease in its chart's namespace (the tenant's namespace): the releases of a site
    * that spans namespaces then depend on each other across namespaces. The output starts with a
    * `v1` Namespace for each namespace it writes into, created only when missing and never pruned
-   * by kustomize-controller, except `default`, `kube-system`, `kube-public`, `kube-node-lease`
-   * and `namespace` (Flux's own), which exist already.
+   * by kustomize-controller, except `default`, `kube-system`, `kube-public`, `kube-node-lease`,
+   * `flux-system` and `namespace` (Flux's own), which exist already or are Flux's to create.
    */
   CHART_NAMESPACE = 'chart-namespace',
 }
@@ -195,7 +197,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
     }
   }
 
-  const sources = new FluxSources();
+  const sources = new FluxSources(spec.name);
   const releaseInterval = goDuration(interval.toSeconds());
   const releases: PendingRelease[] = [];
   // Counted; only the first few are named.
@@ -218,6 +220,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
     const mapping = new ChartMapping(spec, chart, release, d, localSources, form);
     const source = mapping.chart(sources, options.sourceNamespace ?? ref.namespace);
     mapping.report();
+    systemNamespace(chart, release.namespace, namespace, d);
     releases.push({ ref, deps, group, step, mapping, source });
   }
 
@@ -251,6 +254,18 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
     count: head.length + releases.length,
     diagnostics: d,
   };
+}
+
+/**
+ * A warning for a release installed into Flux's namespace or kube-system: helm-controller installs
+ * whatever the Git repository says there, with the controllers' power.
+ */
+function systemNamespace(chart: ChartSpec, ns: string, fluxNamespace: string, d: Diagnostics): void {
+  if (ns === fluxNamespace || ns === FLUX_DEFAULT_NAMESPACE) {
+    d.warn(chart.origin, ['namespace'], 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): the release installs into ${show(ns)}, Flux's own namespace: its objects sit beside Flux's controllers, which apply what they reconcile as cluster-admin, a change to its values in Git can replace their Secrets and ServiceAccounts, and flux uninstall deletes the namespace, and the release with it; give the chart a namespace of its own`);
+  } else if (ns === 'kube-system') {
+    d.warn(chart.origin, ['namespace'], 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): the release installs into "kube-system", which holds ${machineryNamespace(ns)}: whoever can change this HelmRelease in Git acts with their power; keep it there only for a chart that belongs there (a CNI, a cluster add-on)`);
+  }
 }
 
 /**
@@ -540,11 +555,22 @@ class ChartMapping {
     if (key === undefined) {
       // A local directory: nothing in Flux reads the deployment host's disk. The HelmRelease
       // still refers to a GitRepository, so that the order stays whole and the fix is one object.
-      const local: LocalChartRef = { kind: 'local', location: s.location, name: slug(`local-${s.location}`) || 'local', namespace: sourceNamespace, path };
+      const local: LocalChartRef = { kind: 'local', location: s.location, name: scopedName(this.spec.name, `local-${s.location}`), namespace: sourceNamespace, path };
       this.lost(SOURCE_TYPE, LOCAL_SOURCE_LOST, local);
       return local;
     }
     return { kind: 'GitRepository', id: sources.add(key), path };
+  }
+
+  /**
+   * Whether `loc` carries credentials, which the output would write in clear into a source's
+   * spec.url (an error that quotes the URL without them).
+   */
+  private hasCredentials(loc: string, kind: string, what: string): boolean {
+    const found = urlCredentials(loc);
+    if (found === undefined) return false;
+    this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}received ${show(found.redacted)}, which carries ${found.what}: the ${kind}'s spec.url would hold it in clear, in Git. Remove it from the URL and give the ${kind} spec.secretRef, a Secret of the same namespace with ${kind === 'GitRepository' ? 'username and password (a token as the password), or identity and known_hosts for an ssh:// URL' : 'username and password'}`);
+    return true;
   }
 
   /** A reference written as a branch that may be a tag, an abbreviated commit or HEAD (see doubtfulBranch). */
@@ -556,6 +582,7 @@ class ChartMapping {
 
   /** A URL a GitRepository accepts; `what` prefixes the findings when the URL is not the chart's own. */
   private gitUrl(loc: string, what: string): string | undefined {
+    if (this.hasCredentials(loc, 'GitRepository', what)) return undefined;
     if (/^(?:https?|ssh):\/\/[^/]/.test(loc)) return loc;
     if (/^git:\/\/[^/]/.test(loc)) {
       const https = loc.replace(/^git:/, 'https:');
@@ -570,6 +597,7 @@ class ChartMapping {
 
   private tar(sourceNamespace: string): { key: FluxSourceKey; chart: string; version: string } | undefined {
     const s = this.c.source;
+    if (this.hasCredentials(s.location, 'HelmRepository', '')) return undefined;
     const m = /^(https?:\/\/[^/]+(?:\/.*)?)\/([^/?#]+)$/.exec(s.location);
     const file = m ? PACKAGED.exec(m[2]) : null;
     if (!m || !file) {
