@@ -8,12 +8,13 @@ import { toArmadaDocuments } from '../../model/wire/documents';
 import { otherToolsNotes } from '../left-out';
 import { redactDiagnostics } from '../pegleg-input';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
-import { fluxObjectsAsRead } from '../../model/wire/flux-v2';
 import { WriterForm } from '../../model/wire/emit';
-import { toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
+import { toYamlDocument, toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
 import { flag, list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
-import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, fluxOptions } from '../flux-options';
+import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, FluxLayoutArgs, fluxLayoutArgs, fluxOptions } from '../flux-options';
+import { fluxLayout } from '../../model/wire/flux-layout';
+import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, fluxObjectsAsRead, goDuration } from '../../model/wire/flux-v2';
 import { CliIo, EXIT, UsageError, writePieces } from '../io';
 import { plural } from '../report';
 import { checkOutputDirectory, checkOutputNotInput, planDirectoryOutput, writeFilesAtomically } from '../write';
@@ -35,10 +36,11 @@ Targets:
 
 Options:
   --to TARGET          the output format (required)
-  -o, --output DIR     write DIR/<manifest>.<target>.yaml (all or nothing) instead of stdout.
-                       DIR is a directory (created if missing, not its parents); an existing
-                       output file there is replaced only with --force
-  --force              replace an existing DIR/<manifest>.<target>.yaml
+  -o, --output DIR     write DIR/<manifest>.<target>.yaml (all or nothing) instead of stdout
+                       (flux-v2: the directory DIR/<manifest>/, see below). DIR is a directory
+                       (created if missing, not its parents); an existing output file there is
+                       replaced only with --force
+  --force              replace an existing DIR/<manifest>.<target>.yaml (or flux-v2's files)
   --sync-waves         airship-v1: add argocd.argoproj.io/sync-wave annotations from the plan
   --release-naming prefixed|as-written
                        keleustes-v1alpha1: spec.release as the prefixed Helm release (default)
@@ -103,9 +105,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const flux = to === 'flux-v2' ? fluxOptions(args) : undefined;
   const report = reportOptions(args, 'convert');
   const dir = str(args, 'output');
+  const layout = to === 'flux-v2' ? fluxLayoutArgs(args, dir) : undefined;
   if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
-  const { objects, name } = await convert(args, io, to, flux, report);
+  const { objects, name, files } = await convert(args, io, to, flux, report, layout);
   if (!objects) return EXIT.INVALID;
+  if (files !== undefined && dir !== undefined) {
+    // The GitOps layout: kustomization.yaml files are one document each, as kustomize reads them.
+    const out = files.map((f) => ({ name: `${name}/${f.path}`, content: path.basename(f.path) === 'kustomization.yaml' ? toYamlDocument(f.objects[0]) : toYamlStream(f.objects) }));
+    const plan = planDirectoryOutput(io.cwd, dir, out, { force: flag(args, 'force'), command: 'convert' });
+    for (const f of plan.files) checkOutputNotInput(io.cwd, `the output ${path.relative(io.cwd, f.path) || f.path}`, f.path, [...args.positionals, ...list(args, 'values')], 'convert');
+    await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
+    const count = files.reduce((n, f) => n + (path.basename(f.path) === 'kustomization.yaml' ? 0 : f.objects.length), 0);
+    io.stderr.write(`wrote ${path.join(dir, name)}/ (${plural(files.length, 'file')}, ${plural(count, 'object')})\n`);
+    return EXIT.OK;
+  }
   if (dir === undefined || dir === '-') {
     // Every finding is reported before the first byte: what is left, building the objects not
     // built yet (Flux's HelmReleases, the airship ArmadaCharts) and writing plain objects as
@@ -140,20 +153,32 @@ async function convert(
   to: (typeof TARGETS)[number],
   flux: ReturnType<typeof fluxOptions> | undefined,
   report: ReturnType<typeof reportOptions>,
-): Promise<{ objects?: Iterable<unknown> | undefined; name: string }> {
+  layout: FluxLayoutArgs | undefined,
+): Promise<{ objects?: Iterable<unknown> | undefined; name: string; files?: ReturnType<typeof fluxLayout> | undefined }> {
   const r = await readManifest(args, io, 'convert');
   if (await inputFailed(io, r, report)) return { name: '' };
   const spec = r.spec!;
   let objects: Iterable<unknown>;
   let diagnostics: readonly Diagnostic[];
+  let files: (() => ReturnType<typeof fluxLayout>) | undefined;
   if (to === 'documents-v1' || to === 'documents-v2') {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 }, FOR_YAML);
     objects = out.documents;
     diagnostics = out.diagnostics.all;
   } else if (flux !== undefined) {
-    const out = fluxObjectsAsRead(spec, buildPlan(spec), flux, FOR_YAML);
+    const plan = buildPlan(spec);
+    const out = fluxObjectsAsRead(spec, plan, flux, FOR_YAML);
     objects = out.objects;
     diagnostics = out.diagnostics.all;
+    if (layout !== undefined) {
+      files = () => fluxLayout(spec, plan, out.objects, {
+        repositorySource: layout.repositorySource,
+        // The layout is the folder <manifest>/ of DIR.
+        repositoryPath: `${layout.repositoryPath}/${spec.name}`,
+        namespace: flux.namespace ?? FLUX_DEFAULT_NAMESPACE,
+        interval: goDuration((flux.interval ?? FLUX_DEFAULT_INTERVAL).toSeconds()),
+      });
+    }
   } else if (to === 'airship-v1') {
     const out = airshipChartsAsRead(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') }, FOR_YAML);
     objects = out.objects;
@@ -167,5 +192,6 @@ async function convert(
   const all = [...r.diagnostics, ...redactDiagnostics(diagnostics, r.secrets)];
   const notes = [...otherToolsNotes(r.documents, `convert --to ${to}`), ...(to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [])];
   if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
-  return { objects, name: spec.name };
+  // Built only for an input without errors: its objects are complete.
+  return { objects, name: spec.name, files: files?.() };
 }
