@@ -131,7 +131,7 @@ describe('convert --to flux-v2', () => {
     const text = fs.readFileSync(corpus('armada__examples__tar_example.yaml'), 'utf8').replace('mariadb-0.1.0.tgz', 'mariadb.tgz');
     const bad = await cli(['convert', write(tmpdir(), 'tar.yaml', text), '--to', 'flux-v2', '-o', dir, '--single-file']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/tar\.yaml:\d+:\d+: error: armada\/Chart\/v1 mariadb-tarball: data\.source\.location: received "http:\/\/localhost:8879\/charts\/mariadb\.tgz"; a Flux HelmRepository serves a chart by name and version/);
+    expect(bad.stderr).toMatch(/tar\.yaml:\d+:\d+: error: armada\/Chart\/v1 mariadb-tarball: data\.source\.location: received "http:\/\/localhost:8879\/charts\/mariadb\.tgz", a tarball whose file name has no version: a Flux HelmRepository serves a chart by name and version/);
     expect(fs.readdirSync(dir)).toEqual(['simple-armada.flux-v2.yaml']);
   });
 

@@ -85,7 +85,7 @@ describe('FluxOutput', () => {
   test('an error (a tarball without a version) fails the synth and writes nothing', () => {
     const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
     new Chart(new ChartGroup(site, 'g'), 'a', { namespace: 'ns', source: ChartSource.tar('https://e.org/charts/a.tgz') });
-    expect(() => synthFlux(site)).toThrow(/site\/g\/a: source\.location: received "https:\/\/e\.org\/charts\/a\.tgz"; a Flux HelmRepository serves a chart by name and version/);
+    expect(() => synthFlux(site)).toThrow(/site\/g\/a: source\.location: received "https:\/\/e\.org\/charts\/a\.tgz", a tarball whose file name has no version: a Flux HelmRepository serves a chart by name and version/);
   });
 
   test('a "<<" in values, which cdk8s writes unquoted and go-yaml reads as a merge key, is an error that points to convert', () => {

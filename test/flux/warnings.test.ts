@@ -102,10 +102,18 @@ describe('Flux warnings and errors: sources', () => {
     expect(findings({ source: ChartSource.tar('https://charts.example.org/charts/mariadb-0.1.0.tgz', { subpath: './mariadb/' }) })).toEqual([]);
   });
 
-  test('tar: a file name without a version, is an error', () => {
-    for (const location of ['https://charts.example.org/mariadb.tgz', 'https://charts.example.org/charts/latest.tgz']) {
+  test('tar: a file name without a version (airskiff\'s chart server) is an error that says how to publish the chart', () => {
+    for (const [location, chart] of [['http://control-plane.minikube.internal:8282/mariadb.tgz', 'mariadb'], ['https://charts.example.org/charts/latest.tar.gz', 'latest']]) {
       expect(oneChart({ source: ChartSource.tar(location) }).diagnostics.filter((d) => d.field !== 'wait').map((d) => [d.severity, d.code, d.field, d.message])).toEqual([
-        ['error', 'flux-source', 'source.location', `received ${JSON.stringify(location)}; a Flux HelmRepository serves a chart by name and version, which are taken from the tarball's file name, so a tar source must be an http(s) URL of a file named <chart>-<version>.tgz, as helm package names it`],
+        ['error', 'flux-source', 'source.location', `received ${JSON.stringify(location)}, a tarball whose file name has no version: a Flux HelmRepository serves a chart by name and version from its index.yaml, and no Flux source downloads a single file. Publish the chart where Flux can read it: package it as helm package does ("${chart}-<version>.tgz") into a directory with an index.yaml (helm repo index), and point the location at that file, or push the chart to Git and give it a git source`],
+      ]);
+    }
+  });
+
+  test('tar: a URL that is no http(s) tarball is an error', () => {
+    for (const location of ['https://charts.example.org/charts/mariadb', 'https://charts.example.org/']) {
+      expect(oneChart({ source: ChartSource.tar(location) }).diagnostics.filter((d) => d.field !== 'wait' && d.severity === 'error').map((d) => [d.code, d.field, d.message])).toEqual([
+        ['flux-source', 'source.location', `received ${JSON.stringify(location)}; a Flux HelmRepository serves a chart by name and version, which are taken from the tarball's file name, so a tar source must be an http(s) URL of a file named <chart>-<version>.tgz, as helm package names it`],
       ]);
     }
   });

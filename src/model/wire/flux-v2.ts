@@ -600,6 +600,13 @@ class ChartMapping {
     if (this.hasCredentials(s.location, 'HelmRepository', '')) return undefined;
     const m = /^(https?:\/\/[^/]+(?:\/.*)?)\/([^/?#]+)$/.exec(s.location);
     const file = m ? PACKAGED.exec(m[2]) : null;
+    const unversioned = m && !file ? /^(.+?)\.(?:tgz|tar\.gz)$/.exec(m[2]) : null;
+    if (m && unversioned) {
+      // A plain directory of tarballs (airskiff's chart server): Flux has no source for one file.
+      const chart = unversioned[1];
+      this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `received ${show(s.location)}, a tarball whose file name has no version: a Flux HelmRepository serves a chart by name and version from its index.yaml, and no Flux source downloads a single file. Publish the chart where Flux can read it: package it as helm package does (${show(`${chart}-<version>.tgz`)}) into a directory with an index.yaml (helm repo index), and point the location at that file, or push the chart to Git and give it a git source`);
+      return undefined;
+    }
     if (!m || !file) {
       this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `received ${show(s.location)}; a Flux HelmRepository serves a chart by name and version, which are taken from the tarball's file name, so a tar source must be an http(s) URL of a file named <chart>-<version>.tgz, as helm package names it`);
       return undefined;
