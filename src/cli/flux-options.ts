@@ -18,6 +18,7 @@ export const FLUX_CLI_OPTIONS: Record<string, OptionSpec> = {
   'single-file': { type: 'boolean' },
   'repository-path': { type: 'string' },
   'repository-source': { type: 'string' },
+  'substitute-from': { type: 'string' },
 };
 
 export const FLUX_CLI_HELP = `  --interval DURATION  flux-v2: HelmRelease spec.interval, e.g. 10m, 1h, 1h30m (default 10m)
@@ -45,6 +46,11 @@ export const FLUX_CLI_HELP = `  --interval DURATION  flux-v2: HelmRelease spec.i
   --repository-source NAME
                        flux-v2 with -o: the GitRepository, in --flux-namespace, that reads that
                        repository (default flux-system, the one flux bootstrap makes)
+  --substitute-from SECRET
+                       flux-v2 with -o: keep the \${VAR} placeholders of the values for
+                       kustomize-controller to substitute from the Secret SECRET (in
+                       --flux-namespace), so that passwords stay out of Git; every other \${ of
+                       the values (scripts, templates) is escaped as $\${
   --single-file        flux-v2 with -o: write DIR/<manifest>.flux-v2.yaml instead, as on stdout`;
 
 /** `10m`, `1h30m`, `45s`: whole seconds, as the Armada timeouts are. */
@@ -92,6 +98,7 @@ export function fluxOptions(args: ParsedArgs): FluxOptions {
 export interface FluxLayoutArgs {
   readonly repositoryPath: string;
   readonly repositorySource: string;
+  readonly substituteFrom?: string | undefined;
 }
 
 /**
@@ -101,9 +108,10 @@ export interface FluxLayoutArgs {
 export function fluxLayoutArgs(args: ParsedArgs, dir: string | undefined): FluxLayoutArgs | undefined {
   const repoPath = str(args, 'repository-path');
   const source = str(args, 'repository-source');
+  const substitute = str(args, 'substitute-from');
   const layout = dir !== undefined && dir !== '-' && !flag(args, 'single-file');
   if (!layout) {
-    for (const [option, value] of [['repository-path', repoPath], ['repository-source', source]] as const) {
+    for (const [option, value] of [['repository-path', repoPath], ['repository-source', source], ['substitute-from', substitute]] as const) {
       if (value !== undefined) throw new UsageError(`--${option} applies to the directory that -o DIR writes for flux-v2; received it ${dir === undefined || dir === '-' ? 'without -o' : 'with --single-file'}`, 'convert');
     }
     if (flag(args, 'single-file') && (dir === undefined || dir === '-')) throw new UsageError('--single-file applies with -o DIR only; without -o the output is a single stream already', 'convert');
@@ -118,5 +126,7 @@ export function fluxLayoutArgs(args: ParsedArgs, dir: string | undefined): FluxL
   }
   const sp = source === undefined ? undefined : dns1123SubdomainProblem(source);
   if (sp) throw new UsageError(`--repository-source: received ${JSON.stringify(source)}; a GitRepository name ${sp}`, 'convert');
-  return { repositoryPath: p, repositorySource: source ?? FLUX_BOOTSTRAP_SOURCE };
+  const bp = substitute === undefined ? undefined : dns1123SubdomainProblem(substitute);
+  if (bp) throw new UsageError(`--substitute-from: received ${JSON.stringify(substitute)}; a Secret name ${bp}`, 'convert');
+  return { repositoryPath: p, repositorySource: source ?? FLUX_BOOTSTRAP_SOURCE, substituteFrom: substitute };
 }

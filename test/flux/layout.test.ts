@@ -164,4 +164,36 @@ describe('convert --to flux-v2 -o DIR: the GitOps layout', () => {
     expect(r.code).toBe(1);
     expect(fs.readdirSync(cwd)).toEqual(['tar.yaml']);
   });
+
+  test('--substitute-from: ${VAR} placeholders kept for post-build substitution, every other ${ escaped, each step substitutes from the Secret', async () => {
+    const cwd = tmpdir();
+    const values = [
+      '  values:',
+      '    db:',
+      "      password: '${DB_PASSWORD}'",
+      "      host: 'db.${DOMAIN}'",
+      '    scripts:',
+      "      start.sh: \"#!/bin/sh\\necho ${HOME}\\n\"",
+      '    conf:',
+      "      tag: 'info.${tag}'",
+    ].join('\n');
+    const text = fs.readFileSync(corpus('armada__examples__simple.yaml'), 'utf8').replace('  values: {}', values);
+    expect(text).toContain('${DB_PASSWORD}');
+    fs.writeFileSync(path.join(cwd, 'site.yaml'), text);
+    const r = await cli(['convert', path.join(cwd, 'site.yaml'), '--to', 'flux-v2', '-o', 'out', '--substitute-from', 'site-vars'], { cwd });
+    expect([r.code, r.stderr.split('\n').filter((l) => / error: /.test(l))]).toEqual([0, []]);
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('note: the values keep'))).toEqual([
+      'note: the values keep ${DB_PASSWORD}, ${DOMAIN} for kustomize-controller to substitute from the Secret site-vars in namespace flux-system: create it, out of Git, with those keys (kubectl create secret generic site-vars -n flux-system --from-literal=DB_PASSWORD=...)',
+    ]);
+    const root = path.join(cwd, 'out', 'simple-armada');
+    const [release] = parse(fs.readFileSync(path.join(root, 'steps/0-blog-group/helmreleases.yaml'), 'utf8'));
+    expect(release.spec.values).toEqual({ conf: { tag: 'info.$${tag}' }, db: { host: 'db.${DOMAIN}', password: '${DB_PASSWORD}' }, scripts: { 'start.sh': '#!/bin/sh\necho $${HOME}\n' } });
+    const ks = parse(fs.readFileSync(path.join(root, 'flux-kustomizations.yaml'), 'utf8'));
+    expect(ks.map((k) => k.spec.postBuild)).toEqual([undefined, { substituteFrom: [{ kind: 'Secret', name: 'site-vars' }] }]);
+    for (const k of ks) expect(fluxCrdErrors(k)).toEqual([]);
+    // Without the option the values are as written.
+    const plain = await cli(['convert', path.join(cwd, 'site.yaml'), '--to', 'flux-v2', '-o', 'plain'], { cwd });
+    expect(plain.code).toBe(0);
+    expect(parse(fs.readFileSync(path.join(cwd, 'plain', 'simple-armada', 'steps/0-blog-group/helmreleases.yaml'), 'utf8'))[0].spec.values.conf).toEqual({ tag: 'info.${tag}' });
+  });
 });

@@ -14,6 +14,7 @@ import { flag, list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, FluxLayoutArgs, fluxLayoutArgs, fluxOptions } from '../flux-options';
 import { fluxLayout } from '../../model/wire/flux-layout';
+import { forSubstitution } from '../flux-substitute';
 import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, fluxObjectsAsRead, goDuration } from '../../model/wire/flux-v2';
 import { CliIo, EXIT, UsageError, writePieces } from '../io';
 import { plural } from '../report';
@@ -111,12 +112,27 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   if (!objects) return EXIT.INVALID;
   if (files !== undefined && dir !== undefined) {
     // The GitOps layout: kustomization.yaml files are one document each, as kustomize reads them.
-    const out = files.map((f) => ({ name: `${name}/${f.path}`, content: path.basename(f.path) === 'kustomization.yaml' ? toYamlDocument(f.objects[0]) : toYamlStream(f.objects) }));
+    const placeholders = new Set<string>();
+    const out = files.map((f) => {
+      let objects = f.objects;
+      if (layout?.substituteFrom !== undefined && f.path.startsWith('steps/') && path.basename(f.path) === 'helmreleases.yaml') {
+        const r = forSubstitution(objects);
+        objects = r.objects;
+        for (const n of r.names) placeholders.add(n);
+      }
+      return { name: `${name}/${f.path}`, content: path.basename(f.path) === 'kustomization.yaml' ? toYamlDocument(objects[0]) : toYamlStream(objects) };
+    });
     const plan = planDirectoryOutput(io.cwd, dir, out, { force: flag(args, 'force'), command: 'convert' });
     for (const f of plan.files) checkOutputNotInput(io.cwd, `the output ${path.relative(io.cwd, f.path) || f.path}`, f.path, [...args.positionals, ...list(args, 'values')], 'convert');
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
     const count = files.reduce((n, f) => n + (path.basename(f.path) === 'kustomization.yaml' ? 0 : f.objects.length), 0);
     io.stderr.write(`wrote ${path.join(dir, name)}/ (${plural(files.length, 'file')}, ${plural(count, 'object')})\n`);
+    if (layout?.substituteFrom !== undefined) {
+      const ns = flux?.namespace ?? FLUX_DEFAULT_NAMESPACE;
+      io.stderr.write(placeholders.size === 0
+        ? `note: no \${VAR} placeholder in the values; the steps substitute from Secret ${layout.substituteFrom} all the same\n`
+        : `note: the values keep ${[...placeholders].map((n) => `\${${n}}`).join(', ')} for kustomize-controller to substitute from the Secret ${layout.substituteFrom} in namespace ${ns}: create it, out of Git, with ${placeholders.size === 1 ? 'that key' : 'those keys'} (kubectl create secret generic ${layout.substituteFrom} -n ${ns} --from-literal=${[...placeholders][0]}=...)\n`);
+    }
     return EXIT.OK;
   }
   if (dir === undefined || dir === '-') {
@@ -173,6 +189,7 @@ async function convert(
     if (layout !== undefined) {
       files = () => fluxLayout(spec, plan, out.objects, {
         repositorySource: layout.repositorySource,
+        substituteFrom: layout.substituteFrom,
         // The layout is the folder <manifest>/ of DIR.
         repositoryPath: `${layout.repositoryPath}/${spec.name}`,
         namespace: flux.namespace ?? FLUX_DEFAULT_NAMESPACE,

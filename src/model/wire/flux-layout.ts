@@ -50,6 +50,13 @@ export interface FluxLayoutOptions {
   readonly namespace: string;
   /** Each Kustomization's `spec.interval`, as a Go duration. */
   readonly interval: string;
+  /**
+   * A Secret in Flux's namespace whose keys kustomize-controller substitutes for the `${VAR}`
+   * placeholders of the steps (`spec.postBuild.substituteFrom`), so that the values they stand for
+   * (passwords) stay out of Git. The HelmReleases must have every other `${` escaped as `$${`.
+   * @default - no substitution: `${VAR}` reaches Helm as written
+   */
+  readonly substituteFrom?: string | undefined;
 }
 
 /** One file of the directory: its path (`/`-separated, relative) and its objects. */
@@ -109,6 +116,7 @@ export function fluxLayout(spec: ManifestSpec, plan: Plan, objects: Iterable<Kub
       ...(dependsOn === undefined ? {} : { dependsOn: [{ name: dependsOn }] }),
       interval: options.interval,
       path: normalPath(options.repositoryPath, folder),
+      ...(options.substituteFrom === undefined || dependsOn === undefined ? {} : { postBuild: { substituteFrom: [{ kind: 'Secret', name: options.substituteFrom }] } }),
       prune: false,
       sourceRef: { ...source },
       ...(timeout === undefined || timeout <= 0 ? {} : { timeout: goDuration(timeout) }),
