@@ -196,4 +196,21 @@ describe('convert --to flux-v2 -o DIR: the GitOps layout', () => {
     expect(plain.code).toBe(0);
     expect(parse(fs.readFileSync(path.join(cwd, 'plain', 'simple-armada', 'steps/0-blog-group/helmreleases.yaml'), 'utf8'))[0].spec.values.conf).toEqual({ tag: 'info.${tag}' });
   });
+
+  test('a folder of the layout that is a link or a file is refused, and nothing is written', async () => {
+    const cwd = tmpdir();
+    const elsewhere = tmpdir();
+    fs.mkdirSync(path.join(cwd, 'out'));
+    fs.symlinkSync(elsewhere, path.join(cwd, 'out', 'simple-armada'));
+    const input = corpus('armada__examples__simple.yaml');
+    const r = await cli(['convert', input, '--to', 'flux-v2', '-o', 'out', '--force'], { cwd });
+    expect([r.code, r.stderr.split('\n').filter((l) => /not a directory/.test(l))]).toEqual([2, ['armada-cdk convert: out/simple-armada exists and is not a directory (a link is not followed); remove it, or choose another -o directory']]);
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+    fs.rmSync(path.join(cwd, 'out', 'simple-armada'));
+    fs.mkdirSync(path.join(cwd, 'out', 'simple-armada'));
+    fs.writeFileSync(path.join(cwd, 'out', 'simple-armada', 'steps'), 'a file');
+    const f = await cli(['convert', input, '--to', 'flux-v2', '-o', 'out', '--force'], { cwd });
+    expect([f.code, f.stderr.split('\n').filter((l) => /not a directory/.test(l))]).toEqual([2, ['armada-cdk convert: out/simple-armada/steps exists and is not a directory (a link is not followed); remove it, or choose another -o directory']]);
+    expect(tree(path.join(cwd, 'out'))).toEqual(['simple-armada/steps']);
+  });
 });
