@@ -14,7 +14,10 @@ import { flag, list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, FluxLayoutArgs, fluxLayoutArgs, fluxOptions } from '../flux-options';
 import { fluxLayout } from '../../model/wire/flux-layout';
-import { forSubstitution } from '../flux-substitute';
+import { forSubstitution, SecretPlaceholder } from '../flux-substitute';
+import { chartValueSecrets } from '../../pegleg/secrets';
+import type { DataPath } from '../../pegleg/deckhand-path';
+import { formatFieldPath } from '../../model/diagnostics';
 import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, fluxObjectsAsRead, goDuration } from '../../model/wire/flux-v2';
 import { CliIo, EXIT, UsageError, writePieces } from '../io';
 import { plural } from '../report';
@@ -108,17 +111,19 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const dir = str(args, 'output');
   const layout = to === 'flux-v2' ? fluxLayoutArgs(args, dir) : undefined;
   if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
-  const { objects, name, files } = await convert(args, io, to, flux, report, layout);
+  const { objects, name, files, secretPaths } = await convert(args, io, to, flux, report, layout);
   if (!objects) return EXIT.INVALID;
   if (files !== undefined && dir !== undefined) {
     // The GitOps layout: kustomization.yaml files are one document each, as kustomize reads them.
     const placeholders = new Set<string>();
+    const secrets: SecretPlaceholder[] = [];
     const out = files.map((f) => {
       let objects = f.objects;
       if (layout?.substituteFrom !== undefined && f.path.startsWith('steps/') && path.basename(f.path) === 'helmreleases.yaml') {
-        const r = forSubstitution(objects);
+        const r = forSubstitution(objects, secretPaths);
         objects = r.objects;
         for (const n of r.names) placeholders.add(n);
+        secrets.push(...r.secrets);
       }
       return { name: `${name}/${f.path}`, content: path.basename(f.path) === 'kustomization.yaml' ? toYamlDocument(objects[0]) : toYamlStream(objects) };
     });
@@ -129,6 +134,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`wrote ${path.join(dir, name)}/ (${plural(files.length, 'file')}, ${plural(count, 'object')})\n`);
     if (layout?.substituteFrom !== undefined) {
       const ns = flux?.namespace ?? FLUX_DEFAULT_NAMESPACE;
+      if (secrets.length > 0) {
+        // Where each secret was, never what it is.
+        io.stderr.write(`note: ${plural(secrets.length, 'secret value')} of the site became placeholders, for the Secret ${layout.substituteFrom} in namespace ${ns}:\n`);
+        for (const x of secrets) io.stderr.write(`  ${x.variable}: release ${x.release}, ${formatFieldPath(['values', ...x.path])}\n`);
+      }
       io.stderr.write(placeholders.size === 0
         ? `note: no \${VAR} placeholder in the values; the steps substitute from Secret ${layout.substituteFrom} all the same\n`
         : `note: the values keep ${[...placeholders].map((n) => `\${${n}}`).join(', ')} for kustomize-controller to substitute from the Secret ${layout.substituteFrom} in namespace ${ns}: create it, out of Git, with ${placeholders.size === 1 ? 'that key' : 'those keys'} (kubectl create secret generic ${layout.substituteFrom} -n ${ns} --from-literal=${[...placeholders][0]}=...)\n`);
@@ -170,13 +180,16 @@ async function convert(
   flux: ReturnType<typeof fluxOptions> | undefined,
   report: ReturnType<typeof reportOptions>,
   layout: FluxLayoutArgs | undefined,
-): Promise<{ objects?: Iterable<unknown> | undefined; name: string; files?: ReturnType<typeof fluxLayout> | undefined }> {
+): Promise<{ objects?: Iterable<unknown> | undefined; name: string; files?: ReturnType<typeof fluxLayout> | undefined; secretPaths?: ReadonlyMap<string, readonly DataPath[]> | undefined }> {
   const r = await readManifest(args, io, 'convert');
   if (await inputFailed(io, r, report)) return { name: '' };
   const spec = r.spec!;
   let objects: Iterable<unknown>;
   let diagnostics: readonly Diagnostic[];
   let files: (() => ReturnType<typeof fluxLayout>) | undefined;
+  // Flux: the Helm release of each chart whose values hold secrets of the site, and where.
+  let secretPaths: Map<string, readonly DataPath[]> | undefined;
+  const secretFindings: Diagnostic[] = [];
   if (to === 'documents-v1' || to === 'documents-v2') {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 }, FOR_YAML);
     objects = out.documents;
@@ -184,6 +197,31 @@ async function convert(
   } else if (flux !== undefined) {
     const plan = buildPlan(spec);
     const out = fluxObjectsAsRead(spec, plan, flux, FOR_YAML);
+    const byChart = chartValueSecrets(r.documents, r.secrets);
+    if (byChart.size > 0) {
+      secretPaths = new Map();
+      const charts = new Map(spec.charts.map((c) => [c.name, c]));
+      const written = new Set<string>();
+      for (const x of plan.releases) {
+        const found = byChart.get(x.chart);
+        if (found === undefined || written.has(x.name)) continue;
+        // A value substituted twice (two substitutions, or a layer's and its parent's) is one.
+        const paths = [...new Map(found.map((p) => [JSON.stringify(p), p])).values()];
+        written.add(x.name);
+        secretPaths.set(x.name, paths);
+        const fields = paths.slice(0, 3).map((p) => formatFieldPath(['values', ...p])).join(', ') + (paths.length > 3 ? ` and ${paths.length - 3} more` : '');
+        const origin = charts.get(x.chart)?.origin ?? spec.origin;
+        const inFiles = str(args, 'output') !== undefined && str(args, 'output') !== '-';
+        if (layout?.substituteFrom !== undefined) continue;
+        secretFindings.push({
+          severity: inFiles ? 'error' : 'warning',
+          ...origin.locate(),
+          field: formatFieldPath(['values', ...paths[0]]),
+          code: DiagnosticCodes.FLUX_SOURCE,
+          message: `${fields} hold${paths.length === 1 ? 's' : ''} secrets of the site (from Deckhand's secret documents): the HelmRelease would carry ${paths.length === 1 ? 'it' : 'them'} in clear in spec.values, in Git; write the GitOps directory with -o DIR --substitute-from SECRET, which puts a \${SECRET_...} placeholder there and names the keys to put in that Secret`,
+        });
+      }
+    }
     objects = out.objects;
     diagnostics = out.diagnostics.all;
     if (layout !== undefined) {
@@ -206,9 +244,9 @@ async function convert(
     objects = out.objects;
     diagnostics = out.diagnostics.all;
   }
-  const all = [...r.diagnostics, ...redactDiagnostics(diagnostics, r.secrets)];
+  const all = [...r.diagnostics, ...redactDiagnostics([...diagnostics, ...secretFindings], r.secrets)];
   const notes = [...otherToolsNotes(r.documents, `convert --to ${to}`), ...(to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [])];
   if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
   // Built only for an input without errors: its objects are complete.
-  return { objects, name: spec.name, files: files?.() };
+  return { objects, name: spec.name, files: files?.(), secretPaths };
 }
