@@ -26,8 +26,10 @@ const FIXTURE_OF: Readonly<Record<string, string>> = {
 };
 
 /**
- * Values added to the e2e-api charts: without its post-install db-sync hooks, which deadlock under
- * the current flux-v2 output (issue 44; see flux-known-failing.e2e.test.ts).
+ * Values added to the e2e-api charts: without their post-install db-sync hooks. Most of the
+ * example's charts keep Armada's native wait on, which is Helm's wait, run before the hooks: under
+ * Armada as under Flux such a chart would never become ready (flux-hooks.e2e.test.ts has the chart
+ * with its hooks, native wait off, as the OSH sites write it).
  */
 const NO_HOOKS = { manifests: { job_db_init: false, job_db_sync: false } };
 

@@ -24,6 +24,21 @@ export async function convertToFlux(name: string, documentsYaml: string, extraAr
   return r.stdout;
 }
 
+/**
+ * `armada-cdk convert FILE --to flux-v2 -o DIR ...` with the packed CLI, run in `workTree` (the
+ * Git work tree the layout is committed from); returns the CLI's stderr.
+ */
+export async function convertToFluxDir(name: string, documentsYaml: string, workTree: string, dir: string, extraArgs: readonly string[] = []): Promise<string> {
+  const s = stack();
+  const pkg = path.join(s.dir, 'work', `flux-convert-${name}`);
+  fs.mkdirSync(pkg, { recursive: true });
+  if (!fs.existsSync(path.join(pkg, 'node_modules'))) installPacked(packRepository(path.join(s.dir, 'work', 'pack')), pkg);
+  const input = path.join(pkg, 'site.yaml');
+  fs.writeFileSync(input, documentsYaml);
+  const r = await runTool(process.execPath, [packedCli(pkg), 'convert', input, '--to', 'flux-v2', '--interval', '1m', '-o', dir, ...extraArgs], { cwd: workTree });
+  return r.stderr;
+}
+
 /** `kubectl apply` of a YAML stream (server-side, as Flux's own bootstrap applies). */
 export async function applyYaml(text: string): Promise<void> {
   await runTool('kubectl', ['apply', '--server-side', '-f', '-'], { input: text });

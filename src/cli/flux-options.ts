@@ -1,7 +1,8 @@
 /** The `convert --to flux-v2` options: parsed here so that the convert command stays a dispatcher. */
 import { Duration, GO_DURATION_MAX_SECONDS } from '../model/duration';
-import { dns1123LabelProblem } from '../model/names';
+import { dns1123LabelProblem, dns1123SubdomainProblem } from '../model/names';
 import { FluxOptions, HelmReleasePlacement } from '../model/wire/flux-v2';
+import { FLUX_BOOTSTRAP_SOURCE, repositoryPathProblem } from '../model/wire/flux-layout';
 import { ChartSource } from '../model/source';
 import { flag, list, OptionSpec, ParsedArgs, str } from './args';
 import { UsageError } from './io';
@@ -14,6 +15,10 @@ export const FLUX_CLI_OPTIONS: Record<string, OptionSpec> = {
   'source-namespace': { type: 'string' },
   suspend: { type: 'boolean' },
   'local-source': { type: 'string', multiple: true },
+  'single-file': { type: 'boolean' },
+  'repository-path': { type: 'string' },
+  'repository-source': { type: 'string' },
+  'substitute-from': { type: 'string' },
 };
 
 export const FLUX_CLI_HELP = `  --interval DURATION  flux-v2: HelmRelease spec.interval, e.g. 10m, 1h, 1h30m (default 10m)
@@ -30,7 +35,23 @@ export const FLUX_CLI_HELP = `  --interval DURATION  flux-v2: HelmRelease spec.i
   --suspend            flux-v2: write every HelmRelease suspended (resume each to take it over)
   --local-source DIR=URL[#REF]
                        flux-v2: the Git repository (and reference) that holds the local directory
-                       DIR of local sources (repeatable)`;
+                       DIR of local sources (repeatable)
+  -o DIR (flux-v2)     writes DIR/<manifest>/, a directory Flux can point at: kustomization.yaml,
+                       flux-kustomizations.yaml (one Kustomization for the sources, then one per
+                       plan step, each dependsOn the one before, wait: true), sources/ and
+                       steps/NN-<group>/ (each a kustomize folder)
+  --repository-path PATH
+                       flux-v2 with -o: DIR's path in the Git repository Flux reads, which the
+                       Kustomizations' spec.path start with (default: DIR as given, when relative)
+  --repository-source NAME
+                       flux-v2 with -o: the GitRepository, in --flux-namespace, that reads that
+                       repository (default flux-system, the one flux bootstrap makes)
+  --substitute-from SECRET
+                       flux-v2 with -o: keep the \${VAR} placeholders of the values for
+                       kustomize-controller to substitute from the Secret SECRET (in
+                       --flux-namespace), so that passwords stay out of Git; every other \${ of
+                       the values (scripts, templates) is escaped as $\${
+  --single-file        flux-v2 with -o: write DIR/<manifest>.flux-v2.yaml instead, as on stdout`;
 
 /** `10m`, `1h30m`, `45s`: whole seconds, as the Armada timeouts are. */
 function duration(args: ParsedArgs, option: string): Duration | undefined {
@@ -71,4 +92,41 @@ export function fluxOptions(args: ParsedArgs): FluxOptions {
     suspend: flag(args, 'suspend'),
     localSources: localSources(args),
   };
+}
+
+/** Where `-o DIR` of flux-v2 sits in the Git repository, for its Kustomizations. */
+export interface FluxLayoutArgs {
+  readonly repositoryPath: string;
+  readonly repositorySource: string;
+  readonly substituteFrom?: string | undefined;
+}
+
+/**
+ * The layout options of `convert --to flux-v2`: undefined for the single-file forms (stdout, or
+ * `-o DIR --single-file`), where they are refused.
+ */
+export function fluxLayoutArgs(args: ParsedArgs, dir: string | undefined): FluxLayoutArgs | undefined {
+  const repoPath = str(args, 'repository-path');
+  const source = str(args, 'repository-source');
+  const substitute = str(args, 'substitute-from');
+  const layout = dir !== undefined && dir !== '-' && !flag(args, 'single-file');
+  if (!layout) {
+    for (const [option, value] of [['repository-path', repoPath], ['repository-source', source], ['substitute-from', substitute]] as const) {
+      if (value !== undefined) throw new UsageError(`--${option} applies to the directory that -o DIR writes for flux-v2; received it ${dir === undefined || dir === '-' ? 'without -o' : 'with --single-file'}`, 'convert');
+    }
+    if (flag(args, 'single-file') && (dir === undefined || dir === '-')) throw new UsageError('--single-file applies with -o DIR only; without -o the output is a single stream already', 'convert');
+    return undefined;
+  }
+  const p = repoPath ?? dir.split(/[\\/]+/).join('/');
+  const problem = repositoryPathProblem(p);
+  if (problem) {
+    throw new UsageError(repoPath === undefined
+      ? `-o ${dir}: the Kustomizations need the directory's path in the Git repository Flux reads, and this one ${problem}; give it with --repository-path PATH`
+      : `--repository-path: received ${JSON.stringify(repoPath)}; it ${problem}`, 'convert');
+  }
+  const sp = source === undefined ? undefined : dns1123SubdomainProblem(source);
+  if (sp) throw new UsageError(`--repository-source: received ${JSON.stringify(source)}; a GitRepository name ${sp}`, 'convert');
+  const bp = substitute === undefined ? undefined : dns1123SubdomainProblem(substitute);
+  if (bp) throw new UsageError(`--substitute-from: received ${JSON.stringify(substitute)}; a Secret name ${bp}`, 'convert');
+  return { repositoryPath: p, repositorySource: source ?? FLUX_BOOTSTRAP_SOURCE, substituteFrom: substitute };
 }

@@ -14,7 +14,7 @@ import { formatWirePath } from '../model/wire/fields';
 import type { LoadedDocument } from '../importer/load';
 import { DiagnosticCodes } from '../model/codes';
 
-const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+export const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const PLACEHOLDER_OR_ESCAPE = ['${', '\\'];
 
 /** One warning per string of an Armada document that holds `${VAR}`. */
@@ -54,7 +54,7 @@ const SHELL_LINE = /(?:^|\s)(?:echo|export|exec|eval|sh|bash|set|if|for|test)\s|
  * template, not when every name is lower case (fluentd and fluent-bit record fields), not in a
  * shell command line.
  */
-function envsubstMeant(path: WirePath, value: string, names: readonly string[]): boolean {
+export function envsubstMeant(path: WirePath, value: string, names: readonly string[]): boolean {
   if (value.includes('\n')) return false;
   if (path.some((s) => typeof s === 'string' && RUNTIME_KEY.test(s))) return false;
   if (names.every((n) => n === n.toLowerCase())) return false;

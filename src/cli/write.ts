@@ -3,8 +3,10 @@
  *
  * - `convert -o DIR`: DIR is a directory. An existing file there, or a name that does not exist
  *   and ends like a file (`out.yaml`), is refused; a missing DIR is created, its parent is not.
- *   Inside it, `<manifest>.<target>.yaml` is written; an existing file of that name is replaced
- *   only with `--force` (another input whose manifest has the same name would have written it).
+ *   Inside it, `<manifest>.<target>.yaml` is written (for flux-v2, the folder `<manifest>/` of a
+ *   GitOps layout, its folders created as needed, never through a link); an existing file of that
+ *   name is replaced only with `--force` (another input whose manifest has the same name would
+ *   have written it).
  * - `import -o FILE`: FILE is a file, replaced if it exists; its directory must exist.
  * - Neither writes through, or replaces, a symbolic link or a directory at the target.
  *
@@ -41,6 +43,11 @@ export interface OutputFile {
 export interface OutputPlan {
   readonly files: OutputFile[];
   readonly createDir?: string | undefined;
+  /**
+   * Folders inside the output directory to create, parents first (a file named `a/b.yaml`).
+   * @default - none
+   */
+  readonly createSubdirs?: readonly string[] | undefined;
   /**
    * The directory locked while the files are written (`convert -o DIR`).
    * @default - no lock
@@ -120,16 +127,33 @@ export function planDirectoryOutput(cwd: string, dir: string, files: readonly { 
   }
   const { abs, create } = checkOutputDirectory(cwd, dir, command);
   const out: OutputFile[] = [];
+  // A name with "/" is a file in a folder of the directory: each folder is checked as a target
+  // is (an existing one must be a real directory, never a link), a missing one created.
+  const subdirs: string[] = [];
+  const seenDirs = new Set<string>();
+  for (const f of files) {
+    const parts = f.name.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const rel = parts.slice(0, i).join('/');
+      if (seenDirs.has(rel)) continue;
+      seenDirs.add(rel);
+      const st = create ? undefined : lstatOrUndefined(path.join(abs, rel));
+      if (st && (st.isSymbolicLink() || !st.isDirectory())) {
+        throw new UsageError(`${path.join(dir, rel)} exists and is not a directory (a link is not followed); remove it, or choose another -o directory`, command);
+      }
+      if (!st) subdirs.push(path.join(abs, rel));
+    }
+  }
   for (const f of files) {
     const target = path.join(abs, f.name);
     const shown = path.join(dir, f.name);
-    const existing = create ? undefined : checkTarget(target, shown, command);
+    const existing = create || subdirs.includes(path.dirname(target)) ? undefined : checkTarget(target, shown, command);
     if (existing && !options.force) {
       throw new UsageError(`${shown} already exists (from an earlier run, or from another input whose manifest has the same name); pass --force to replace it, or choose another -o directory`, command);
     }
     out.push({ path: target, content: f.content, replace: options.force });
   }
-  return { files: out, lockDir: abs, ...(create ? { createDir: abs } : {}) };
+  return { files: out, lockDir: abs, ...(create ? { createDir: abs } : {}), ...(subdirs.length > 0 ? { createSubdirs: subdirs } : {}) };
 }
 
 /** Checks `import -o FILE` before any input is read: a file (replaced when it exists) in a directory that exists. */
@@ -287,6 +311,7 @@ export async function writeFilesAtomically(plan: OutputPlan, shown: (p: string) 
   const handlers = SIGNALS.map((sig) => [sig, () => onSignal(sig)] as const);
   for (const [sig, h] of handlers) process.on(sig, h);
   let createdDir: string | undefined;
+  const createdSubdirs: string[] = [];
   let unlock: (() => Promise<void>) | undefined;
   let renamed = 0;
   let current = plan.files[0]?.path ?? '';
@@ -302,6 +327,13 @@ export async function writeFilesAtomically(plan: OutputPlan, shown: (p: string) 
     if (plan.lockDir) {
       current = plan.lockDir;
       unlock = await lockDirectory(plan.lockDir, shown);
+    }
+    for (const d of plan.createSubdirs ?? []) {
+      current = d;
+      checkSignal();
+      // Not recursive: a folder that appeared since the check (another run) fails the write.
+      await fs.promises.mkdir(d);
+      createdSubdirs.push(d);
     }
     for (const f of plan.files) {
       current = f.path;
@@ -344,6 +376,7 @@ export async function writeFilesAtomically(plan: OutputPlan, shown: (p: string) 
     for (const t of temps) await fs.promises.rm(t.tmp, { force: true }).catch(() => undefined);
     await unlock?.();
     unlock = undefined;
+    if (renamed === 0) for (const d of [...createdSubdirs].reverse()) await fs.promises.rmdir(d).catch(() => undefined);
     if (createdDir && renamed === 0) await fs.promises.rmdir(createdDir).catch(() => undefined);
     if (e instanceof OutputError) throw e;
     const outcome = renamed === 0 ? 'nothing was written' : `${renamed} of ${plan.files.length} files were already in place`;

@@ -59,7 +59,7 @@ describe('Flux objects as read', () => {
     const out = await cli(['convert', f, '--to', 'flux-v2'], { cwd: dir });
     expect(out.code).toBe(0);
     expect(out.stdout).toBe(toYamlStream(expected));
-    const toDir = await cli(['convert', f, '--to', 'flux-v2', '-o', 'out'], { cwd: dir });
+    const toDir = await cli(['convert', f, '--to', 'flux-v2', '-o', 'out', '--single-file'], { cwd: dir });
     expect(toDir.code).toBe(0);
     expect(toDir.stderr).toContain(`wrote out/bench-site.flux-v2.yaml (${expected.length} objects)`);
     expect(fs.readFileSync(path.join(dir, 'out', 'bench-site.flux-v2.yaml'), 'utf8')).toBe(toYamlStream(expected));

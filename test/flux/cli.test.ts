@@ -46,7 +46,7 @@ describe('convert --to flux-v2', () => {
     expect(local.stderr).toMatch(/armada__examples__podinfo\.yaml:\d+:\d+: warning: armada\/Chart\/v1 podinfo: data\.source\.type: cannot be expressed for Flux \(helm\.toolkit\.fluxcd\.io\/v2\): a local source \("\/podinfo\/charts\/podinfo"\)/);
     const git = await cli(['convert', corpus('armada__examples__armada-manifest-v1.yaml'), '--to', 'flux-v2']);
     expect(parse(git.stdout).filter((o) => o.kind === 'GitRepository').map((o) => [o.metadata.name, o.spec.url, o.spec.ref])).toEqual([
-      ['openstack-helm-master', 'https://github.com/openstack/openstack-helm', { branch: 'master' }],
+      ['armada-manifest.openstack-helm-master', 'https://github.com/openstack/openstack-helm', { branch: 'master' }],
     ]);
     expect(git.stderr).toContain('data.source.location: for Flux (helm.toolkit.fluxcd.io/v2): the git:// URL "git://github.com/openstack/openstack-helm"');
   });
@@ -102,7 +102,7 @@ describe('convert --to flux-v2', () => {
     expect(r.stderr).not.toContain('a local source');
     const objects = parse(r.stdout);
     expect(objects.filter((o) => o.kind === 'GitRepository').map((o) => [o.metadata.name, o.spec.url, o.spec.ref])).toEqual([
-      ['openstack-helm-infra-tags-2024-2-0', 'https://opendev.org/openstack/openstack-helm-infra', { name: 'refs/tags/2024.2.0' }],
+      ['armada-manifest.openstack-helm-infra-tags-2024-2-0', 'https://opendev.org/openstack/openstack-helm-infra', { name: 'refs/tags/2024.2.0' }],
     ]);
     expect(objects.filter((o) => o.kind === 'HelmRelease').map((o) => o.spec.chart.spec.chart)).toEqual(['./ingress']);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
@@ -124,14 +124,14 @@ describe('convert --to flux-v2', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
-  test('-o writes <manifest>.flux-v2.yaml; an error writes nothing', async () => {
+  test('-o --single-file writes <manifest>.flux-v2.yaml; an error writes nothing', async () => {
     const dir = tmpdir();
-    const ok = await cli(['convert', corpus('armada__examples__simple.yaml'), '--to', 'flux-v2', '-o', dir]);
+    const ok = await cli(['convert', corpus('armada__examples__simple.yaml'), '--to', 'flux-v2', '-o', dir, '--single-file']);
     expect([ok.code, fs.readdirSync(dir)]).toEqual([0, ['simple-armada.flux-v2.yaml']]);
     const text = fs.readFileSync(corpus('armada__examples__tar_example.yaml'), 'utf8').replace('mariadb-0.1.0.tgz', 'mariadb.tgz');
-    const bad = await cli(['convert', write(tmpdir(), 'tar.yaml', text), '--to', 'flux-v2', '-o', dir]);
+    const bad = await cli(['convert', write(tmpdir(), 'tar.yaml', text), '--to', 'flux-v2', '-o', dir, '--single-file']);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/tar\.yaml:\d+:\d+: error: armada\/Chart\/v1 mariadb-tarball: data\.source\.location: received "http:\/\/localhost:8879\/charts\/mariadb\.tgz"; a Flux HelmRepository serves a chart by name and version/);
+    expect(bad.stderr).toMatch(/tar\.yaml:\d+:\d+: error: armada\/Chart\/v1 mariadb-tarball: data\.source\.location: received "http:\/\/localhost:8879\/charts\/mariadb\.tgz", a tarball whose file name has no version: a Flux HelmRepository serves a chart by name and version/);
     expect(fs.readdirSync(dir)).toEqual(['simple-armada.flux-v2.yaml']);
   });
 

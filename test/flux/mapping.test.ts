@@ -16,7 +16,7 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
       namespace: 'flux-system',
       annotations: { 'armada-cdk.io/chart-group': 'g', 'armada-cdk.io/manifest': 'site', 'armada-cdk.io/step': '0' },
     });
-    expect(Object.keys(release.spec)).toEqual(['releaseName', 'targetNamespace', 'storageNamespace', 'interval', 'chart', 'timeout', 'install', 'upgrade', 'test', 'uninstall']);
+    expect(Object.keys(release.spec)).toEqual(['releaseName', 'targetNamespace', 'storageNamespace', 'interval', 'chart', 'timeout', 'waitStrategy', 'install', 'upgrade', 'test', 'uninstall']);
     expect([release.spec.releaseName, release.spec.targetNamespace, release.spec.storageNamespace, release.spec.interval]).toEqual(['airship-mariadb', 'openstack', 'openstack', '10m']);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
   });
@@ -28,10 +28,10 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
     new Chart(g, 'b', { namespace: 'two', source: TAR });
     const { releases, sources } = fluxOf(site, { placement: HelmReleasePlacement.CHART_NAMESPACE });
     expect(releases.map((r) => [r.metadata.namespace, r.spec.targetNamespace, r.spec.chart.spec.sourceRef])).toEqual([
-      ['one', 'one', { kind: 'HelmRepository', name: 'charts' }],
-      ['two', 'two', { kind: 'HelmRepository', name: 'charts' }],
+      ['one', 'one', { kind: 'HelmRepository', name: 'site.charts' }],
+      ['two', 'two', { kind: 'HelmRepository', name: 'site.charts' }],
     ]);
-    expect(sources.map((s) => [s.kind, s.metadata.namespace, s.metadata.name])).toEqual([['HelmRepository', 'one', 'charts'], ['HelmRepository', 'two', 'charts']]);
+    expect(sources.map((s) => [s.kind, s.metadata.namespace, s.metadata.name])).toEqual([['HelmRepository', 'one', 'site.charts'], ['HelmRepository', 'two', 'site.charts']]);
     // The output creates those namespaces itself (test/flux/namespaces.test.ts): nothing left to warn about.
     expect(fluxOf(site, { placement: HelmReleasePlacement.CHART_NAMESPACE }).diagnostics.filter((d) => d.code === 'flux-assumption' && d.location === 'site')).toEqual([]);
     expect(fluxOf(site).diagnostics.filter((d) => d.code === 'flux-assumption' && d.location === 'site')).toEqual([]);
@@ -46,8 +46,8 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
 
   test('sourceNamespace: sources there, sourceRef.namespace written', () => {
     const { release, sources } = oneChart({}, SchemaVersion.V1, { sourceNamespace: 'sources' });
-    expect(sources[0].metadata).toEqual({ name: 'charts', namespace: 'sources' });
-    expect(release.spec.chart.spec.sourceRef).toEqual({ kind: 'HelmRepository', name: 'charts', namespace: 'sources' });
+    expect(sources[0].metadata).toEqual({ name: 'site.charts', namespace: 'sources' });
+    expect(release.spec.chart.spec.sourceRef).toEqual({ kind: 'HelmRepository', name: 'site.charts', namespace: 'sources' });
   });
 
   test('values as written, keys sorted, null kept (Helm removes the default); none or {} writes no values', () => {
@@ -85,39 +85,33 @@ describe('Flux mapping: one HelmRelease per deployed chart', () => {
     expect(oneChart().spec.install.createNamespace).toBe(true);
   });
 
-  describe("Flux's wait carries Armada's: on when native wait is on or anything is waited on", () => {
-    test('v1 defaults (native wait, jobs then pods): wait on, jobs waited for', () => {
+  describe("Flux's wait is Armada's native wait: Helm 3's (legacy) wait when on, none when off (Helm returns after its hooks)", () => {
+    const LEGACY = { name: 'legacy' };
+    test('v1 defaults (native wait on): waitStrategy legacy, Jobs not waited on, as Helm 3\'s --wait', () => {
       const { spec } = oneChart();
-      expect(spec.install).toEqual({ createNamespace: true, disableOpenAPIValidation: true, remediation: REMEDIATE });
-      expect(spec.upgrade).toEqual({ disableOpenAPIValidation: true, remediation: { ...REMEDIATE, strategy: 'uninstall' } });
+      expect(spec.waitStrategy).toEqual(LEGACY);
+      expect(spec.install).toEqual({ createNamespace: true, disableOpenAPIValidation: true, disableWaitForJobs: true, remediation: REMEDIATE });
+      expect(spec.upgrade).toEqual({ disableOpenAPIValidation: true, disableWaitForJobs: true, remediation: { ...REMEDIATE, strategy: 'uninstall' } });
     });
-    test('no job among the wait resources: disableWaitForJobs (Helm 3 --wait skips Jobs too)', () => {
-      const { spec } = oneChart({ wait: { resources: [WaitResource.deployment()] } });
-      expect([spec.install.disableWait, spec.install.disableWaitForJobs, spec.upgrade.disableWaitForJobs]).toEqual([undefined, true, true]);
+    test('native wait on with a job among the wait resources: still no wait on Jobs (it would run before the hooks)', () => {
+      const { spec } = oneChart({ wait: { resources: [WaitResource.job(), WaitResource.deployment()] } });
+      expect([spec.waitStrategy, spec.install.disableWait, spec.install.disableWaitForJobs, spec.upgrade.disableWaitForJobs]).toEqual([LEGACY, undefined, true, true]);
     });
-    test('v2 defaults (native wait off, every type waited on): wait on, jobs waited for', () => {
+    test('v2 defaults (native wait off, every type waited on by Armada): disableWait on install and upgrade, no waitStrategy', () => {
       const { spec } = oneChart({}, SchemaVersion.V2);
-      expect([spec.install.disableWait, spec.install.disableWaitForJobs]).toEqual([undefined, undefined]);
+      expect(spec).not.toHaveProperty('waitStrategy');
+      expect(spec.install).toEqual({ createNamespace: true, disableOpenAPIValidation: true, disableWait: true, remediation: REMEDIATE });
+      expect(spec.upgrade).toEqual({ disableOpenAPIValidation: true, disableWait: true, remediation: { ...REMEDIATE, strategy: 'uninstall' } });
     });
-    test('native wait off and resources []: no wait at all', () => {
-      const { spec } = oneChart({ wait: { resources: [], native: { enabled: false } } });
-      expect([spec.install.disableWait, spec.upgrade.disableWait, spec.install.disableWaitForJobs]).toEqual([true, true, undefined]);
+    test('native wait off in a v1 chart (as the OSH sites write it): disableWait', () => {
+      const { spec, objects } = oneChart({ wait: { native: { enabled: false }, labels: { release_group: 'x' } } });
+      expect([spec.waitStrategy, spec.install.disableWait, spec.upgrade.disableWait, spec.install.disableWaitForJobs]).toEqual([undefined, true, true, undefined]);
+      for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
     });
-    test('native wait on and resources []: Helm-style wait, without jobs', () => {
+    test('native wait on and resources []: Helm 3\'s wait', () => {
       const { spec } = oneChart({ wait: { resources: [] } });
-      expect([spec.install.disableWait, spec.install.disableWaitForJobs]).toEqual([undefined, true]);
+      expect([spec.waitStrategy, spec.install.disableWait, spec.install.disableWaitForJobs]).toEqual([LEGACY, undefined, true]);
     });
-  });
-
-  test('native wait off with kinds listed: Flux waits on every object, a warning naming the kinds Armada waited on', () => {
-    const only = oneChart({ wait: { native: { enabled: false }, resources: [WaitResource.job(), WaitResource.daemonSet()] } });
-    expect(only.findings.filter(([f]) => f === 'wait.native.enabled')).toEqual([
-      ['wait.native.enabled', `${LOST_PREFIX}native wait off: Armada waits on job, daemonset only; Flux waits on every object of the release (kstatus), which is stronger: a PersistentVolumeClaim that binds on first use or a LoadBalancer Service without an address keeps the release from Ready until it times out`],
-    ]);
-    // Native wait on (v1's default): Helm's wait covers what kstatus does; nothing to say.
-    expect(oneChart({ wait: { resources: [WaitResource.job()] } }).findings.filter(([f]) => f === 'wait.native.enabled')).toEqual([]);
-    // Nothing waited on at all: disableWait, nothing to say either.
-    expect(oneChart({ wait: { native: { enabled: false }, resources: [] } }).findings.filter(([f]) => f === 'wait.native.enabled')).toEqual([]);
   });
 
   test('tests: test.enable and test.timeout from the effective test (on, 300 s by default)', () => {
@@ -179,17 +173,17 @@ describe('Flux mapping: sources', () => {
       ChartSource.git(OSH, { subpath: 'nova', reference: 'stable/2024.1' }),
     );
     expect(sources.map((s) => [s.metadata.name, s.spec])).toEqual([
-      ['openstack-helm-master', { url: OSH, ref: { branch: 'master' }, interval: '10m' }],
-      ['openstack-helm-87aad18f7d8c', { url: OSH, ref: { commit: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' }, interval: '10m' }],
-      ['openstack-helm-changes-61-924261-3', { url: OSH, ref: { name: 'refs/changes/61/924261/3' }, interval: '10m' }],
-      ['openstack-helm-stable-2024-1', { url: OSH, ref: { branch: 'stable/2024.1' }, interval: '10m' }],
+      ['site.openstack-helm-master', { url: OSH, ref: { branch: 'master' }, interval: '10m' }],
+      ['site.openstack-helm-87aad18f7d8c', { url: OSH, ref: { commit: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' }, interval: '10m' }],
+      ['site.openstack-helm-changes-61-924261-3', { url: OSH, ref: { name: 'refs/changes/61/924261/3' }, interval: '10m' }],
+      ['site.openstack-helm-stable-2024-1', { url: OSH, ref: { branch: 'stable/2024.1' }, interval: '10m' }],
     ]);
     expect(releases.map((r) => r.spec.chart)).toEqual([
-      { spec: { chart: './keystone', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-master' }, reconcileStrategy: 'Revision' } },
-      { spec: { chart: './glance', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-master' }, reconcileStrategy: 'Revision' } },
-      { spec: { chart: './', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-87aad18f7d8c' }, reconcileStrategy: 'Revision' } },
-      { spec: { chart: './', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-changes-61-924261-3' }, reconcileStrategy: 'Revision' } },
-      { spec: { chart: './nova', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-stable-2024-1' }, reconcileStrategy: 'Revision' } },
+      { spec: { chart: './keystone', sourceRef: { kind: 'GitRepository', name: 'site.openstack-helm-master' }, reconcileStrategy: 'Revision' } },
+      { spec: { chart: './glance', sourceRef: { kind: 'GitRepository', name: 'site.openstack-helm-master' }, reconcileStrategy: 'Revision' } },
+      { spec: { chart: './', sourceRef: { kind: 'GitRepository', name: 'site.openstack-helm-87aad18f7d8c' }, reconcileStrategy: 'Revision' } },
+      { spec: { chart: './', sourceRef: { kind: 'GitRepository', name: 'site.openstack-helm-changes-61-924261-3' }, reconcileStrategy: 'Revision' } },
+      { spec: { chart: './nova', sourceRef: { kind: 'GitRepository', name: 'site.openstack-helm-stable-2024-1' }, reconcileStrategy: 'Revision' } },
     ]);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
   });
@@ -224,7 +218,7 @@ describe('Flux mapping: sources', () => {
     const one = gitSite(a, b, c).sources.map((s) => [s.spec.url, s.metadata.name] as [string, string]);
     const two = gitSite(c, b, a).sources.map((s) => [s.spec.url, s.metadata.name] as [string, string]);
     expect(new Map(one)).toEqual(new Map(two));
-    expect(one.map(([, n]) => n)).toEqual([expect.stringMatching(/^charts-master-[0-9a-f]{8}$/), expect.stringMatching(/^charts-master-[0-9a-f]{8}$/), 'other-master']);
+    expect(one.map(([, n]) => n)).toEqual([expect.stringMatching(/^site\.charts-master-[0-9a-f]{8}$/), expect.stringMatching(/^site\.charts-master-[0-9a-f]{8}$/), 'site.other-master']);
     expect(one[0][1]).not.toBe(one[1][1]);
   });
 
@@ -236,19 +230,19 @@ describe('Flux mapping: sources', () => {
       ChartSource.tar('http://localhost:8879/charts/ceph-1-0.1.0-rc.1+b2.tgz'),
     );
     expect(sources.map((s) => [s.kind, s.metadata.name, s.spec])).toEqual([
-      ['HelmRepository', 'openstack-helm-infra', { url: dir, interval: '10m' }],
-      ['HelmRepository', 'charts', { url: 'http://localhost:8879/charts', interval: '10m' }],
+      ['HelmRepository', 'site.openstack-helm-infra', { url: dir, interval: '10m' }],
+      ['HelmRepository', 'site.charts', { url: 'http://localhost:8879/charts', interval: '10m' }],
     ]);
     expect(releases.map((r) => r.spec.chart.spec)).toEqual([
-      { chart: 'helm-toolkit', version: '0.2.23', sourceRef: { kind: 'HelmRepository', name: 'openstack-helm-infra' } },
-      { chart: 'mariadb', version: '2024.2.0', sourceRef: { kind: 'HelmRepository', name: 'openstack-helm-infra' } },
-      { chart: 'ceph-1', version: '0.1.0-rc.1+b2', sourceRef: { kind: 'HelmRepository', name: 'charts' } },
+      { chart: 'helm-toolkit', version: '0.2.23', sourceRef: { kind: 'HelmRepository', name: 'site.openstack-helm-infra' } },
+      { chart: 'mariadb', version: '2024.2.0', sourceRef: { kind: 'HelmRepository', name: 'site.openstack-helm-infra' } },
+      { chart: 'ceph-1', version: '0.1.0-rc.1+b2', sourceRef: { kind: 'HelmRepository', name: 'site.charts' } },
     ]);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
   });
 
   test('sources come first, in first-use order, then the HelmReleases in plan order', () => {
     const { objects } = gitSite(ChartSource.git('https://e.org/r'), TAR, ChartSource.git('https://e.org/r'));
-    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['GitRepository/r-master', 'HelmRepository/charts', 'HelmRelease/p-c0', 'HelmRelease/p-c1', 'HelmRelease/p-c2']);
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['GitRepository/site.r-master', 'HelmRepository/site.charts', 'HelmRelease/p-c0', 'HelmRelease/p-c1', 'HelmRelease/p-c2']);
   });
 });

@@ -24,8 +24,8 @@ describe('Flux CHART_NAMESPACE: the Namespaces it writes into', () => {
     expect(where(objects)).toEqual([
       'Namespace//alpha',
       'Namespace//zeta',
-      'HelmRepository/zeta/charts',
-      'HelmRepository/alpha/charts',
+      'HelmRepository/zeta/site.charts',
+      'HelmRepository/alpha/site.charts',
       'HelmRelease/zeta/p-c',
       'HelmRelease/alpha/p-a',
       'HelmRelease/zeta/p-b',
@@ -44,15 +44,15 @@ describe('Flux CHART_NAMESPACE: the Namespaces it writes into', () => {
     expect(objects.filter((o) => o.kind === 'HelmRelease').map((o) => o.metadata.namespace)).toEqual(['kube-system', 'default', 'flux-system', 'kube-public', 'kube-node-lease', 'openstack']);
   });
 
-  test('Flux\'s namespace is the namespace option: with Flux in "gitops", a chart in flux-system gets its Namespace and one in gitops none', () => {
-    const { objects } = fluxOf(site([['f', 'flux-system'], ['g', 'gitops']]), { ...CHART_NAMESPACE, namespace: 'gitops' });
-    expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([ns('flux-system')]);
+  test('Flux\'s namespace is the namespace option: with Flux in "gitops", a chart in gitops gets no Namespace, nor one in flux-system, a name of Flux\'s own', () => {
+    const { objects } = fluxOf(site([['f', 'flux-system'], ['g', 'gitops'], ['o', 'other']]), { ...CHART_NAMESPACE, namespace: 'gitops' });
+    expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([ns('other')]);
   });
 
   test('sourceNamespace: its Namespace too, sorted with the charts\'; none when it is Flux\'s', () => {
     const m = site([['a', 'one'], ['b', 'two']]);
     const { objects } = fluxOf(m, { ...CHART_NAMESPACE, sourceNamespace: 'charts-src' });
-    expect(where(objects)).toEqual(['Namespace//charts-src', 'Namespace//one', 'Namespace//two', 'HelmRepository/charts-src/charts', 'HelmRelease/one/p-a', 'HelmRelease/two/p-b']);
+    expect(where(objects)).toEqual(['Namespace//charts-src', 'Namespace//one', 'Namespace//two', 'HelmRepository/charts-src/site.charts', 'HelmRelease/one/p-a', 'HelmRelease/two/p-b']);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
     expect(fluxOf(m, { ...CHART_NAMESPACE, sourceNamespace: 'flux-system' }).objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name)).toEqual(['one', 'two']);
   });
@@ -60,7 +60,7 @@ describe('Flux CHART_NAMESPACE: the Namespaces it writes into', () => {
   test('only namespaces the output writes into: a local chart\'s GitRepository is not written, so sourceNamespace gets no Namespace for it', () => {
     const { objects } = fluxOf(site([['a', 'one']], ChartSource.local('/opt/charts/a')), { ...CHART_NAMESPACE, sourceNamespace: 'sources' });
     expect(where(objects)).toEqual(['Namespace//one', 'HelmRelease/one/p-a']);
-    expect(objects[1].spec.chart.spec.sourceRef).toEqual({ kind: 'GitRepository', name: 'local-opt-charts-a', namespace: 'sources' });
+    expect(objects[1].spec.chart.spec.sourceRef).toEqual({ kind: 'GitRepository', name: 'site.local-opt-charts-a', namespace: 'sources' });
   });
 
   test('the charts\' target namespaces are created by helm-controller in both placements (install.createNamespace), so the default placement writes no Namespace', () => {
@@ -70,7 +70,7 @@ describe('Flux CHART_NAMESPACE: the Namespaces it writes into', () => {
       expect(objects.filter((o) => o.kind === 'HelmRelease').map((o) => o.spec.install.createNamespace)).toEqual([true, true]);
       if (options !== CHART_NAMESPACE) expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([]);
     }
-    expect(where(fluxOf(m, { sourceNamespace: 'sources', namespace: 'gitops' }).objects)).toEqual(['HelmRepository/sources/charts', 'HelmRelease/gitops/p-a', 'HelmRelease/gitops/p-k']);
+    expect(where(fluxOf(m, { sourceNamespace: 'sources', namespace: 'gitops' }).objects)).toEqual(['HelmRepository/sources/site.charts', 'HelmRelease/gitops/p-a', 'HelmRelease/gitops/p-k']);
   });
 
   test('the order is kept: dependsOn across the namespaces gives back the plan', () => {

@@ -22,9 +22,9 @@ describe('FluxOutput', () => {
     const site = defineSite();
     const { objects, warnings } = synthFlux(site);
     expect(objects.map((o) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`)).toEqual([
-      'HelmRepository/flux-system/openstack-helm-infra',
-      'GitRepository/flux-system/openstack-helm-changes-61-924261-3',
-      'HelmRepository/flux-system/openstack-helm',
+      'HelmRepository/flux-system/site.openstack-helm-infra',
+      'GitRepository/flux-system/site.openstack-helm-changes-61-924261-3',
+      'HelmRepository/flux-system/site.openstack-helm',
       ...site.resolve().plan.releases.map((r) => `HelmRelease/flux-system/${r.name}`),
     ]);
     for (const o of objects) expect([o.metadata.name, fluxCrdErrors(o)]).toEqual([o.metadata.name, []]);
@@ -40,7 +40,7 @@ describe('FluxOutput', () => {
     });
     expect(warnings.filter((w) => w.field === 'source.type')).toEqual([]);
     expect(objects.filter((o) => o.spec?.releaseName === 'airship-libvirt').map((o) => o.spec.chart.spec)).toEqual([
-      { chart: './libvirt', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-infra-master' }, reconcileStrategy: 'Revision' },
+      { chart: './libvirt', sourceRef: { kind: 'GitRepository', name: 'site.openstack-helm-infra-master' }, reconcileStrategy: 'Revision' },
     ]);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
   });
@@ -57,9 +57,9 @@ describe('FluxOutput', () => {
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
     for (const o of objects.filter((x) => x.kind === 'HelmRelease')) expect(o.metadata.namespace).toBe(o.spec.targetNamespace);
     expect(objects.filter((o) => o.kind === 'HelmRepository').map((o) => `${o.metadata.namespace}/${o.metadata.name}`)).toEqual([
-      'kube-system/openstack-helm-infra',
-      'openstack/openstack-helm-infra',
-      'openstack/openstack-helm',
+      'kube-system/site.openstack-helm-infra',
+      'openstack/site.openstack-helm-infra',
+      'openstack/site.openstack-helm',
     ]);
     expect(warnings.filter((w) => w.code === 'flux-cross-namespace')).toHaveLength(1);
   });
@@ -85,7 +85,7 @@ describe('FluxOutput', () => {
   test('an error (a tarball without a version) fails the synth and writes nothing', () => {
     const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
     new Chart(new ChartGroup(site, 'g'), 'a', { namespace: 'ns', source: ChartSource.tar('https://e.org/charts/a.tgz') });
-    expect(() => synthFlux(site)).toThrow(/site\/g\/a: source\.location: received "https:\/\/e\.org\/charts\/a\.tgz"; a Flux HelmRepository serves a chart by name and version/);
+    expect(() => synthFlux(site)).toThrow(/site\/g\/a: source\.location: received "https:\/\/e\.org\/charts\/a\.tgz", a tarball whose file name has no version: a Flux HelmRepository serves a chart by name and version/);
   });
 
   test('a "<<" in values, which cdk8s writes unquoted and go-yaml reads as a merge key, is an error that points to convert', () => {

@@ -4,39 +4,50 @@ import { HelmReleasePlacement } from '../../src/model/wire/flux-v2';
 import { BRANCH_NOTE, fluxOf, oneChart, TAR } from '../helpers/flux-site';
 
 const LOST = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2): ';
-const LABELS = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
+const ON = "native wait on: the HelmRelease waits with Helm 3's wait (waitStrategy legacy, Jobs not waited on), as Armada's native wait did, before the post-install/post-upgrade hooks";
+const OFF = 'native wait off: the HelmRelease is written with disableWait, so Helm returns after its hooks (hook Jobs complete), as under Armada, and the release is Ready then, after its tests';
+const WHY = "Armada's own waits, after Helm returned, have no place in a HelmRelease (helm-controller waits only before the hooks, and a wait that times out there fails the release, which remediation uninstalls): ";
+const TAIL = ". What follows in the plan waits for the HelmRelease to be Ready, not for these; add health checks of your own to the step's Kustomization (spec.healthChecks, by object name) where they matter";
+const OWN = (type: string, rule: string) => `the release's own ${type} are ${rule} before its hooks run; ${type} created by the hooks or not of the release are not waited on`;
+const CONTROLLER_RULE = "ready by Helm 3's rules (which Armada's native wait applied too)";
 
-/** The findings other than the tar-source assumption every `oneChart` has. */
+/** The findings other than the tar-source assumption every `oneChart` has and the one about waits (see waitFindings). */
 function findings(...args: Parameters<typeof oneChart>) {
   const r = oneChart(...args);
-  return r.diagnostics.filter((d) => !d.message.includes('a tar source becomes HelmRepository') && !BRANCH_NOTE.test(d.message)).map((d) => [d.severity, d.location, d.field, d.message]);
+  return r.diagnostics.filter((d) => !d.message.includes('a tar source becomes HelmRepository') && !BRANCH_NOTE.test(d.message) && d.field !== 'wait').map((d) => [d.severity, d.location, d.field, d.message]);
 }
 
-describe('Flux warnings: waits (whether Flux is stronger or weaker, per wait type)', () => {
-  test('label-selected waits, on the chart and on a resource', () => {
-    expect(findings({ wait: { labels: { release_group: 'x' }, resources: [WaitResource.pod({ labels: { component: 'api' } })] } })).toEqual([
-      ['warning', 'site/g/mariadb', 'wait.labels', `${LOST}label-selected waits: ${LABELS}`],
-      ['warning', 'site/g/mariadb', 'wait.resources[0].labels', `${LOST}the labels of this pod wait: ${LABELS}`],
+/** The one finding about waits, as `[field, message]`. */
+function waitFindings(...args: Parameters<typeof oneChart>) {
+  return oneChart(...args).diagnostics.filter((d) => d.field === 'wait').map((d) => [d.severity, d.location, d.field, d.message]);
+}
+
+describe('Flux warnings: waits (per wait, what Flux waits on instead)', () => {
+  test('native wait on (v1 default): Helm 3\'s wait covers the release\'s own objects before the hooks; labels, jobs and required are said per wait', () => {
+    expect(waitFindings({ wait: { labels: { release_group: 'x' }, resources: [WaitResource.pod({ labels: { component: 'api' } }), WaitResource.job({ required: true }), WaitResource.deployment({ minReady: 2 })] } })).toEqual([
+      ['warning', 'site/g/mariadb', 'wait', `${LOST}${ON}. ${WHY}pod labelled release_group=x,component=api, required: ${OWN('pods', 'Ready')}; and a release without one is not a failure; job labelled release_group=x, required: not waited on (Helm 3's wait skips Jobs; hook Jobs are waited for as hooks); and a release without one is not a failure; deployment labelled release_group=x, min_ready 2, required: ${OWN('deployments', CONTROLLER_RULE)}; and a release without one is not a failure${TAIL}`],
     ]);
   });
 
-  test('minReady below 100% on each controller type: stronger; 100% (the default) says nothing', () => {
-    expect(findings({ wait: { resources: [WaitResource.deployment({ minReady: 2 }), WaitResource.daemonSet({ minReady: '90%' }), WaitResource.statefulSet({ minReady: '50%' }), WaitResource.deployment({ minReady: '100%' })] } })).toEqual([
-      ['warning', 'site/g/mariadb', 'wait.resources[0].minReady', `${LOST}minReady 2: Flux waits until every deployment of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`],
-      ['warning', 'site/g/mariadb', 'wait.resources[1].minReady', `${LOST}minReady "90%": Flux waits until every daemonset of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`],
-      ['warning', 'site/g/mariadb', 'wait.resources[2].minReady', `${LOST}minReady "50%": Flux waits until every statefulset of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`],
+  test('the v1 default waits without labels: every job and pod of the namespace', () => {
+    expect(waitFindings()).toEqual([
+      ['warning', 'site/g/mariadb', 'wait', `${LOST}${ON}. ${WHY}job (no labels: every job in namespace "openstack"): not waited on (Helm 3's wait skips Jobs; hook Jobs are waited for as hooks); pod (no labels: every pod in namespace "openstack"), required: ${OWN('pods', 'Ready')}; and a release without one is not a failure${TAIL}`],
     ]);
   });
 
-  test('required=true: weaker; allowAsyncUpdates=true: stronger', () => {
-    expect(findings({ wait: { resources: [WaitResource.job({ required: true }), WaitResource.daemonSet({ allowAsyncUpdates: true }), WaitResource.pod({ required: false })] } })).toEqual([
-      ['warning', 'site/g/mariadb', 'wait.resources[0].required', `${LOST}required=true: Flux waits on the jobs the release has and succeeds when it has none, which is weaker (Armada times out when no job matches)`],
-      ['warning', 'site/g/mariadb', 'wait.resources[1].allowAsyncUpdates', `${LOST}allowAsyncUpdates=true: Flux waits until every pod of the daemonset runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`],
+  test('native wait off (v2 default): nothing after Helm returns; each of Armada\'s waits is named, with min_ready and async updates', () => {
+    expect(waitFindings({ wait: { labels: { app: 'db' }, resources: [WaitResource.statefulSet({ minReady: '50%', allowAsyncUpdates: true, required: false }), WaitResource.daemonSet({ minReady: '100%', required: false })] } }, SchemaVersion.V2)).toEqual([
+      ['warning', 'site/g/mariadb', 'wait', `${LOST}${OFF}. ${WHY}statefulset labelled app=db, min_ready "50%", async updates allowed: not waited on; daemonset labelled app=db: not waited on${TAIL}`],
     ]);
   });
 
-  test('a chart without labels, minReady or flags has no wait finding', () => {
-    expect(findings({ wait: { timeout: Duration.minutes(5), resources: [WaitResource.statefulSet(), WaitResource.job({ required: false })] } })).toEqual([]);
+  test('no wait resources: nothing lost, whether native wait is on or off', () => {
+    expect(waitFindings({ wait: { resources: [] } })).toEqual([]);
+    expect(waitFindings({ wait: { resources: [], native: { enabled: false } } })).toEqual([]);
+  });
+
+  test('no other wait finding: labels, minReady and flags are all in the one above', () => {
+    expect(findings({ wait: { labels: { a: 'b' }, timeout: Duration.minutes(5), resources: [WaitResource.statefulSet({ minReady: 1 }), WaitResource.job({ required: true }), WaitResource.daemonSet({ allowAsyncUpdates: true })] } })).toEqual([]);
   });
 });
 
@@ -83,7 +94,7 @@ describe('Flux warnings: upgrade, subcharts, protection', () => {
 describe('Flux warnings and errors: sources', () => {
   test('tar: the Helm repository assumption, a subpath naming another chart, a proxy', () => {
     const r = oneChart({ source: ChartSource.tar('https://charts.example.org/charts/mariadb-0.1.0.tgz', { subpath: 'mariadb/charts/galera', proxyServer: 'http://proxy:3128' }) });
-    expect(r.diagnostics.map((d) => [d.code, d.field, d.message])).toEqual([
+    expect(r.diagnostics.filter((d) => d.field !== 'wait').map((d) => [d.code, d.field, d.message])).toEqual([
       ['flux-assumption', 'source.location', 'for Flux (helm.toolkit.fluxcd.io/v2): a tar source becomes HelmRepository "https://charts.example.org/charts" with chart "mariadb" version "0.1.0": this assumes that directory is a Helm repository (it serves an index.yaml listing that chart version, as helm repo index writes it); a plain directory of tarballs cannot be expressed'],
       ['not-expressible', 'source.subpath', `${LOST}subpath "mariadb/charts/galera": Flux installs chart "mariadb" as packaged, and cannot pick another chart inside the tarball`],
       ['not-expressible', 'source.proxyServer', `${LOST}proxyServer "http://proxy:3128": a HelmRepository has no proxy; set HTTPS_PROXY on the source-controller`],
@@ -91,10 +102,18 @@ describe('Flux warnings and errors: sources', () => {
     expect(findings({ source: ChartSource.tar('https://charts.example.org/charts/mariadb-0.1.0.tgz', { subpath: './mariadb/' }) })).toEqual([]);
   });
 
-  test('tar: a file name without a version, is an error', () => {
-    for (const location of ['https://charts.example.org/mariadb.tgz', 'https://charts.example.org/charts/latest.tgz']) {
-      expect(oneChart({ source: ChartSource.tar(location) }).diagnostics.map((d) => [d.severity, d.code, d.field, d.message])).toEqual([
-        ['error', 'flux-source', 'source.location', `received ${JSON.stringify(location)}; a Flux HelmRepository serves a chart by name and version, which are taken from the tarball's file name, so a tar source must be an http(s) URL of a file named <chart>-<version>.tgz, as helm package names it`],
+  test('tar: a file name without a version (airskiff\'s chart server) is an error that says how to publish the chart', () => {
+    for (const [location, chart] of [['http://control-plane.minikube.internal:8282/mariadb.tgz', 'mariadb'], ['https://charts.example.org/charts/latest.tar.gz', 'latest']]) {
+      expect(oneChart({ source: ChartSource.tar(location) }).diagnostics.filter((d) => d.field !== 'wait').map((d) => [d.severity, d.code, d.field, d.message])).toEqual([
+        ['error', 'flux-source', 'source.location', `received ${JSON.stringify(location)}, a tarball whose file name has no version: a Flux HelmRepository serves a chart by name and version from its index.yaml, and no Flux source downloads a single file. Publish the chart where Flux can read it: package it as helm package does ("${chart}-<version>.tgz") into a directory with an index.yaml (helm repo index), and point the location at that file, or push the chart to Git and give it a git source`],
+      ]);
+    }
+  });
+
+  test('tar: a URL that is no http(s) tarball is an error', () => {
+    for (const location of ['https://charts.example.org/charts/mariadb', 'https://charts.example.org/']) {
+      expect(oneChart({ source: ChartSource.tar(location) }).diagnostics.filter((d) => d.field !== 'wait' && d.severity === 'error').map((d) => [d.code, d.field, d.message])).toEqual([
+        ['flux-source', 'source.location', `received ${JSON.stringify(location)}; a Flux HelmRepository serves a chart by name and version, which are taken from the tarball's file name, so a tar source must be an http(s) URL of a file named <chart>-<version>.tgz, as helm package names it`],
       ]);
     }
   });
@@ -114,10 +133,10 @@ describe('Flux warnings and errors: sources', () => {
   test('local: a warning with the fix; the HelmRelease refers to the GitRepository to create, which is not written', () => {
     const r = oneChart({ source: ChartSource.local('/opt/charts/openstack-helm-infra', { subpath: 'libvirt' }) });
     expect(r.findings).toEqual([
-      ['source.type', `${LOST}a local source ("/opt/charts/openstack-helm-infra"): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository "local-opt-charts-openstack-helm-infra" in namespace "flux-system" (chart path "./libvirt"), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`],
+      ['source.type', `${LOST}a local source ("/opt/charts/openstack-helm-infra"): no Flux source reads a directory of the machine that runs the deployment. The HelmRelease refers to GitRepository "site.local-opt-charts-openstack-helm-infra" in namespace "flux-system" (chart path "./libvirt"), which is not written: push that directory to a Git repository and create the GitRepository (or name the repository in localSources), or give the chart a git or tar source`],
     ]);
     expect(r.sources).toEqual([]);
-    expect(r.spec.chart).toEqual({ spec: { chart: './libvirt', sourceRef: { kind: 'GitRepository', name: 'local-opt-charts-openstack-helm-infra' }, reconcileStrategy: 'Revision' } });
+    expect(r.spec.chart).toEqual({ spec: { chart: './libvirt', sourceRef: { kind: 'GitRepository', name: 'site.local-opt-charts-openstack-helm-infra' }, reconcileStrategy: 'Revision' } });
   });
 
   test('localSources: a local directory published as a Git repository becomes that GitRepository, without a warning', () => {
@@ -126,9 +145,9 @@ describe('Flux warnings and errors: sources', () => {
       localSources: { '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'stable/2024.1', subpath: 'charts/' }) },
     });
     expect(r.findings).toEqual([]);
-    expect(r.sources.map((s) => [s.metadata.name, s.spec])).toEqual([['openstack-helm-infra-stable-2024-1', { url: 'https://opendev.org/openstack/openstack-helm-infra', ref: { branch: 'stable/2024.1' }, interval: '10m' }]]);
-    expect(r.spec.chart.spec).toEqual({ chart: './charts/libvirt', sourceRef: { kind: 'GitRepository', name: 'openstack-helm-infra-stable-2024-1' }, reconcileStrategy: 'Revision' });
-    const bad = (source: unknown) => oneChart({ source: local }, SchemaVersion.V1, { localSources: { '/opt/charts/openstack-helm-infra': source as ChartSource } }).diagnostics.map((d) => [d.severity, d.field, d.message]);
+    expect(r.sources.map((s) => [s.metadata.name, s.spec])).toEqual([['site.openstack-helm-infra-stable-2024-1', { url: 'https://opendev.org/openstack/openstack-helm-infra', ref: { branch: 'stable/2024.1' }, interval: '10m' }]]);
+    expect(r.spec.chart.spec).toEqual({ chart: './charts/libvirt', sourceRef: { kind: 'GitRepository', name: 'site.openstack-helm-infra-stable-2024-1' }, reconcileStrategy: 'Revision' });
+    const bad = (source: unknown) => oneChart({ source: local }, SchemaVersion.V1, { localSources: { '/opt/charts/openstack-helm-infra': source as ChartSource } }).diagnostics.filter((d) => d.field !== 'wait').map((d) => [d.severity, d.field, d.message]);
     expect(bad(ChartSource.tar('https://e.org/x-0.1.0.tgz'))).toEqual([
       ['error', 'source.location', 'localSources["/opt/charts/openstack-helm-infra"]: received a tar source; it must be a git source (ChartSource.git), since a GitRepository is what Flux reads a directory tree from'],
     ]);
@@ -148,7 +167,7 @@ describe('Flux warnings and errors: the site', () => {
     g2.addChart(a);
     const r = fluxOf(site);
     expect(r.releases.map((x) => x.metadata.name)).toEqual(['p-a', 'p-b']);
-    expect(r.diagnostics.filter((d) => d.code === 'not-expressible').map((d) => [d.location, d.field, d.message])).toEqual([
+    expect(r.diagnostics.filter((d) => d.code === 'not-expressible' && d.field !== 'wait').map((d) => [d.location, d.field, d.message])).toEqual([
       ['site/a', undefined, `${LOST}the chart is deployed again in step 1 (group "g2"), but one HelmRelease exists per release; it is deployed once, in step 0, and the steps after 1 wait for that one and for every release of the steps before 1`],
     ]);
     expect(g1).toBeDefined();
@@ -160,7 +179,7 @@ describe('Flux warnings and errors: the site', () => {
     ['one', 'two', 'three', 'four'].forEach((repo) => new Chart(g, repo, { namespace: 'ns', source: ChartSource.git(`https://e.org/${repo}`) }));
     new Chart(g, 'pinned', { namespace: 'ns', source: ChartSource.git('https://e.org/pinned', { reference: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' }) });
     expect(fluxOf(site).diagnostics.filter((d) => BRANCH_NOTE.test(d.message)).map((d) => [d.location, d.code, d.message])).toEqual([
-      ['site', 'flux-assumption', 'for Flux (helm.toolkit.fluxcd.io/v2): 4 GitRepositories follow a branch ("one-master", "two-master", "three-master" and 1 more): with reconcileStrategy Revision every commit to it, even one to another chart, is a new version of every chart read from it, and Flux upgrades each of those releases at once, out of the plan\'s order (dependsOn holds back only what is not Ready), where Armada deployed a branch\'s new commits only when applied; pin the references to commits'],
+      ['site', 'flux-assumption', 'for Flux (helm.toolkit.fluxcd.io/v2): 4 GitRepositories follow a branch ("site.one-master", "site.two-master", "site.three-master" and 1 more): with reconcileStrategy Revision every commit to it, even one to another chart, is a new version of every chart read from it, and Flux upgrades each of those releases at once, out of the plan\'s order (dependsOn holds back only what is not Ready), where Armada deployed a branch\'s new commits only when applied; pin the references to commits'],
     ]);
     const pinned = new ArmadaManifest(undefined, 'pinned', { releasePrefix: 'p' });
     new Chart(new ChartGroup(pinned, 'g'), 'c', { namespace: 'ns', source: ChartSource.git('https://e.org/c', { reference: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' }) });

@@ -17,6 +17,7 @@ type Schema = Record<string, any>;
 
 const FILES: Record<string, { file: string; version: string }> = {
   HelmRelease: { file: 'helm.toolkit.fluxcd.io_helmreleases.yaml', version: 'v2' },
+  Kustomization: { file: 'kustomize.toolkit.fluxcd.io_kustomizations.yaml', version: 'v1' },
   GitRepository: { file: 'source.toolkit.fluxcd.io_gitrepositories.yaml', version: 'v1' },
   HelmRepository: { file: 'source.toolkit.fluxcd.io_helmrepositories.yaml', version: 'v1' },
   OCIRepository: { file: 'source.toolkit.fluxcd.io_ocirepositories.yaml', version: 'v1' },

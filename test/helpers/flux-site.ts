@@ -17,8 +17,11 @@ export function fluxOf(site: ArmadaManifest, options: FluxOptions = {}) {
     sources: objects.filter((o) => o.kind === 'GitRepository' || o.kind === 'HelmRepository'),
     namespaces: objects.filter((o) => o.kind === 'Namespace'),
     diagnostics: r.diagnostics.all,
-    /** Flux findings about charts, as `[field, message]` (the site's note on branches aside: test/flux/warnings.test.ts has it). */
-    findings: r.diagnostics.all.filter((d) => !BRANCH_NOTE.test(d.message)).map((d) => [d.field, d.message] as [string | undefined, string]),
+    /**
+     * Flux findings about charts, as `[field, message]`, without the site's note on branches and
+     * each chart's finding about its waits (test/flux/warnings.test.ts has both).
+     */
+    findings: r.diagnostics.all.filter((d) => !BRANCH_NOTE.test(d.message) && d.field !== 'wait').map((d) => [d.field, d.message] as [string | undefined, string]),
   };
 }
 

@@ -18,6 +18,7 @@
  */
 import { isSystemNamespace } from '../system-namespaces';
 import type { KubeObject } from './airship-v1';
+import { FLUX_RESERVED_NAMES } from './flux-sources';
 
 /** kustomize-controller's apply policy annotation. */
 export const FLUX_SSA_ANNOTATION = 'kustomize.toolkit.fluxcd.io/ssa';
@@ -26,11 +27,12 @@ export const FLUX_PRUNE_ANNOTATION = 'kustomize.toolkit.fluxcd.io/prune';
 
 /**
  * One Namespace per name of `used`, sorted by name, leaving out the namespaces the API server
- * keeps and `fluxNamespace`: Flux's controllers run there, so it exists wherever these objects can
+ * keeps, `flux-system` and `fluxNamespace`: Flux's controllers run there, so it exists wherever these objects can
  * be applied, and Flux's own installation owns it.
  */
 export function fluxNamespaceObjects(used: Iterable<string>, fluxNamespace: string): KubeObject[] {
-  const names = [...new Set(used)].filter((n) => n !== fluxNamespace && !isSystemNamespace(n));
+  // Flux's default namespace is Flux's even when it runs elsewhere: never an object of the output.
+  const names = [...new Set(used)].filter((n) => n !== fluxNamespace && !FLUX_RESERVED_NAMES.has(n) && !isSystemNamespace(n));
   // Code-unit order, not the locale's: byte-identical output on every machine.
   names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return names.map((name) => ({

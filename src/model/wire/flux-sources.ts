@@ -3,9 +3,12 @@
  * repository, reference and namespace, one HelmRepository per tarball directory and namespace,
  * shared by every HelmRelease that uses them, with deterministic DNS-1123 names.
  *
- * Names are readable (`openstack-helm-infra-master`); only when two different sources would get
- * the same readable name do all of them take a short hash of what they fetch, so that a name
- * never depends on the order in which charts were written.
+ * Names are readable and scoped to the site: `<site>.<repository>-<ref>`
+ * (`osh.openstack-helm-infra-master`). The dot cannot occur in either part, so two sites never
+ * share a source, even when one's name ends as another's repository begins (sites `a-b` and `a`);
+ * only when two different sources of a site would get the same readable name do all of them take
+ * a short hash of what they fetch, so that a name never depends on the order in which charts were
+ * written. Every name has at most 63 characters, and none is one of Flux's own (`flux-system`).
  */
 
 import { redactCredentials } from '../safe-text';
@@ -86,17 +89,44 @@ function urlStem(url: string): string {
   return slug(last) || slug(host) || 'source';
 }
 
-function readableName(key: FluxSourceKey): string {
+/**
+ * The names `flux bootstrap` and `flux install` give their own objects (the GitRepository and
+ * Kustomization that sync Flux itself, its namespace): an object of the output with one of these
+ * names would replace Flux's own.
+ */
+export const FLUX_RESERVED_NAMES: ReadonlySet<string> = new Set(['flux-system']);
+
+/** The site's part of every name: at most 20 characters, never empty. */
+export function siteSlug(site: string): string {
+  return slug(site, 20) || 'site';
+}
+
+/**
+ * `<site>.<rest>`, at most 54 characters (room for a hash suffix: 63 in all), for the objects of
+ * the output whose names no Armada document gives.
+ */
+export function scopedName(site: string, rest: string): string {
+  const prefix = siteSlug(site);
+  return `${prefix}.${slug(rest, 53 - prefix.length) || 'x'}`;
+}
+
+/** A name of the output that is not one of Flux's own (see {@link FLUX_RESERVED_NAMES}). */
+export function unreserved(name: string): string {
+  return FLUX_RESERVED_NAMES.has(name) ? `${name}-${shortHash(name)}` : name;
+}
+
+function readableName(site: string, key: FluxSourceKey): string {
   const stem = urlStem(key.url);
-  if (key.kind === 'HelmRepository') return stem;
-  // Room for a hash suffix later: 63 characters in all.
-  return slug(`${stem}-${refText(key.ref)}`, 54) || stem;
+  return scopedName(site, key.kind === 'HelmRepository' ? stem : `${stem}-${refText(key.ref)}`);
 }
 
 /** Collects the sources of a site, in first-use order, and names them. */
 export class FluxSources {
   private readonly keys = new Map<string, FluxSourceKey>();
   private names?: Map<string, string> | undefined;
+
+  /** @param site the manifest's name, which every source's name starts with */
+  constructor(private readonly site: string) {}
 
   /** Adds a source (once per identity); returns its identity, to look its name up later. */
   public add(key: FluxSourceKey): string {
@@ -120,7 +150,7 @@ export class FluxSources {
   private assignNames(): Map<string, string> {
     const byName = new Map<string, string[]>();
     for (const [id, key] of this.keys) {
-      const n = `${key.kind} ${key.namespace} ${readableName(key)}`;
+      const n = `${key.kind} ${key.namespace} ${readableName(this.site, key)}`;
       const same = byName.get(n);
       if (same) same.push(id);
       else byName.set(n, [id]);
@@ -128,8 +158,8 @@ export class FluxSources {
     const names = new Map<string, string>();
     for (const ids of byName.values()) {
       for (const id of ids) {
-        const base = readableName(this.keys.get(id)!);
-        names.set(id, ids.length === 1 ? base : `${slug(base, 54)}-${shortHash(id)}`);
+        const base = readableName(this.site, this.keys.get(id)!);
+        names.set(id, ids.length === 1 ? base : `${base}-${shortHash(id)}`);
       }
     }
     return names;

@@ -24,11 +24,14 @@ import { Plan, PlannedRelease } from '../plan';
 import { firstByName } from '../first-by-name';
 import { ChartSource, SourceType } from '../source';
 import { ChartSpec, HookAction, ManifestSpec } from '../spec';
-import { CONTROLLER_TYPES, parseMinReady, WaitResource } from '../wait';
 import type { KubeObject } from './airship-v1';
 import { ordered, valuesOut, WriterForm } from './emit';
 import { fluxNamespaceObjects } from './flux-namespaces';
-import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, slug } from './flux-sources';
+import { machineryNamespace } from '../system-namespaces';
+import { lostWaits } from './flux-waits';
+import type { EffectiveWaitResource } from '../wait';
+import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, scopedName } from './flux-sources';
+import { urlCredentials } from './flux-credentials';
 
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
 /** Annotations carrying the plan on each HelmRelease, for people reading the cluster. */
@@ -51,8 +54,8 @@ export enum HelmReleasePlacement {
    * Each HelmRelease in its chart's namespace (the tenant's namespace): the releases of a site
    * that spans namespaces then depend on each other across namespaces. The output starts with a
    * `v1` Namespace for each namespace it writes into, created only when missing and never pruned
-   * by kustomize-controller, except `default`, `kube-system`, `kube-public`, `kube-node-lease`
-   * and `namespace` (Flux's own), which exist already.
+   * by kustomize-controller, except `default`, `kube-system`, `kube-public`, `kube-node-lease`,
+   * `flux-system` and `namespace` (Flux's own), which exist already or are Flux's to create.
    */
   CHART_NAMESPACE = 'chart-namespace',
 }
@@ -194,7 +197,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
     }
   }
 
-  const sources = new FluxSources();
+  const sources = new FluxSources(spec.name);
   const releaseInterval = goDuration(interval.toSeconds());
   const releases: PendingRelease[] = [];
   // Counted; only the first few are named.
@@ -217,6 +220,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
     const mapping = new ChartMapping(spec, chart, release, d, localSources, form);
     const source = mapping.chart(sources, options.sourceNamespace ?? ref.namespace);
     mapping.report();
+    systemNamespace(chart, release.namespace, namespace, d);
     releases.push({ ref, deps, group, step, mapping, source });
   }
 
@@ -250,6 +254,18 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
     count: head.length + releases.length,
     diagnostics: d,
   };
+}
+
+/**
+ * A warning for a release installed into Flux's namespace or kube-system: helm-controller installs
+ * whatever the Git repository says there, with the controllers' power.
+ */
+function systemNamespace(chart: ChartSpec, ns: string, fluxNamespace: string, d: Diagnostics): void {
+  if (ns === fluxNamespace || ns === FLUX_DEFAULT_NAMESPACE) {
+    d.warn(chart.origin, ['namespace'], 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): the release installs into ${show(ns)}, Flux's own namespace: its objects sit beside Flux's controllers, which apply what they reconcile as cluster-admin, a change to its values in Git can replace their Secrets and ServiceAccounts, and flux uninstall deletes the namespace, and the release with it; give the chart a namespace of its own`);
+  } else if (ns === 'kube-system') {
+    d.warn(chart.origin, ['namespace'], 'flux-assumption', `for Flux (helm.toolkit.fluxcd.io/v2): the release installs into "kube-system", which holds ${machineryNamespace(ns)}: whoever can change this HelmRelease in Git acts with their power; keep it there only for a chart that belongs there (a CNI, a cluster add-on)`);
+  }
 }
 
 /**
@@ -341,8 +357,7 @@ const SOURCE_LOCATION: FieldPath = ['source', 'location'];
 const SOURCE_SUBPATH: FieldPath = ['source', 'subpath'];
 const SOURCE_PROXY: FieldPath = ['source', 'proxyServer'];
 const SOURCE_AUTH: FieldPath = ['source', 'authMethod'];
-const NATIVE_WAIT: FieldPath = ['wait', 'native', 'enabled'];
-const WAIT_LABELS: FieldPath = ['wait', 'labels'];
+const WAITS: FieldPath = ['wait'];
 const VALUES: FieldPath = ['values'];
 const PRE_DELETE: FieldPath = ['upgrade', 'pre', 'delete'];
 const PRE_UPDATE: FieldPath = ['upgrade', 'pre', 'update'];
@@ -367,17 +382,7 @@ const TAR_SUBPATH_LOST: MessageWriterOf<{ subpath: string | undefined; chart: st
   lostText(`subpath ${show(x.subpath)}: Flux installs chart ${show(x.chart)} as packaged, and cannot pick another chart inside the tarball`);
 const TAR_PROXY_LOST: MessageWriterOf<ChartSource> = (s) => lostText(`proxyServer ${show(s.proxyServer)}: a HelmRepository has no proxy; set HTTPS_PROXY on the source-controller`);
 
-const NATIVE_WAIT_LOST: MessageWriterOf<readonly string[]> = (kinds) =>
-  lostText(`native wait off: Armada waits on ${kinds.join(', ')} only; Flux waits on every object of the release (kstatus), which is stronger: a PersistentVolumeClaim that binds on first use or a LoadBalancer Service without an address keeps the release from Ready until it times out`);
-const LABELLED = 'Flux waits on every object of the release (kstatus), not on objects selected by labels: objects of the release are waited on whatever their labels (stronger), objects with these labels that the release does not own are not (weaker)';
-const WAIT_LABELS_LOST = lostText(`label-selected waits: ${LABELLED}`);
-const RESOURCE_LABELS_LOST: MessageWriterOf<WaitResource> = (res) => lostText(`the labels of this ${res.type} wait: ${LABELLED}`);
-const MIN_READY_LOST: MessageWriterOf<WaitResource> = (res) =>
-  lostText(`minReady ${show(res.options.minReady)}: Flux waits until every ${res.type} of the release has all its replicas ready and updated (kstatus Current), which is stronger: the release is Ready later than Armada would go on, or times out`);
-const REQUIRED_LOST: MessageWriterOf<WaitResource> = (res) =>
-  lostText(`required=true: Flux waits on the ${res.type}s the release has and succeeds when it has none, which is weaker (Armada times out when no ${res.type} matches)`);
-const ASYNC_UPDATES_LOST: MessageWriterOf<WaitResource> = (res) =>
-  lostText(`allowAsyncUpdates=true: Flux waits until every pod of the ${res.type} runs the new revision, which is stronger: an OnDelete or partitioned rollout never gets there by itself, and the release times out`);
+const WAITS_LOST: MessageWriterOf<{ waits: readonly EffectiveWaitResource[]; native: boolean; namespace: string }> = (x) => lostText(lostWaits(x.waits, x.native, x.namespace));
 
 const VALUES_SIZE_LOST: MessageWriterOf<number> = (size) =>
   lostText(`the values alone are about ${(size / 1024 / 1024).toFixed(1)} MiB, and a HelmRelease holds them: the API server refuses an object over about 1.5 MiB (etcd's request limit), and a client-side kubectl apply one over 256 KiB (its last-applied annotation), where Armada handed Helm a file; put them in ConfigMaps or Secrets the HelmRelease reads with valuesFrom`);
@@ -550,11 +555,22 @@ class ChartMapping {
     if (key === undefined) {
       // A local directory: nothing in Flux reads the deployment host's disk. The HelmRelease
       // still refers to a GitRepository, so that the order stays whole and the fix is one object.
-      const local: LocalChartRef = { kind: 'local', location: s.location, name: slug(`local-${s.location}`) || 'local', namespace: sourceNamespace, path };
+      const local: LocalChartRef = { kind: 'local', location: s.location, name: scopedName(this.spec.name, `local-${s.location}`), namespace: sourceNamespace, path };
       this.lost(SOURCE_TYPE, LOCAL_SOURCE_LOST, local);
       return local;
     }
     return { kind: 'GitRepository', id: sources.add(key), path };
+  }
+
+  /**
+   * Whether `loc` carries credentials, which the output would write in clear into a source's
+   * spec.url (an error that quotes the URL without them).
+   */
+  private hasCredentials(loc: string, kind: string, what: string): boolean {
+    const found = urlCredentials(loc);
+    if (found === undefined) return false;
+    this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}received ${show(found.redacted)}, which carries ${found.what}: the ${kind}'s spec.url would hold it in clear, in Git. Remove it from the URL and give the ${kind} spec.secretRef, a Secret of the same namespace with ${kind === 'GitRepository' ? 'username and password (a token as the password), or identity and known_hosts for an ssh:// URL' : 'username and password'}`);
+    return true;
   }
 
   /** A reference written as a branch that may be a tag, an abbreviated commit or HEAD (see doubtfulBranch). */
@@ -566,6 +582,7 @@ class ChartMapping {
 
   /** A URL a GitRepository accepts; `what` prefixes the findings when the URL is not the chart's own. */
   private gitUrl(loc: string, what: string): string | undefined {
+    if (this.hasCredentials(loc, 'GitRepository', what)) return undefined;
     if (/^(?:https?|ssh):\/\/[^/]/.test(loc)) return loc;
     if (/^git:\/\/[^/]/.test(loc)) {
       const https = loc.replace(/^git:/, 'https:');
@@ -580,8 +597,16 @@ class ChartMapping {
 
   private tar(sourceNamespace: string): { key: FluxSourceKey; chart: string; version: string } | undefined {
     const s = this.c.source;
+    if (this.hasCredentials(s.location, 'HelmRepository', '')) return undefined;
     const m = /^(https?:\/\/[^/]+(?:\/.*)?)\/([^/?#]+)$/.exec(s.location);
     const file = m ? PACKAGED.exec(m[2]) : null;
+    const unversioned = m && !file ? /^(.+?)\.(?:tgz|tar\.gz)$/.exec(m[2]) : null;
+    if (m && unversioned) {
+      // A plain directory of tarballs (airskiff's chart server): Flux has no source for one file.
+      const chart = unversioned[1];
+      this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `received ${show(s.location)}, a tarball whose file name has no version: a Flux HelmRepository serves a chart by name and version from its index.yaml, and no Flux source downloads a single file. Publish the chart where Flux can read it: package it as helm package does (${show(`${chart}-<version>.tgz`)}) into a directory with an index.yaml (helm repo index), and point the location at that file, or push the chart to Git and give it a git source`);
+      return undefined;
+    }
     if (!m || !file) {
       this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `received ${show(s.location)}; a Flux HelmRepository serves a chart by name and version, which are taken from the tarball's file name, so a tar source must be an http(s) URL of a file named <chart>-<version>.tgz, as helm package names it`);
       return undefined;
@@ -609,12 +634,13 @@ class ChartMapping {
   public releaseFields(): [string, unknown][] {
     const c = this.c;
     const r = this.release;
-    // Armada waits when Helm's native wait is on or when it has resources to wait on; Flux has
-    // one wait, on every object of the release, so that wait carries both.
-    const waits = effectiveNativeWait(c, this.spec.schemaVersion) || r.waitResources.length > 0;
-    const disableWait = waits ? undefined : true;
-    // Helm 3's --wait (Armada's native wait) skips Jobs; Armada waits on them only when listed.
-    const disableWaitForJobs = waits && !r.waitResources.some((w) => w.type === 'job') ? true : undefined;
+    // Native wait on: Helm 3's own --wait, as Armada ran it (Helm's legacy rules, before the
+    // hooks, Jobs not waited on). Off: Helm returns after its hooks, as under Armada; a wait
+    // before the hooks would deadlock a chart whose pods wait for a post-install Job, time out and
+    // uninstall a healthy release (see fluxWaits).
+    const native = effectiveNativeWait(c, this.spec.schemaVersion);
+    const disableWait = native ? undefined : true;
+    const disableWaitForJobs = native ? true : undefined;
     const p = r.protected;
     // Not protected: Armada purges a failed release and installs it anew. Protected: it leaves the
     // release as it is, which Flux does without remediation. A failed test never purges.
@@ -623,6 +649,8 @@ class ChartMapping {
     const force = u?.options?.force === true;
     return [
       ['timeout', goDuration(r.waitTimeout)],
+      // helm-controller 1.5+ waits with kstatus unless told otherwise: Helm 3's wait is `legacy`.
+      ['waitStrategy', native ? { name: 'legacy' } : undefined],
       // Armada runs helm with --disable-openapi-validation, always; and force means Helm 3's
       // replace, which helm-controller does only without server-side apply (its default for an
       // install, so for a release it installs again after a failure).
@@ -649,25 +677,9 @@ class ChartMapping {
   }
 
   private reportWaits(): void {
-    const w = this.c.wait;
-    const kinds = [...new Set(this.release.waitResources.map((x) => x.type))];
-    if (kinds.length > 0 && !effectiveNativeWait(this.c, this.spec.schemaVersion)) {
-      // Helm's own wait (Armada's native wait) covers what kstatus does; without it Armada waited
-      // on the listed kinds only.
-      this.lost(NATIVE_WAIT, NATIVE_WAIT_LOST, kinds);
-    }
-    if (w?.labels !== undefined && Object.keys(w.labels).length > 0) this.lost(WAIT_LABELS, WAIT_LABELS_LOST);
-    w?.resources?.forEach((res, i) => {
-      const o = res.options;
-      const at = (f: string): FieldPath => ['wait', 'resources', i, f];
-      if (o.labels !== undefined && Object.keys(o.labels).length > 0) this.lost(at('labels'), RESOURCE_LABELS_LOST, res);
-      const min = o.minReady === undefined ? undefined : parseMinReady(o.minReady);
-      if (min !== undefined && CONTROLLER_TYPES.includes(res.type) && !(min.kind === 'percent' && min.percent === 100)) {
-        this.lost(at('minReady'), MIN_READY_LOST, res);
-      }
-      if (o.required === true) this.lost(at('required'), REQUIRED_LOST, res);
-      if (o.allowAsyncUpdates === true) this.lost(at('allowAsyncUpdates'), ASYNC_UPDATES_LOST, res);
-    });
+    const r = this.release;
+    // Written when read, as the other findings (see lost).
+    if (r.waitResources.length > 0) this.lost(WAITS, WAITS_LOST, { waits: r.waitResources, native: effectiveNativeWait(this.c, this.spec.schemaVersion), namespace: r.namespace });
   }
 
   /**

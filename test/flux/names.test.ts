@@ -1,0 +1,85 @@
+/** Flux object names: scoped to the site, never Flux's own; credentials in a URL refused; releases in Flux's or the cluster's namespaces warned. */
+import { ArmadaManifest, Chart, ChartGroup, ChartSource } from '../../src';
+import { toFluxObjects } from '../../src/model/wire/flux-v2';
+import { fluxCrdErrors } from '../helpers/flux-crds';
+import { fluxOf } from '../helpers/flux-site';
+
+function site(name: string, ...sources: ChartSource[]): ArmadaManifest {
+  const m = new ArmadaManifest(undefined, name, { releasePrefix: 'p' });
+  const g = new ChartGroup(m, 'g');
+  sources.forEach((source, i) => new Chart(g, `c${i}`, { namespace: 'ns', source }));
+  return m;
+}
+
+/** Every diagnostic of a site, errors included, as `[severity, location, field, message]`. */
+function all(m: ArmadaManifest, options = {}) {
+  const { spec, plan } = m.resolve();
+  const r = toFluxObjects(spec, plan, options);
+  return { objects: r.objects, diagnostics: r.diagnostics.all.filter((d) => d.field !== 'wait' && !/follows? a branch|a tar source becomes/.test(d.message)).map((d) => [d.severity, d.location, d.field, d.message]) };
+}
+
+describe('Flux names', () => {
+  test('sources are named <site>.<repository>-<ref>: two sites never share one, also when one name runs into the other', () => {
+    const charts = ChartSource.git('https://e.org/x/b-c');
+    const c = ChartSource.git('https://e.org/x/c');
+    expect(fluxOf(site('a', charts)).sources.map((s) => s.metadata.name)).toEqual(['a.b-c-master']);
+    expect(fluxOf(site('a-b', c)).sources.map((s) => s.metadata.name)).toEqual(['a-b.c-master']);
+  });
+
+  test('a repository called flux at ref system is not flux-system, Flux\'s own GitRepository', () => {
+    const { sources, releases } = fluxOf(site('site', ChartSource.git('https://e.org/org/flux', { reference: 'system' })));
+    expect(sources.map((s) => [s.metadata.namespace, s.metadata.name])).toEqual([['flux-system', 'site.flux-system']]);
+    expect(releases[0].spec.chart.spec.sourceRef).toEqual({ kind: 'GitRepository', name: 'site.flux-system' });
+  });
+
+  test('long names stay within 63 characters, hash-suffixed ones included, and valid', () => {
+    const long = 'a'.repeat(80);
+    const r = fluxOf(site(`s${'x'.repeat(40)}`, ChartSource.git(`https://e.org/one/${long}`), ChartSource.git(`https://f.org/two/${long}`)));
+    expect(r.sources.map((s) => s.metadata.name.length)).toEqual([63, 63]);
+    expect(r.sources.map((s) => s.metadata.name.slice(0, 21))).toEqual(['sxxxxxxxxxxxxxxxxxxx.', 'sxxxxxxxxxxxxxxxxxxx.']);
+    expect(r.sources[0].metadata.name).not.toBe(r.sources[1].metadata.name);
+    for (const o of r.objects) expect(fluxCrdErrors(o)).toEqual([]);
+  });
+});
+
+describe('Flux credentials in a chart URL', () => {
+  const FIX_GIT = "Remove it from the URL and give the GitRepository spec.secretRef, a Secret of the same namespace with username and password (a token as the password), or identity and known_hosts for an ssh:// URL";
+  test('refused, quoted without them, with the secretRef to use; nothing is written for the chart', () => {
+    const r = all(site('site',
+      ChartSource.git('https://user:hunter2@e.org/r.git'),
+      ChartSource.git('https://ghp_abcdef@github.com/o/r'),
+      ChartSource.git('ssh://git:pw@e.org/r'),
+      ChartSource.git('https://e.org/r?private_token=glpat-xyz'),
+      ChartSource.tar('https://robot:tok@charts.e.org/repo/mariadb-0.1.0.tgz'),
+    ));
+    expect(r.diagnostics).toEqual([
+      ['error', 'site/g/c0', 'source.location', `received "https://***@e.org/r.git", which carries credentials before the host: the GitRepository's spec.url would hold it in clear, in Git. ${FIX_GIT}`],
+      ['error', 'site/g/c1', 'source.location', `received "https://***@github.com/o/r", which carries credentials before the host: the GitRepository's spec.url would hold it in clear, in Git. ${FIX_GIT}`],
+      ['error', 'site/g/c2', 'source.location', `received "ssh://***@e.org/r", which carries a password: the GitRepository's spec.url would hold it in clear, in Git. ${FIX_GIT}`],
+      ['error', 'site/g/c3', 'source.location', `received "https://e.org/r?private_token=***", which carries a secret query or fragment parameter: the GitRepository's spec.url would hold it in clear, in Git. ${FIX_GIT}`],
+      ['error', 'site/g/c4', 'source.location', `received "https://***@charts.e.org/repo/mariadb-0.1.0.tgz", which carries credentials before the host: the HelmRepository's spec.url would hold it in clear, in Git. Remove it from the URL and give the HelmRepository spec.secretRef, a Secret of the same namespace with username and password`],
+    ]);
+    expect(JSON.stringify(r)).not.toMatch(/hunter2|ghp_abcdef|pw@|glpat|robot|tok@/);
+  });
+
+  test('an SSH user alone, and a query without secrets, are no credentials', () => {
+    const r = all(site('site', ChartSource.git('ssh://git@e.org/r'), ChartSource.git('git@github.com:o/r.git'), ChartSource.git('https://e.org/r?ref=1')));
+    expect(r.diagnostics).toEqual([]);
+    expect(r.objects.filter((o) => o.kind === 'GitRepository').map((o) => (o.spec as { url: string }).url)).toEqual(['ssh://git@e.org/r', 'ssh://git@github.com/o/r.git', 'https://e.org/r?ref=1']);
+  });
+});
+
+describe('Flux: releases in flux-system, Flux\'s namespace or kube-system', () => {
+  test('warned, each with what lives there; other namespaces not', () => {
+    const m = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    const g = new ChartGroup(m, 'g');
+    const src = ChartSource.git('https://e.org/r', { reference: '87aad18f7d8c6a1a08f3adc8866efd33bee6aa52' });
+    for (const ns of ['flux-system', 'gitops', 'kube-system', 'openstack']) new Chart(g, ns, { namespace: ns, source: src });
+    const flux = (ns: string) => `for Flux (helm.toolkit.fluxcd.io/v2): the release installs into "${ns}", Flux's own namespace: its objects sit beside Flux's controllers, which apply what they reconcile as cluster-admin, a change to its values in Git can replace their Secrets and ServiceAccounts, and flux uninstall deletes the namespace, and the release with it; give the chart a namespace of its own`;
+    expect(all(m, { namespace: 'gitops' }).diagnostics).toEqual([
+      ['warning', 'site/g/flux-system', 'namespace', flux('flux-system')],
+      ['warning', 'site/g/gitops', 'namespace', flux('gitops')],
+      ['warning', 'site/g/kube-system', 'namespace', 'for Flux (helm.toolkit.fluxcd.io/v2): the release installs into "kube-system", which holds the tokens of the cluster\'s own controllers: whoever can change this HelmRelease in Git acts with their power; keep it there only for a chart that belongs there (a CNI, a cluster add-on)'],
+    ]);
+  });
+});
