@@ -4,6 +4,8 @@
  * `json.dumps` of a string. Values are the loader's: plain objects, arrays, strings, numbers,
  * booleans and null.
  */
+import { pyRepr as loadedPyRepr } from '../importer/load/py-repr';
+import { PyTimestamp } from '../importer/load/py-values';
 
 /** A Python `dict` as loaded: a plain object. */
 export type Dict = Record<string, unknown>;
@@ -124,54 +126,20 @@ export function pyTypeName(v: unknown): string {
   return 'object';
 }
 
-/** Python's `repr(float)`: shortest round trip, exponent form below 1e-4 and from 1e16. */
-function floatRepr(n: number): string {
-  if (Number.isNaN(n)) return 'nan';
-  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
-  const [mantissa, expText] = n.toExponential().split('e');
-  const exp = Number(expText);
-  if (exp >= -4 && exp < 16) return String(n);
-  const sign = exp < 0 ? '-' : '+';
-  return `${mantissa}e${sign}${String(Math.abs(exp)).padStart(2, '0')}`;
-}
-
-function numberStr(n: number): string {
-  if (Number.isInteger(n)) return Math.abs(n) >= 1e21 ? BigInt(n).toString() : String(n === 0 ? 0 : n);
-  return floatRepr(n);
-}
-
-/** Python's `repr(str)`. */
-export function strRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === quote || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (cp < 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp === 0xad) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return out + quote;
-}
-
-/** Python's `repr()` of a loaded value. */
+/**
+ * Python's `repr()` of a loaded value, whole (never cut): the loader's own, so that the engine
+ * writes strings (`str.isprintable()`'s escapes), floats, timestamps and bytes as Python does.
+ */
 export function pyRepr(v: unknown): string {
-  if (v === null || v === undefined) return 'None';
-  if (v === true) return 'True';
-  if (v === false) return 'False';
-  if (typeof v === 'number') return numberStr(v);
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'string') return strRepr(v);
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (isDict(v)) return `{${Object.keys(v).map((k) => `${strRepr(k)}: ${pyRepr(v[k])}`).join(', ')}}`;
-  return String(v);
+  return loadedPyRepr(v, { maxLength: Infinity });
 }
 
 /** Python's `str()`: a string as is, anything else as its `repr()`. */
 export function pyStr(v: unknown): string {
-  return typeof v === 'string' ? v : pyRepr(v);
+  if (typeof v === 'string') return v;
+  // `str(datetime)` is its ISO form; only inside a container does Python show its `repr()`.
+  if (v instanceof PyTimestamp) return v.toString();
+  return pyRepr(v);
 }
 
 /** Python's `json.dumps(s)` of a string (`ensure_ascii`: every non-ASCII character escaped). */
