@@ -18,14 +18,6 @@ import { deepCopy, Dict, isDict, jsonDumpsString, PyException, setKey, truthy } 
 import { PatternError } from './python-regex';
 import { sourceKey } from './layering';
 
-/** Schemas whose documents are secrets in themselves (besides any with `storagePolicy: encrypted`). */
-const SECRET_SCHEMAS = ['deckhand/Passphrase/', 'deckhand/Certificate/', 'deckhand/CertificateKey/', 'deckhand/CertificateAuthorityKey/', 'deckhand/PrivateKey/', 'deckhand/PublicKey/'];
-
-/** Whether all of `doc`'s data is secret. */
-export function isSecretDocument(doc: Doc): boolean {
-  return doc.isEncrypted || SECRET_SCHEMAS.some((s) => doc.schema.startsWith(s));
-}
-
 type Path = (string | number)[];
 
 /** Where a shared container sits in each document holding it. */
@@ -124,7 +116,9 @@ export function substituteAll(doc: Doc, ctx: SubstitutionContext): void {
     }
     // Which part of what is substituted is secret.
     const srcSteps = isDict(srcData) ? stepsOf(srcPath) ?? [] : [];
-    const wholeSecret = isSecretDocument(srcDoc) || srcDoc.secretPaths.some((p) => startsWith(srcSteps, p));
+    // Secret as far as a secret value reached (`secretPaths`), not as far as Deckhand's encryption
+    // spread: a cleartext value of a destination of an encrypted source stays cleartext.
+    const wholeSecret = srcDoc.secretPaths.some((p) => startsWith(srcSteps, p));
     const innerSecrets = wholeSecret ? [] : srcDoc.secretPaths.filter((p) => startsWith(p, srcSteps) && p.length > srcSteps.length).map((p) => p.slice(srcSteps.length));
 
     const destIsList = Array.isArray(s['dest']);

@@ -29,8 +29,8 @@ const cases: Record<string, unknown[]> = {
   missingSourceDoc: [policy(), dst('d', { a: 1 }, [sub(S, 'nobody', '.v', '.a')])],
   missingSourcePath: [policy(), src('s', {}), dst('d', { a: 1, b: 'pre-X-post' }, [sub(S, 's', '.v', '.a'), sub(S, 's', '.v', { path: '.b', pattern: 'X' })])],
   missingSourcePathSrcPattern: [policy(), src('s', {}), dst('d', { a: 1 }, [sub(S, 's', '.v', '.a', { pattern: 'x' })])],
-  encrypted: [policy(), src('s', { v: 'secret' }, { storagePolicy: 'encrypted' }), dst('d', {}, [sub(S, 's', '.v', '.a'), sub(S, 's', '.v', [{ path: '.b' }, { path: '.c' }])])],
-  encryptedChain: [policy(), src('s', { v: 'secret' }, { storagePolicy: 'encrypted' }), dst('d', {}, [sub(S, 's', '.v', '.a')]), doc('a/Third/v1', 't', 'site', {}, { substitutions: [sub(D, 'd', '.a', '.z')] })],
+  encrypted: [policy(), src('s', { v: 'secret' }, { storagePolicy: 'encrypted' }), dst('d', { keep: 'calico' }, [sub(S, 's', '.v', '.a'), sub(S, 's', '.v', [{ path: '.b' }, { path: '.c' }])])],
+  encryptedChain: [policy(), src('s', { v: 'secret' }, { storagePolicy: 'encrypted' }), dst('d', { keep: 'calico' }, [sub(S, 's', '.v', '.a')]), doc('a/Third/v1', 't', 'site', {}, { substitutions: [sub(D, 'd', '.a', '.z'), sub(D, 'd', '.keep', '.k')] })],
   aliasing: [policy(), src('s', { v: { inner: { k: 1 } } }), dst('d1', {}, [sub(S, 's', '.v', '.x')]), dst('d2', {}, [sub(D, 'd1', '.x', '.y'), sub(S, 's', '.v.inner.k', '.y.inner.k2')]), dst('d3', {}, [sub(S, 's', '.v', '.z')])],
   aliasDeepcopy: [policy(), src('s', { v: { inner: { k: 1 } } }), dst('d1', {}, [sub(S, 's', '.v', '.x', { deepcopy: true }), sub(S, 's', '.v.inner.k', '.x.inner.k2')]), dst('d3', {}, [sub(S, 's', '.v', '.z')])],
   patternNoMatchOnNonString: [policy(), src('s', { v: 'x' }), dst('d', { a: { b: 1 } }, [sub(S, 's', '.v', { path: '.a', pattern: 'Q' })])],
@@ -164,17 +164,22 @@ describe('encrypted sources', () => {
   test("the destination becomes encrypted and its substitution paths are replaced by Deckhand's hashes", () => {
     const r = render(cases['encrypted']!);
     const d = r.documents.find((x) => (x.raw['metadata'] as any).name === 'd')!;
-    expect(d.raw['data']).toEqual({ a: 'secret', b: 'secret', c: 'secret' });
+    expect(d.raw['data']).toEqual({ keep: 'calico', a: 'secret', b: 'secret', c: 'secret' });
     expect((d.raw['metadata'] as any).storagePolicy).toBe('encrypted');
     expect((d.raw['metadata'] as any).substitutions).toEqual([
       { src: { schema: S, name: 's', path: sha('.v') }, dest: { path: sha('.a') } },
       { src: { schema: S, name: 's', path: sha('.v') }, dest: [{ path: sha('.b') }, { path: sha('.c') }] },
     ]);
-    expect(d.secretPaths).toEqual([[]]);
+    // Secret: what came from the encrypted source; the destination's own values stay cleartext.
+    expect(d.secretPaths).toEqual([['a'], ['b'], ['c']]);
+    expect(r.documents.find((x) => (x.raw['metadata'] as any).name === 's')!.secretPaths).toEqual([[]]);
   });
-  test('encryption spreads: a document substituted from an encrypted destination is encrypted too', () => {
+  test('encryption spreads: a document substituted from an encrypted destination is encrypted too; only the secret value is secret in it', () => {
     const r = render(cases['encryptedChain']!);
-    expect((r.documents.find((x) => (x.raw['metadata'] as any).name === 't')!.raw['metadata'] as any).storagePolicy).toBe('encrypted');
+    const t = r.documents.find((x) => (x.raw['metadata'] as any).name === 't')!;
+    expect((t.raw['metadata'] as any).storagePolicy).toBe('encrypted');
+    expect(t.raw['data']).toEqual({ z: 'secret', k: 'calico' });
+    expect(t.secretPaths).toEqual([['z']]);
   });
 });
 

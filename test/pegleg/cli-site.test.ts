@@ -132,6 +132,18 @@ describe('--site on validate, plan, convert and import', () => {
     expect(r.stderr).toContain('<secret>');
   });
 
+  test('seaworthy: cleartext values of a chart Deckhand encrypted (it took a certificate key) are shown; the key is not', async () => {
+    const site = 'tm-v1.9-fca290a--seaworthy';
+    const orderFile = path.join(SITES, site, 'order.txt');
+    for (const args of [['--site', 'seaworthy', '--repo', path.join(SITES, site, 'tree'), '--order', orderFile], [path.join(SITES, site, 'rendered.yaml')]]) {
+      const r = await cli(['validate', ...args]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('armada/Chart/v1 kubernetes-calico: data.source.type: received "calico"; Armada fetches only local, tar and git sources');
+      expect(r.stderr).not.toContain('<secret>');
+      expect(r.stderr).not.toContain('PRIVATE KEY');
+    }
+  });
+
   test('convert --site to every target, and plan: the same as from the rendered documents', async () => {
     const repo = smallSite();
     const rendered = path.join(tmpdir(), 'r.yaml');
