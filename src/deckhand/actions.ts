@@ -8,14 +8,17 @@ import { DeckhandCodes } from './codes';
 import { Doc, IndexEntry } from './document';
 import { Fatal } from './fatal';
 import { JsonPathError, jsonpathParse, jsonpathReplace } from './jsonpath';
-import { deepCopy, deleteKey, Dict, isDict, newDict, PyException, pyEq, pyRepr, setKey } from './python';
+import { copyKeyType, deepCopy, deleteKey, Dict, isDict, newDict, PyException, pyEq, pyRepr, setKey } from './python';
 
 /** `deep_merge(dct, merge_dct)`: merges `from` into `into` in place. */
 function deepMerge(into: Dict, from: Dict): void {
   for (const k of Object.keys(from)) {
     const mine = Object.prototype.hasOwnProperty.call(into, k) ? into[k] : undefined;
     if (mine !== undefined && isDict(mine) && isDict(from[k])) deepMerge(mine, from[k] as Dict);
-    else setKey(into, k, from[k]);
+    else {
+      if (mine === undefined) copyKeyType(from, k, into);
+      setKey(into, k, from[k]);
+    }
   }
 }
 

@@ -41,6 +41,36 @@ export function setKey(d: Dict, key: string, value: unknown): void {
 /** `d.pop(key)`. */
 export function deleteKey(d: Dict, key: string): void {
   delete d[key];
+  intKeys.get(d)?.delete(key);
+}
+
+// Keys that were integers in the YAML (`1:`): loaded keys are strings, but Pegleg writes an int key
+// back unquoted and sorts it as a number. Recorded beside the dict, by identity, and carried by
+// every copy the engine makes.
+const intKeys = new WeakMap<object, Map<string, string>>();
+
+/** Records that `key` of `d` is the Python int written `text` (its decimal form). */
+export function markIntKey(d: Dict, key: string, text: string): void {
+  let m = intKeys.get(d);
+  if (m === undefined) intKeys.set(d, (m = new Map()));
+  m.set(key, text);
+}
+
+/** The decimal text of `key` of `d` when it is a Python int, else undefined. */
+export function intKeyText(d: object, key: string): string | undefined {
+  return intKeys.get(d)?.get(key);
+}
+
+/** Gives `to[toKey]` the key type of `from[fromKey]` (`to` gets the key from `from`). */
+export function copyKeyType(from: Dict, fromKey: string, to: Dict, toKey = fromKey): void {
+  const text = intKeys.get(from)?.get(fromKey);
+  if (text !== undefined) markIntKey(to, toKey, text);
+  else intKeys.get(to)?.delete(toKey);
+}
+
+function copyKeyTypes(from: object, to: object): void {
+  const m = intKeys.get(from);
+  if (m !== undefined) intKeys.set(to, new Map(m));
 }
 
 /** A new empty dict (no prototype lookups reach `Object.prototype` through a data key). */
@@ -89,6 +119,7 @@ export function shallowCopy<T>(v: T): T {
   if (isDict(v)) {
     const out = newDict();
     for (const k of Object.keys(v)) setKey(out, k, v[k]);
+    copyKeyTypes(v, out);
     return out as T;
   }
   return v;
@@ -109,6 +140,7 @@ export function deepCopy<T>(v: T, memo: Map<object, unknown> = new Map()): T {
     const out = newDict();
     memo.set(v, out);
     for (const k of Object.keys(v)) setKey(out, k, deepCopy(v[k], memo));
+    copyKeyTypes(v, out);
     return out as T;
   }
   return v; // immutable special values (timestamps, binary)

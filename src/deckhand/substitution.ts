@@ -14,7 +14,7 @@ import { DeckhandCodes } from './codes';
 import { Doc } from './document';
 import { Fatal } from './fatal';
 import { Chain, findPath, JsonPathError, jsonpathParse, jsonpathReplace, normalizeJsonPath, parseJsonPath, Step } from './jsonpath';
-import { deepCopy, Dict, isDict, jsonDumpsString, PyException, setKey, truthy } from './python';
+import { copyKeyType, deepCopy, Dict, isDict, jsonDumpsString, PyException, setKey, truthy } from './python';
 import { PatternError } from './python-regex';
 import { sourceKey } from './layering';
 
@@ -199,7 +199,10 @@ function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstituti
     });
     const data = doc.data;
     if (isDict(data) && isDict(result)) {
-      for (const k of Object.keys(result)) setKey(data, k, result[k]);
+      for (const k of Object.keys(result)) {
+        if (!Object.prototype.hasOwnProperty.call(data, k)) copyKeyType(result, k, data);
+        setKey(data, k, result[k]);
+      }
     } else if (truthy(result)) {
       doc.data = result;
     } else {

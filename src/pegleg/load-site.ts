@@ -1,7 +1,7 @@
 /**
  * A site's files read as Pegleg reads them for rendering (`pegleg/engine/site.py`,
  * `get_rendered_docs`): every document of every file, in file order; unknown YAML tags read as
- * null; a `pegleg/PeglegManagedDocument/v1` replaced by the document it wraps (an encrypted one's
+ * null; integer mapping keys recorded as such (`int-keys.ts`); a `pegleg/PeglegManagedDocument/v1` replaced by the document it wraps (an encrypted one's
  * data as the text it holds, not decrypted). Each document keeps where it was written, so that a
  * rendered document's diagnostics point into the site's files.
  */
@@ -9,6 +9,7 @@ import { Diagnostic } from '../model/diagnostics';
 import { LoadCodes, LoadedDocument, parseYamlStream, readInputs } from '../importer/load';
 import type { WirePath } from '../importer/load/wire-path';
 import type { SourceDocument } from './engine';
+import { markIntKeys } from './int-keys';
 import { parseWithUnknownTagsAsNull } from './tagged-yaml';
 
 /** The schema of the wrapper Pegleg keeps generated and encrypted secrets in. */
@@ -46,6 +47,7 @@ export async function loadSiteFiles(files: readonly string[]): Promise<LoadedSit
     let parsed: { documents: readonly LoadedDocument[]; diagnostics: readonly Diagnostic[] } = parseYamlStream(input);
     if (parsed.diagnostics.some((d) => d.code === LoadCodes.YAML_CONSTRUCT && UNKNOWN_TAG.test(d.message))) parsed = parseWithUnknownTagsAsNull(input.file, input.text);
     diagnostics.push(...parsed.diagnostics.filter((d) => d.code !== LoadCodes.NO_DOCUMENTS));
+    markIntKeys(input.text, parsed.documents.map((d) => d.raw));
     if (parsed.documents.length > 0) clipFinalBlockScalar(input.text, parsed.documents[parsed.documents.length - 1].raw);
     for (const doc of parsed.documents) {
       const taken = sourceOf(doc);

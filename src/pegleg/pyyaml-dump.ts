@@ -4,9 +4,10 @@
  * folding, PyYAML's choice of plain, single- or double-quoted scalars, non-ASCII escaped, and
  * `&idNNN`/`*idNNN` for a mapping or list that appears twice in one document, as Deckhand's
  * shallow copies make them), with libyaml's folding of double-quoted text, which is what Pegleg's
- * output shows. The same bytes as Pegleg, but for mapping keys that were not strings (integers
- * come back quoted: loaded keys are strings).
+ * output shows. The same bytes as Pegleg: mapping keys that were integers in the YAML (recorded by
+ * `int-keys.ts`) are written and sorted as integers, as Pegleg does.
  */
+import { intKeyText } from '../deckhand/python';
 import { isYamlTimestamp } from '../model/values';
 
 const BEST_WIDTH = 80;
@@ -194,7 +195,9 @@ class DocumentWriter {
       const at = context === 'root' ? indent : indent + 2;
       for (const k of keys) {
         this.writeIndentTo(at);
-        this.scalar(k, at, true);
+        const intKey = intKeyText(v as Record<string, unknown>, k);
+        if (intKey !== undefined) this.plain(intKey, at + 2, false);
+        else this.scalar(k, at, true);
         this.indicator(':', false);
         this.node((v as Record<string, unknown>)[k], at, 'mapping');
       }
@@ -336,8 +339,18 @@ function hex(n: number, width: number): string {
   return n.toString(16).toUpperCase().padStart(width, '0');
 }
 
+/**
+ * PyYAML's `sorted(mapping.items())`: strings in code point order, ints (keys that were integers in
+ * the YAML) by value. Keys of both kinds cannot be compared in Python: PyYAML then keeps the
+ * dict's order, which here is the loaded object's.
+ */
 function sortedKeys(o: Record<string, unknown>): string[] {
-  return Object.keys(o).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const keys = Object.keys(o);
+  const ints = keys.filter((k) => intKeyText(o, k) !== undefined);
+  if (ints.length === 0) return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (ints.length !== keys.length) return keys;
+  const value = (k: string) => BigInt(intKeyText(o, k)!);
+  return keys.sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0));
 }
 
 /** How PyYAML writes a non-string scalar. */
