@@ -5,7 +5,7 @@
  * booleans and null.
  */
 import { pyRepr as loadedPyRepr } from '../importer/load/py-repr';
-import { PyTimestamp } from '../importer/load/py-values';
+import { pyFloatRepr, PyTimestamp } from '../importer/load/py-values';
 
 /** A Python `dict` as loaded: a plain object. */
 export type Dict = Record<string, unknown>;
@@ -42,6 +42,7 @@ export function setKey(d: Dict, key: string, value: unknown): void {
 export function deleteKey(d: Dict, key: string): void {
   delete d[key];
   intKeys.get(d)?.delete(key);
+  floats.get(d)?.delete(key);
 }
 
 // Keys that were integers in the YAML (`1:`): loaded keys are strings, but Pegleg writes an int key
@@ -68,9 +69,37 @@ export function copyKeyType(from: Dict, fromKey: string, to: Dict, toKey = fromK
   else intKeys.get(to)?.delete(toKey);
 }
 
+// Numbers that were Python floats with a whole value (`1.0`): one JavaScript number with `1`, but
+// Pegleg writes `1.0` and `str()` gives `'1.0'`. Recorded by container and key (a list's index as
+// a string), as the loader found them, and carried by the engine's copies and writes.
+const floats = new WeakMap<object, Set<string>>();
+
+/** Records whether `container[key]` is a Python float. */
+export function markFloat(container: object, key: string | number, isFloat = true): void {
+  let set = floats.get(container);
+  if (!isFloat) {
+    set?.delete(String(key));
+    return;
+  }
+  if (set === undefined) floats.set(container, (set = new Set()));
+  set.add(String(key));
+}
+
+/** Whether `container[key]` is a Python float (a number written as one in the YAML). */
+export function isFloatAt(container: unknown, key: string | number): boolean {
+  return container !== null && typeof container === 'object' && floats.get(container)?.has(String(key)) === true;
+}
+
+/** `to[toKey]` now holds the value of `from[fromKey]`: it is a float when that was one. */
+export function copyValueType(from: unknown, fromKey: string | number, to: object, toKey: string | number = fromKey): void {
+  markFloat(to, toKey, isFloatAt(from, fromKey));
+}
+
 function copyKeyTypes(from: object, to: object): void {
   const m = intKeys.get(from);
   if (m !== undefined) intKeys.set(to, new Map(m));
+  const f = floats.get(from);
+  if (f !== undefined) floats.set(to, new Set(f));
 }
 
 /** A new empty dict (no prototype lookups reach `Object.prototype` through a data key). */
@@ -115,7 +144,11 @@ export function pyEq(a: unknown, b: unknown): boolean {
 
 /** `copy.copy`: a new top-level list or dict whose items are the same objects. */
 export function shallowCopy<T>(v: T): T {
-  if (Array.isArray(v)) return v.slice() as T;
+  if (Array.isArray(v)) {
+    const out = v.slice();
+    copyKeyTypes(v, out);
+    return out as T;
+  }
   if (isDict(v)) {
     const out = newDict();
     for (const k of Object.keys(v)) setKey(out, k, v[k]);
@@ -134,6 +167,7 @@ export function deepCopy<T>(v: T, memo: Map<object, unknown> = new Map()): T {
     const out: unknown[] = [];
     memo.set(v, out);
     for (const item of v) out.push(deepCopy(item, memo));
+    copyKeyTypes(v, out);
     return out as T;
   }
   if (isDict(v)) {
@@ -162,16 +196,23 @@ export function pyTypeName(v: unknown): string {
  * Python's `repr()` of a loaded value, whole (never cut): the loader's own, so that the engine
  * writes strings (`str.isprintable()`'s escapes), floats, timestamps and bytes as Python does.
  */
-export function pyRepr(v: unknown): string {
-  return loadedPyRepr(v, { maxLength: Infinity });
+export function pyRepr(v: unknown, isFloat = false): string {
+  if (typeof v === 'number' && isFloat) return pyFloatRepr(v);
+  return loadedPyRepr(v, { maxLength: Infinity, isFloat: (path) => path.length > 0 && isFloatAt(valueAtSteps(v, path.slice(0, -1)), path[path.length - 1]!) });
+}
+
+function valueAtSteps(v: unknown, path: readonly (string | number)[]): unknown {
+  let cur = v;
+  for (const seg of path) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[seg] : undefined;
+  return cur;
 }
 
 /** Python's `str()`: a string as is, anything else as its `repr()`. */
-export function pyStr(v: unknown): string {
+export function pyStr(v: unknown, isFloat = false): string {
   if (typeof v === 'string') return v;
   // `str(datetime)` is its ISO form; only inside a container does Python show its `repr()`.
   if (v instanceof PyTimestamp) return v.toString();
-  return pyRepr(v);
+  return pyRepr(v, isFloat);
 }
 
 /** Python's `json.dumps(s)` of a string (`ensure_ascii`: every non-ASCII character escaped). */

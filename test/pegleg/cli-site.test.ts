@@ -117,6 +117,25 @@ describe('armada-cdk render', () => {
     expect(r.stdout).toContain('\ndata:\n  a: 1\n  actions:\n    2:\n      action: a\n    10:\n      action: b\n');
   });
 
+  test('floats with a whole value stay floats (1.0) through layering, substitution and str(), as Pegleg writes them', async () => {
+    const dir = tmpdir();
+    const file = path.join(dir, 'site.yaml');
+    const meta = (name: string, layer: string, extra = '') => `metadata:\n  schema: metadata/Document/v1\n  name: ${name}\n  storagePolicy: cleartext\n  layeringDefinition:\n    layer: ${layer}\n${extra}`;
+    fs.writeFileSync(
+      file,
+      [
+        `---\n${LAYERING_POLICY.replace(/^---\n/, '').replace('    - global\n', '    - global\n    - site\n')}`,
+        `---\nschema: x/Conf/v1\n${meta('p', 'global', '  labels: {name: p}\n')}data: {ratio: 1.0, list: [2.0, 3], keep: 4.0, int: 5}\n`,
+        `---\nschema: x/Conf/v1\n${meta('c', 'site', '    parentSelector: {name: p}\n    actions: [{method: merge, path: .}, {method: replace, path: .keep}]\n')}data: {keep: 6.0, extra: 7.0}\n`,
+        `---\nschema: x/Use/v1\n${meta('u', 'site', '  substitutions:\n    - {src: {schema: x/Conf/v1, name: c, path: .ratio}, dest: {path: .ratio}}\n    - {src: {schema: x/Conf/v1, name: c, path: .keep}, dest: {path: .text, pattern: X}}\n    - {src: {schema: x/Conf/v1, name: c, path: .list}, dest: {path: .list}}\n')}data: {text: ratio=X}\n`,
+      ].join(''),
+    );
+    const r = await cli(['render', '-q', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('\ndata:\n  extra: 7.0\n  int: 5\n  keep: 6.0\n  list:\n  - 2.0\n  - 3\n  ratio: 1.0\nmetadata:\n');
+    expect(r.stdout).toContain('\ndata:\n  list:\n  - 2.0\n  - 3\n  ratio: 1.0\n  text: ratio=6.0\nmetadata:\n');
+  });
+
   test('usage: --site and files are exclusive; --repo needs --site; stdin is not a site', async () => {
     expect((await cli(['render'])).stderr).toContain('no input: give the site files, or --site NAME');
     expect((await cli(['render', '--site', 's', 'a.yaml'])).stderr).toContain("--site reads the site's own files; received files too");
