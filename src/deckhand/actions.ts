@@ -7,15 +7,20 @@
 import { DeckhandCodes } from './codes';
 import { Doc, IndexEntry } from './document';
 import { Fatal } from './fatal';
-import { JsonPathError, jsonpathParse, jsonpathReplace } from './jsonpath';
-import { deepCopy, deleteKey, Dict, isDict, newDict, PyException, pyEq, pyRepr, setKey } from './python';
+import { floatAt, JsonPathError, jsonpathParse, jsonpathReplace } from './jsonpath';
+import { copyKeyType, copyValueType, deepCopy, deleteKey, Dict, isDict, newDict, PyException, pyEq, pyRepr, setKey } from './python';
 
 /** `deep_merge(dct, merge_dct)`: merges `from` into `into` in place. */
 function deepMerge(into: Dict, from: Dict): void {
   for (const k of Object.keys(from)) {
     const mine = Object.prototype.hasOwnProperty.call(into, k) ? into[k] : undefined;
     if (mine !== undefined && isDict(mine) && isDict(from[k])) deepMerge(mine, from[k] as Dict);
-    else setKey(into, k, from[k]);
+    else {
+      // Python keeps the key object already there (its type too), and takes the value's.
+      if (mine === undefined) copyKeyType(from, k, into);
+      setKey(into, k, from[k]);
+      copyValueType(from, k, into);
+    }
   }
 }
 
@@ -71,7 +76,7 @@ export function applyAction(action: unknown, index: number, child: Doc, overall:
       `Missing action path in ${pyRepr(action)} needed for layering from either the data section of the parent [${overall.schema}, ${overall.layer}] ${overall.name} or child [${child.schema}, ${child.layer}] ${child.name} document`,
       field,
     );
-  const replace = (d: unknown, value: unknown) => jsonpathReplace(d, value, path, { deepCopy: (v) => deepCopy(v) });
+  const replace = (d: unknown, value: unknown, valueIsFloat: boolean) => jsonpathReplace(d, value, path, { valueIsFloat, deepCopy: (v) => deepCopy(v) });
   try {
     if (method === 'delete') {
       if (path === '.') {
@@ -85,13 +90,17 @@ export function applyAction(action: unknown, index: number, child: Doc, overall:
       let fromOverall = jsonpathParse(data.value, path);
       const fromChild = jsonpathParse(childData, path);
       if (fromChild === null) throw missing();
+      let isFloat = false;
       if (isDict(fromOverall) && isDict(fromChild)) deepMerge(fromOverall, fromChild);
-      else fromOverall = fromChild;
-      data.value = replace(data.value, fromOverall);
+      else {
+        fromOverall = fromChild;
+        isFloat = floatAt(childData, path);
+      }
+      data.value = replace(data.value, fromOverall, isFloat);
     } else {
       const fromChild = jsonpathParse(childData, path);
       if (fromChild === null) throw missing();
-      data.value = replace(data.value, fromChild);
+      data.value = replace(data.value, fromChild, floatAt(childData, path));
     }
   } catch (e) {
     if (e instanceof PyException || e instanceof JsonPathError) {

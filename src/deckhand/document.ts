@@ -12,6 +12,9 @@ export interface DocOrigin {
   readonly column: number;
 }
 
+/** Schemas whose documents are secrets in themselves (besides any with `storagePolicy: encrypted`). */
+export const SECRET_SCHEMAS: readonly string[] = ['deckhand/Passphrase/', 'deckhand/Certificate/', 'deckhand/CertificateKey/', 'deckhand/CertificateAuthorityKey/', 'deckhand/PrivateKey/', 'deckhand/PublicKey/'];
+
 const EMPTY: Dict = Object.freeze({}) as Dict;
 
 function dictOr(v: unknown): Dict {
@@ -31,13 +34,24 @@ export class Doc {
   public readonly origin: DocOrigin;
   /** Deckhand's `replaced_by`: the document with `replacement: true` that takes this one's place. */
   public replacedBy: Doc | undefined;
-  /** Paths under `data` holding a value from a secret source. */
+  /**
+   * Paths under `data` holding a value from a secret source; `[]` (all of it) for a
+   * {@link secretSource}.
+   */
   public readonly secretPaths: (string | number)[][] = [];
+  /**
+   * Whether the document is a secret as written: one of Deckhand's secret schemas, or
+   * `storagePolicy: encrypted` in the input. Not the `storagePolicy` Deckhand gives a destination
+   * of an encrypted source: only the substituted values of that one are secret.
+   */
+  public readonly secretSource: boolean;
 
   constructor(raw: Dict, order: number, origin: DocOrigin) {
     this.raw = raw;
     this.order = order;
     this.origin = origin;
+    this.secretSource = this.isEncrypted || SECRET_SCHEMAS.some((s) => this.schema.startsWith(s));
+    if (this.secretSource) this.secretPaths.push([]);
   }
 
   /** A private copy of `raw` (the caller's value is never changed). */

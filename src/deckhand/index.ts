@@ -40,8 +40,9 @@ export interface RenderedDocument {
   /**
    * Paths under `data` whose value came from a secret source: a `deckhand/Passphrase`,
    * `Certificate`, `CertificateKey`, `CertificateAuthorityKey`, `PrivateKey` or `PublicKey`
-   * document, or any with `storagePolicy: encrypted`. `[[]]` (all of `data`) for such a document
-   * itself. Keys are strings, list indexes numbers.
+   * document, or any written with `storagePolicy: encrypted`. `[[]]` (all of `data`) for such a
+   * document itself. A document that Deckhand makes `encrypted` because it took a value from an
+   * encrypted one is secret at that value's path only. Keys are strings, list indexes numbers.
    */
   readonly secretPaths: readonly (readonly (string | number)[])[];
 }

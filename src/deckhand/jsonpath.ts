@@ -9,7 +9,7 @@
  * its first item; a write reaches the data through shallow copies, so nested containers are
  * written in place.
  */
-import { Dict, getKey, hasKey, isDict, PyException, pyEq, pyStr, pyTypeName, setKey, shallowCopy, truthy } from './python';
+import { Dict, getKey, hasKey, isDict, isFloatAt, markFloat, PyException, pyEq, pyStr, pyTypeName, setKey, shallowCopy, truthy } from './python';
 import { pySearchGroup, pySub } from './python-regex';
 
 /** A path jsonpath-ng would not parse, or (`unsupported`) one it would but this module does not. */
@@ -174,7 +174,7 @@ export function jsonpathParse(data: unknown, path: string): unknown {
 export type WriteHook = (container: object, chain: Chain, steps: readonly Step[]) => void;
 
 /** jsonpath-ng's `update(data, val)`: returns the new root (a root path returns `val`). */
-export function updatePath(data: unknown, path: JsonPath, val: unknown, onWrite?: WriteHook): unknown {
+export function updatePath(data: unknown, path: JsonPath, val: unknown, onWrite?: WriteHook, valIsFloat = false): unknown {
   if (path.steps.length === 0) return val;
   const chain: Chain = [];
   const parent = findPath(data, { text: path.text, steps: path.steps.slice(0, -1) }, chain);
@@ -190,6 +190,7 @@ export function updatePath(data: unknown, path: JsonPath, val: unknown, onWrite?
       if (hasKey(target, last.field)) {
         onWrite?.(target, [...chain, target], path.steps);
         setKey(target, last.field, val);
+        markFloat(target, last.field, valIsFloat);
       }
     } else if (Array.isArray(target)) {
       if (target.some((x) => pyEq(x, last.field))) throw new PyException('list indices must be integers or slices, not str');
@@ -205,13 +206,16 @@ export function updatePath(data: unknown, path: JsonPath, val: unknown, onWrite?
       const at = last.index < 0 ? target.length + last.index : last.index;
       if (at < 0) throw new PyException('list assignment index out of range');
       let item = val;
+      let itemIsFloat = valIsFloat;
       if (Array.isArray(val)) {
         // jsonpath-ng 1.8: "somelist[5,1,2] = [a, b, c]" takes the list's first item.
         if (val.length === 0) throw new PyException('pop from empty list');
+        itemIsFloat = isFloatAt(val, 0);
         item = val.shift();
       }
       onWrite?.(target, [...chain, target], path.steps);
       target[at] = item;
+      markFloat(target, at, itemIsFloat);
     }
     return data;
   }
@@ -314,6 +318,8 @@ export interface ReplaceOptions {
   readonly srcDeepcopy?: boolean | undefined;
   /** Told of every container written (to find writes that reach another document's data). */
   readonly onWrite?: WriteHook | undefined;
+  /** Whether the value is a Python float (a whole number written `1.0`): `str()` and the output show it. */
+  readonly valueIsFloat?: boolean | undefined;
   /** Makes `copy.deepcopy` (the caller's, to keep one memo policy). */
   readonly deepCopy: (v: unknown) => unknown;
 }
@@ -328,6 +334,7 @@ export function jsonpathReplace(data: unknown, value: unknown, jsonpath: string,
   let valueCopy = options.srcDeepcopy === true ? options.deepCopy(value) : shallowCopy(value);
   if (truthy(options.srcPattern)) {
     if (typeof valueCopy !== 'string') throw new PyException('not all arguments converted during string formatting');
+    options = { ...options, valueIsFloat: false };
     const group = options.srcMatchGroup === undefined ? 0 : options.srcMatchGroup;
     const found = pySearchGroup(options.srcPattern!, valueCopy, group);
     if (found !== undefined) valueCopy = found;
@@ -347,10 +354,10 @@ function executeReplace(data: unknown, value: unknown, path: JsonPath, options: 
   if (found === undefined) throw new PyException('list index out of range');
   const toReplace = found.value;
   const pattern = options.pattern;
-  if (!truthy(pattern)) return updatePath(dataCopy, path, valueCopy, options.onWrite);
+  if (!truthy(pattern)) return updatePath(dataCopy, path, valueCopy, options.onWrite, options.valueIsFloat === true && typeof valueCopy === 'number');
   const replaceIn = (s: unknown): string => {
     if (typeof s !== 'string') throw new PyException(`MissingDocumentPattern: the value at ${path.text} is ${pyTypeName(s)}, not a string the pattern can be found in`);
-    return pySub(pattern!, pyStr(valueCopy), s);
+    return pySub(pattern!, pyStr(valueCopy, options.valueIsFloat === true), s);
   };
   if (truthy(options.recurse) && (Array.isArray(toReplace) || isDict(toReplace))) {
     const maxDepth = isDict(options.recurse) && hasKey(options.recurse, 'depth') ? options.recurse['depth'] : -1;
@@ -378,4 +385,20 @@ function executeReplace(data: unknown, value: unknown, path: JsonPath, options: 
     return dataCopy;
   }
   return updatePath(dataCopy, path, replaceIn(toReplace), options.onWrite);
+}
+
+/** Whether the value at `jsonpath` of `data` is a Python float (see `markFloat`). */
+export function floatAt(data: unknown, jsonpath: string): boolean {
+  let parsed: JsonPath;
+  try {
+    parsed = parseJsonPath(normalizeJsonPath(jsonpath));
+  } catch {
+    return false;
+  }
+  const last = parsed.steps[parsed.steps.length - 1];
+  if (last === undefined || 'root' in last) return false;
+  const parent = findPath(data, { text: parsed.text, steps: parsed.steps.slice(0, -1) });
+  if (parent === undefined) return false;
+  const key = 'field' in last ? last.field : last.index < 0 && Array.isArray(parent.value) ? parent.value.length + last.index : last.index;
+  return isFloatAt(parent.value, key);
 }

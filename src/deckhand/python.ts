@@ -4,6 +4,8 @@
  * `json.dumps` of a string. Values are the loader's: plain objects, arrays, strings, numbers,
  * booleans and null.
  */
+import { pyRepr as loadedPyRepr } from '../importer/load/py-repr';
+import { pyFloatRepr, PyTimestamp } from '../importer/load/py-values';
 
 /** A Python `dict` as loaded: a plain object. */
 export type Dict = Record<string, unknown>;
@@ -39,6 +41,65 @@ export function setKey(d: Dict, key: string, value: unknown): void {
 /** `d.pop(key)`. */
 export function deleteKey(d: Dict, key: string): void {
   delete d[key];
+  intKeys.get(d)?.delete(key);
+  floats.get(d)?.delete(key);
+}
+
+// Keys that were integers in the YAML (`1:`): loaded keys are strings, but Pegleg writes an int key
+// back unquoted and sorts it as a number. Recorded beside the dict, by identity, and carried by
+// every copy the engine makes.
+const intKeys = new WeakMap<object, Map<string, string>>();
+
+/** Records that `key` of `d` is the Python int written `text` (its decimal form). */
+export function markIntKey(d: Dict, key: string, text: string): void {
+  let m = intKeys.get(d);
+  if (m === undefined) intKeys.set(d, (m = new Map()));
+  m.set(key, text);
+}
+
+/** The decimal text of `key` of `d` when it is a Python int, else undefined. */
+export function intKeyText(d: object, key: string): string | undefined {
+  return intKeys.get(d)?.get(key);
+}
+
+/** Gives `to[toKey]` the key type of `from[fromKey]` (`to` gets the key from `from`). */
+export function copyKeyType(from: Dict, fromKey: string, to: Dict, toKey = fromKey): void {
+  const text = intKeys.get(from)?.get(fromKey);
+  if (text !== undefined) markIntKey(to, toKey, text);
+  else intKeys.get(to)?.delete(toKey);
+}
+
+// Numbers that were Python floats with a whole value (`1.0`): one JavaScript number with `1`, but
+// Pegleg writes `1.0` and `str()` gives `'1.0'`. Recorded by container and key (a list's index as
+// a string), as the loader found them, and carried by the engine's copies and writes.
+const floats = new WeakMap<object, Set<string>>();
+
+/** Records whether `container[key]` is a Python float. */
+export function markFloat(container: object, key: string | number, isFloat = true): void {
+  let set = floats.get(container);
+  if (!isFloat) {
+    set?.delete(String(key));
+    return;
+  }
+  if (set === undefined) floats.set(container, (set = new Set()));
+  set.add(String(key));
+}
+
+/** Whether `container[key]` is a Python float (a number written as one in the YAML). */
+export function isFloatAt(container: unknown, key: string | number): boolean {
+  return container !== null && typeof container === 'object' && floats.get(container)?.has(String(key)) === true;
+}
+
+/** `to[toKey]` now holds the value of `from[fromKey]`: it is a float when that was one. */
+export function copyValueType(from: unknown, fromKey: string | number, to: object, toKey: string | number = fromKey): void {
+  markFloat(to, toKey, isFloatAt(from, fromKey));
+}
+
+function copyKeyTypes(from: object, to: object): void {
+  const m = intKeys.get(from);
+  if (m !== undefined) intKeys.set(to, new Map(m));
+  const f = floats.get(from);
+  if (f !== undefined) floats.set(to, new Set(f));
 }
 
 /** A new empty dict (no prototype lookups reach `Object.prototype` through a data key). */
@@ -83,10 +144,15 @@ export function pyEq(a: unknown, b: unknown): boolean {
 
 /** `copy.copy`: a new top-level list or dict whose items are the same objects. */
 export function shallowCopy<T>(v: T): T {
-  if (Array.isArray(v)) return v.slice() as T;
+  if (Array.isArray(v)) {
+    const out = v.slice();
+    copyKeyTypes(v, out);
+    return out as T;
+  }
   if (isDict(v)) {
     const out = newDict();
     for (const k of Object.keys(v)) setKey(out, k, v[k]);
+    copyKeyTypes(v, out);
     return out as T;
   }
   return v;
@@ -101,12 +167,14 @@ export function deepCopy<T>(v: T, memo: Map<object, unknown> = new Map()): T {
     const out: unknown[] = [];
     memo.set(v, out);
     for (const item of v) out.push(deepCopy(item, memo));
+    copyKeyTypes(v, out);
     return out as T;
   }
   if (isDict(v)) {
     const out = newDict();
     memo.set(v, out);
     for (const k of Object.keys(v)) setKey(out, k, deepCopy(v[k], memo));
+    copyKeyTypes(v, out);
     return out as T;
   }
   return v; // immutable special values (timestamps, binary)
@@ -124,54 +192,27 @@ export function pyTypeName(v: unknown): string {
   return 'object';
 }
 
-/** Python's `repr(float)`: shortest round trip, exponent form below 1e-4 and from 1e16. */
-function floatRepr(n: number): string {
-  if (Number.isNaN(n)) return 'nan';
-  if (!Number.isFinite(n)) return n > 0 ? 'inf' : '-inf';
-  const [mantissa, expText] = n.toExponential().split('e');
-  const exp = Number(expText);
-  if (exp >= -4 && exp < 16) return String(n);
-  const sign = exp < 0 ? '-' : '+';
-  return `${mantissa}e${sign}${String(Math.abs(exp)).padStart(2, '0')}`;
+/**
+ * Python's `repr()` of a loaded value, whole (never cut): the loader's own, so that the engine
+ * writes strings (`str.isprintable()`'s escapes), floats, timestamps and bytes as Python does.
+ */
+export function pyRepr(v: unknown, isFloat = false): string {
+  if (typeof v === 'number' && isFloat) return pyFloatRepr(v);
+  return loadedPyRepr(v, { maxLength: Infinity, isFloat: (path) => path.length > 0 && isFloatAt(valueAtSteps(v, path.slice(0, -1)), path[path.length - 1]!) });
 }
 
-function numberStr(n: number): string {
-  if (Number.isInteger(n)) return Math.abs(n) >= 1e21 ? BigInt(n).toString() : String(n === 0 ? 0 : n);
-  return floatRepr(n);
-}
-
-/** Python's `repr(str)`. */
-export function strRepr(s: string): string {
-  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === quote || ch === '\\') out += `\\${ch}`;
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (cp < 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp === 0xad) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return out + quote;
-}
-
-/** Python's `repr()` of a loaded value. */
-export function pyRepr(v: unknown): string {
-  if (v === null || v === undefined) return 'None';
-  if (v === true) return 'True';
-  if (v === false) return 'False';
-  if (typeof v === 'number') return numberStr(v);
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'string') return strRepr(v);
-  if (Array.isArray(v)) return `[${v.map(pyRepr).join(', ')}]`;
-  if (isDict(v)) return `{${Object.keys(v).map((k) => `${strRepr(k)}: ${pyRepr(v[k])}`).join(', ')}}`;
-  return String(v);
+function valueAtSteps(v: unknown, path: readonly (string | number)[]): unknown {
+  let cur = v;
+  for (const seg of path) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[seg] : undefined;
+  return cur;
 }
 
 /** Python's `str()`: a string as is, anything else as its `repr()`. */
-export function pyStr(v: unknown): string {
-  return typeof v === 'string' ? v : pyRepr(v);
+export function pyStr(v: unknown, isFloat = false): string {
+  if (typeof v === 'string') return v;
+  // `str(datetime)` is its ISO form; only inside a container does Python show its `repr()`.
+  if (v instanceof PyTimestamp) return v.toString();
+  return pyRepr(v, isFloat);
 }
 
 /** Python's `json.dumps(s)` of a string (`ensure_ascii`: every non-ASCII character escaped). */

@@ -11,7 +11,7 @@ import { Doc, IndexEntry } from './document';
 import { Fatal } from './fatal';
 import { findPath } from './jsonpath';
 import { Layout } from './layering';
-import { hasBarbicanRef, isSecretDocument, substituteAll, SubstitutionContext } from './substitution';
+import { hasBarbicanRef, substituteAll, SubstitutionContext } from './substitution';
 
 /** Options of the render loop. */
 export interface LoopOptions {
@@ -62,9 +62,13 @@ export function renderLoop(lay: Layout, options: LoopOptions): Doc[] {
   return lay.sorted.filter((d) => !d.isAbstract && !d.hasReplacement);
 }
 
-/** `secretPaths` of a rendered document: all of it for a secret document, else what substitutions brought. */
+/**
+ * `secretPaths` of a rendered document: all of it for a secret document as written, else what
+ * substitutions and layering brought (a document Deckhand encrypts because it took a value from an
+ * encrypted one is secret at that value only).
+ */
 export function secretPathsOf(doc: Doc): (string | number)[][] {
-  if (isSecretDocument(doc)) return [[]];
+  if (doc.secretSource) return [[]];
   return doc.secretPaths.filter((p) => pathExists(doc.data, p));
 }
 

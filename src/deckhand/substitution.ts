@@ -13,18 +13,10 @@ import { createHash } from 'crypto';
 import { DeckhandCodes } from './codes';
 import { Doc } from './document';
 import { Fatal } from './fatal';
-import { Chain, findPath, JsonPathError, jsonpathParse, jsonpathReplace, normalizeJsonPath, parseJsonPath, Step } from './jsonpath';
-import { deepCopy, Dict, isDict, jsonDumpsString, PyException, setKey, truthy } from './python';
+import { Chain, findPath, floatAt, JsonPathError, jsonpathParse, jsonpathReplace, normalizeJsonPath, parseJsonPath, Step } from './jsonpath';
+import { copyKeyType, copyValueType, deepCopy, Dict, isDict, jsonDumpsString, PyException, setKey, truthy } from './python';
 import { PatternError } from './python-regex';
 import { sourceKey } from './layering';
-
-/** Schemas whose documents are secrets in themselves (besides any with `storagePolicy: encrypted`). */
-const SECRET_SCHEMAS = ['deckhand/Passphrase/', 'deckhand/Certificate/', 'deckhand/CertificateKey/', 'deckhand/CertificateAuthorityKey/', 'deckhand/PrivateKey/', 'deckhand/PublicKey/'];
-
-/** Whether all of `doc`'s data is secret. */
-export function isSecretDocument(doc: Doc): boolean {
-  return doc.isEncrypted || SECRET_SCHEMAS.some((s) => doc.schema.startsWith(s));
-}
 
 type Path = (string | number)[];
 
@@ -122,9 +114,12 @@ export function substituteAll(doc: Doc, ctx: SubstitutionContext): void {
     if (encrypted && hasBarbicanRef(srcData)) {
       throw new Fatal(doc, DeckhandCodes.ENCRYPTION_SOURCE, `Required encryption source reference could not be resolved into a secret: the source document ${srcDoc.label} (${srcDoc.location}) holds a Barbican reference, which only a Deckhand service can resolve`, `${field}.src`);
     }
+    const valueIsFloat = isDict(srcData) && floatAt(srcData, srcPath);
     // Which part of what is substituted is secret.
     const srcSteps = isDict(srcData) ? stepsOf(srcPath) ?? [] : [];
-    const wholeSecret = isSecretDocument(srcDoc) || srcDoc.secretPaths.some((p) => startsWith(srcSteps, p));
+    // Secret as far as a secret value reached (`secretPaths`), not as far as Deckhand's encryption
+    // spread: a cleartext value of a destination of an encrypted source stays cleartext.
+    const wholeSecret = srcDoc.secretPaths.some((p) => startsWith(srcSteps, p));
     const innerSecrets = wholeSecret ? [] : srcDoc.secretPaths.filter((p) => startsWith(p, srcSteps) && p.length > srcSteps.length).map((p) => p.slice(srcSteps.length));
 
     const destIsList = Array.isArray(s['dest']);
@@ -138,7 +133,7 @@ export function substituteAll(doc: Doc, ctx: SubstitutionContext): void {
         setKey(src, 'path', redact(srcPath));
         setKey(dest, 'path', redact(destPath));
       }
-      substituteOne(doc, srcDoc, secret, { destPath, destPattern, recurse, srcPattern, matchGroup, srcDeepcopy, srcSteps, wholeSecret, innerSecrets, field: destField }, ctx);
+      substituteOne(doc, srcDoc, secret, { destPath, destPattern, recurse, srcPattern, matchGroup, srcDeepcopy, srcSteps, wholeSecret, innerSecrets, valueIsFloat, field: destField }, ctx);
     });
   });
   if (!doc.isEncrypted && redactDest) doc.storagePolicy = 'encrypted';
@@ -158,6 +153,7 @@ interface OneSubstitution {
   readonly srcSteps: Path;
   readonly wholeSecret: boolean;
   readonly innerSecrets: readonly Path[];
+  readonly valueIsFloat: boolean;
   readonly field: string;
 }
 
@@ -200,12 +196,17 @@ function substituteOne(doc: Doc, srcDoc: Doc, value: unknown, sub: OneSubstituti
       srcPattern: sub.srcPattern,
       srcMatchGroup: sub.matchGroup,
       srcDeepcopy: sub.srcDeepcopy,
+      valueIsFloat: sub.valueIsFloat,
       onWrite,
       deepCopy: (v) => deepCopy(v),
     });
     const data = doc.data;
     if (isDict(data) && isDict(result)) {
-      for (const k of Object.keys(result)) setKey(data, k, result[k]);
+      for (const k of Object.keys(result)) {
+        if (!Object.prototype.hasOwnProperty.call(data, k)) copyKeyType(result, k, data);
+        setKey(data, k, result[k]);
+        copyValueType(result, k, data);
+      }
     } else if (truthy(result)) {
       doc.data = result;
     } else {

@@ -1,7 +1,7 @@
 /**
  * A site's files read as Pegleg reads them for rendering (`pegleg/engine/site.py`,
  * `get_rendered_docs`): every document of every file, in file order; unknown YAML tags read as
- * null; a `pegleg/PeglegManagedDocument/v1` replaced by the document it wraps (an encrypted one's
+ * null; integer mapping keys recorded as such (`int-keys.ts`); a `pegleg/PeglegManagedDocument/v1` replaced by the document it wraps (an encrypted one's
  * data as the text it holds, not decrypted). Each document keeps where it was written, so that a
  * rendered document's diagnostics point into the site's files.
  */
@@ -9,6 +9,10 @@ import { Diagnostic } from '../model/diagnostics';
 import { LoadCodes, LoadedDocument, parseYamlStream, readInputs } from '../importer/load';
 import type { WirePath } from '../importer/load/wire-path';
 import type { SourceDocument } from './engine';
+import { documentInternals } from '../importer/load/document';
+import { keyPath } from '../importer/load/wire-path';
+import { markFloat } from '../deckhand/python';
+import { markIntKeys } from './int-keys';
 import { parseWithUnknownTagsAsNull } from './tagged-yaml';
 
 /** The schema of the wrapper Pegleg keeps generated and encrypted secrets in. */
@@ -46,6 +50,8 @@ export async function loadSiteFiles(files: readonly string[]): Promise<LoadedSit
     let parsed: { documents: readonly LoadedDocument[]; diagnostics: readonly Diagnostic[] } = parseYamlStream(input);
     if (parsed.diagnostics.some((d) => d.code === LoadCodes.YAML_CONSTRUCT && UNKNOWN_TAG.test(d.message))) parsed = parseWithUnknownTagsAsNull(input.file, input.text);
     diagnostics.push(...parsed.diagnostics.filter((d) => d.code !== LoadCodes.NO_DOCUMENTS));
+    markIntKeys(input.text, parsed.documents.map((d) => d.raw));
+    for (const doc of parsed.documents) markWholeFloats(doc);
     if (parsed.documents.length > 0) clipFinalBlockScalar(input.text, parsed.documents[parsed.documents.length - 1].raw);
     for (const doc of parsed.documents) {
       const taken = sourceOf(doc);
@@ -83,6 +89,20 @@ function clipFinalBlockScalar(text: string, raw: unknown): void {
     v = holder[key];
   }
   if (holder !== undefined && key !== undefined && typeof v === 'string' && v.endsWith('\n')) holder[key] = v.slice(0, -1);
+}
+
+/**
+ * Records the floats with a whole value (`1.0`) the loader noted in `doc` on their containers, for
+ * the engine and the writer: Pegleg writes them back as `1.0`.
+ */
+function markWholeFloats(doc: LoadedDocument): void {
+  for (const [key, special] of documentInternals(doc).specials) {
+    if (special.kind !== 'float') continue;
+    const path = keyPath(key);
+    let container: unknown = doc.raw;
+    for (const seg of path.slice(0, -1)) container = container !== null && typeof container === 'object' ? (container as Record<string, unknown>)[seg] : undefined;
+    if (container !== null && typeof container === 'object') markFloat(container, path[path.length - 1]!);
+  }
 }
 
 /** The document Pegleg hands Deckhand for a loaded one, or why Pegleg fails on it. */

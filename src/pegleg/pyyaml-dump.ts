@@ -4,9 +4,12 @@
  * folding, PyYAML's choice of plain, single- or double-quoted scalars, non-ASCII escaped, and
  * `&idNNN`/`*idNNN` for a mapping or list that appears twice in one document, as Deckhand's
  * shallow copies make them), with libyaml's folding of double-quoted text, which is what Pegleg's
- * output shows. The same bytes as Pegleg, but for mapping keys that were not strings (integers
- * come back quoted: loaded keys are strings).
+ * output shows. The same bytes as Pegleg: mapping keys that were integers in the YAML (recorded by
+ * `int-keys.ts`) are written and sorted as integers, and floats with a whole value (`1.0`, noted
+ * by the loader) as floats, as Pegleg does.
  */
+import { intKeyText, isFloatAt } from '../deckhand/python';
+import { pyFloatRepr } from '../importer/load/py-values';
 import { isYamlTimestamp } from '../model/values';
 
 const BEST_WIDTH = 80;
@@ -167,7 +170,7 @@ class DocumentWriter {
    * A node. `indent` is the indentation of the collection that holds it (PyYAML's `self.indent`
    * when the node starts); `context` is where it is.
    */
-  private node(v: unknown, indent: number, context: 'root' | 'mapping' | 'sequence'): void {
+  private node(v: unknown, indent: number, context: 'root' | 'mapping' | 'sequence', isFloat = false): void {
     if (v !== null && typeof v === 'object' && !isYamlTimestamp(v) && !(v instanceof Uint8Array)) {
       const anchor = this.anchors.get(v);
       if (anchor) {
@@ -182,11 +185,11 @@ class DocumentWriter {
         if (v.length === 0) return this.indicator('[]', true);
         // A sequence in a mapping is indentless: its dashes at the mapping's indentation.
         const at = context === 'mapping' && !this.indention ? indent : context === 'root' ? indent : indent + 2;
-        for (const item of v) {
+        v.forEach((item, i) => {
           this.writeIndentTo(at);
           this.indicator('-', true, false, true);
-          this.node(item, at, 'sequence');
-        }
+          this.node(item, at, 'sequence', isFloatAt(v, i));
+        });
         return;
       }
       const keys = sortedKeys(v as Record<string, unknown>);
@@ -194,12 +197,15 @@ class DocumentWriter {
       const at = context === 'root' ? indent : indent + 2;
       for (const k of keys) {
         this.writeIndentTo(at);
-        this.scalar(k, at, true);
+        const intKey = intKeyText(v as Record<string, unknown>, k);
+        if (intKey !== undefined) this.plain(intKey, at + 2, false);
+        else this.scalar(k, at, true);
         this.indicator(':', false);
-        this.node((v as Record<string, unknown>)[k], at, 'mapping');
+        this.node((v as Record<string, unknown>)[k], at, 'mapping', isFloatAt(v, k));
       }
       return;
     }
+    if (isFloat && typeof v === 'number' && Number.isInteger(v)) return this.plain(floatText(v), indent + 2, true);
     this.scalar(v, indent, false);
   }
 
@@ -336,8 +342,26 @@ function hex(n: number, width: number): string {
   return n.toString(16).toUpperCase().padStart(width, '0');
 }
 
+/**
+ * PyYAML's `sorted(mapping.items())`: strings in code point order, ints (keys that were integers in
+ * the YAML) by value. Keys of both kinds cannot be compared in Python: PyYAML then keeps the
+ * dict's order, which here is the loaded object's.
+ */
 function sortedKeys(o: Record<string, unknown>): string[] {
-  return Object.keys(o).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const keys = Object.keys(o);
+  const ints = keys.filter((k) => intKeyText(o, k) !== undefined);
+  if (ints.length === 0) return keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (ints.length !== keys.length) return keys;
+  const value = (k: string) => BigInt(intKeyText(o, k)!);
+  return keys.sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0));
+}
+
+/** How PyYAML writes a float (`represent_float`): `repr()` lower-cased, `.0` before a bare exponent. */
+function floatText(v: number): string {
+  const r = pyFloatRepr(v).toLowerCase();
+  if (r === 'nan') return '.nan';
+  if (r === 'inf' || r === '-inf') return r.replace('inf', '.inf');
+  return !r.includes('.') && r.includes('e') ? r.replace('e', '.0e') : r;
 }
 
 /** How PyYAML writes a non-string scalar. */

@@ -131,32 +131,50 @@ function substitutionDestinations(subs: readonly unknown[]): DataPath[] {
   return out;
 }
 
+/** Outcomes of a child's actions kept at most: past this, the child is taken as rendered. */
+const MAX_OUTCOMES = 64;
+
 /**
  * Where the child's data differs from its parent's after the child's actions, with the child's
  * own substitution destinations taken as they are (substitution comes after layering). Undefined
  * when they agree, or when the actions cannot be applied (Deckhand would refuse the site; the
  * document is then not judged here).
+ *
+ * A `delete` removes the first node, in Deckhand's walk of the data, whose value equals the value
+ * at the path; that walk follows the key order of the files Deckhand read, which a rendered
+ * stream does not keep (Pegleg writes keys sorted). So each node of equal value is a possible
+ * outcome, and the child is rendered when one of them gives its data.
  */
 function childDifference(parent: Doc, child: Doc, destPaths: readonly DataPath[]): { path: DataPath; message: string } | undefined {
   const actions = layering(child).actions;
-  let data: unknown = structuredClone(parent.data ?? {});
   const childData = child.data ?? {};
+  let outcomes: unknown[] = [structuredClone(parent.data ?? {})];
   for (const action of Array.isArray(actions) ? actions : []) {
     if (!isMap(action) || typeof action.path !== 'string') return undefined;
-    const next = applyAction(String(action.method), action.path, data, childData);
-    if (next === undefined) return undefined;
-    data = next;
+    const next: unknown[] = [];
+    for (const data of outcomes) {
+      const results = applyAction(String(action.method), action.path, data, childData);
+      if (results === undefined) return undefined;
+      next.push(...results);
+    }
+    if (next.length > MAX_OUTCOMES) return undefined;
+    outcomes = next;
   }
-  for (const p of destPaths) {
-    const actual = valueAt(childData, p);
-    if (actual !== undefined) data = setAt(data, p, structuredClone(actual));
+  let first: DataPath | undefined;
+  for (let data of outcomes) {
+    for (const p of destPaths) {
+      const actual = valueAt(childData, p);
+      if (actual !== undefined) data = setAt(data, p, structuredClone(actual));
+    }
+    const at = firstDifference(data, childData, []);
+    if (at === undefined) return undefined;
+    first ??= at;
   }
-  const at = firstDifference(data, childData, []);
-  return at && { path: at, message: `${formatDataPath(at)} differs` };
+  return first && { path: first, message: `${formatDataPath(first)} differs` };
 }
 
-/** One layering action as Deckhand applies it to a copy of the parent's data; undefined when it cannot be. */
-function applyAction(method: string, rawPath: string, overall: unknown, childData: unknown): unknown {
+/** One layering action as Deckhand applies it to a copy of the parent's data: its possible results; undefined when it cannot be applied. */
+function applyAction(method: string, rawPath: string, overall: unknown, childData: unknown): unknown[] | undefined {
   let p = rawPath;
   if (p.startsWith('.data')) p = p.slice(5);
   else if (p.startsWith('$.data')) p = p.slice(6);
@@ -165,22 +183,23 @@ function applyAction(method: string, rawPath: string, overall: unknown, childDat
   if (!('path' in parsed)) return undefined;
   const path = parsed.path;
   if (method === 'delete') {
-    if (path.length === 0) return {};
+    if (path.length === 0) return [{}];
     const target = valueAt(overall, path);
     if (target === undefined || target === null) return undefined;
-    deepDelete(target, overall, undefined);
-    return overall;
+    const candidates = equalNodes(target, overall);
+    if (candidates.length === 0) return [overall];
+    return candidates.map((at) => deleteAt(structuredClone(overall), at, target));
   }
   const fromChild = path.length === 0 ? childData : valueAt(childData, path);
   if (fromChild === undefined || fromChild === null) return undefined;
-  if (method === 'replace') return setAt(overall, path, structuredClone(fromChild));
+  if (method === 'replace') return [setAt(overall, path, structuredClone(fromChild))];
   if (method !== 'merge') return undefined;
   const fromOverall = path.length === 0 ? overall : valueAt(overall, path);
   if (isMap(fromOverall) && isMap(fromChild)) {
     deepMerge(fromOverall, structuredClone(fromChild));
-    return path.length === 0 ? fromOverall : setAt(overall, path, fromOverall);
+    return [path.length === 0 ? fromOverall : setAt(overall, path, fromOverall)];
   }
-  return setAt(overall, path, structuredClone(fromChild));
+  return [setAt(overall, path, structuredClone(fromChild))];
 }
 
 /** Deckhand's deep merge: mappings merged key by key, anything else (lists too) replaced by the child's. */
@@ -192,30 +211,27 @@ function deepMerge(into: Doc, from: Doc): void {
 }
 
 /**
- * Deckhand's `deep_delete`: removes the first node, in a depth-first walk of the data, whose value
- * equals `target` (not necessarily the node at the action's path).
+ * The nodes Deckhand's `deep_delete` may remove: every node below the root whose value equals
+ * `target`, in any key order (not below one: it is removed whole). Deckhand removes the first of
+ * them its walk meets.
  */
-function deepDelete(target: unknown, value: unknown, parent: unknown): boolean {
-  if (pyEqual(value, target)) {
-    if (Array.isArray(parent)) {
-      const at = parent.findIndex((v) => pyEqual(v, value));
-      parent.splice(at, 1);
-      return true;
-    }
-    if (isMap(parent)) {
-      for (const k of Object.keys(parent)) {
-        if (pyEqual(parent[k], value)) {
-          delete parent[k];
-          return true;
-        }
-      }
-    }
-  } else if (Array.isArray(value)) {
-    for (const v of value) if (deepDelete(target, v, value)) return true;
-  } else if (isMap(value)) {
-    for (const v of Object.values(value)) if (deepDelete(target, v, value)) return true;
+function equalNodes(target: unknown, value: unknown, path: (string | number)[] = [], out: DataPath[] = []): DataPath[] {
+  if (path.length > 0 && pyEqual(value, target)) {
+    out.push([...path]);
+    return out;
   }
-  return false;
+  if (Array.isArray(value)) value.forEach((v, i) => equalNodes(target, v, [...path, i], out));
+  else if (isMap(value)) for (const k of Object.keys(value)) equalNodes(target, value[k], [...path, k], out);
+  return out;
+}
+
+/** Removes the node at `at` as `deep_delete` does: from a list, the list's first item of equal value. */
+function deleteAt(root: unknown, at: DataPath, target: unknown): unknown {
+  const holder = valueAt(root, at.slice(0, -1));
+  const last = at[at.length - 1]!;
+  if (Array.isArray(holder)) holder.splice(holder.findIndex((v) => pyEqual(v, target)), 1);
+  else if (isMap(holder)) delete holder[last as string];
+  return root;
 }
 
 /** Sets `path` under `root` to `value`, creating missing mappings (and padding lists with `{}`) on the way. */

@@ -1,22 +1,99 @@
 /**
  * Which values of a Deckhand site are secret: the data of `deckhand/Passphrase`, `Certificate`,
  * `CertificateKey`, `CertificateAuthorityKey`, `PrivateKey` and `PublicKey` documents and of any
- * document with `storagePolicy: encrypted`, and every value substituted from one, from then on
- * (a substitution from a path that holds a secret carries it further). Pure.
+ * document written with `storagePolicy: encrypted`, and every value substituted from one, from
+ * then on (a substitution from a path that holds a secret carries it further). Not the rest of a
+ * document Deckhand encrypted because it took a value from an encrypted one: that is cleartext
+ * configuration. Pure.
  */
+import { SECRET_SCHEMAS } from '../deckhand/document';
+import { redact as pathHash } from '../deckhand/substitution';
 import { DataPath, parseDataPath } from './deckhand-path';
-
-const SECRET_SCHEMAS = ['deckhand/Passphrase/', 'deckhand/Certificate/', 'deckhand/CertificateKey/', 'deckhand/CertificateAuthorityKey/', 'deckhand/PrivateKey/', 'deckhand/PublicKey/'];
 
 type Doc = Record<string, unknown>;
 const isMap = (v: unknown): v is Doc => v !== null && typeof v === 'object' && !Array.isArray(v);
 const meta = (d: Doc): Doc => (isMap(d.metadata) ? d.metadata : {});
 
-/** Whether a whole document is secret: one of Deckhand's secret schemas, or stored encrypted. */
+/** Whether a document is stored encrypted (`storagePolicy: encrypted`). */
+function isEncrypted(raw: Doc): boolean {
+  return meta(raw).storagePolicy === 'encrypted';
+}
+
+/** A path Deckhand replaced by its hash (sha256 hex of the JSON text) when the source was encrypted. */
+const HASHED_PATH = /^[0-9a-f]{64}$/;
+
+function substitutionsOf(raw: Doc): Doc[] {
+  const subs = meta(raw).substitutions;
+  return Array.isArray(subs) ? subs.filter(isMap) : [];
+}
+
+function destinationsOf(sub: Doc): Doc[] {
+  return (Array.isArray(sub.dest) ? sub.dest : [sub.dest]).filter(isMap);
+}
+
+/**
+ * Whether Deckhand made the document `encrypted` while rendering it: a document of no secret
+ * schema, encrypted, whose substitution paths it replaced by hashes (it does that to a destination
+ * of an encrypted source, and encrypts it). Its own values stay cleartext; only what it took from
+ * the encrypted source is secret. No real site writes `storagePolicy: encrypted` on a document of
+ * another schema, but one that did and took a value from an encrypted source would read as this.
+ */
+export function isEncryptedByDeckhand(raw: unknown): boolean {
+  if (!isMap(raw) || !isEncrypted(raw) || hasSecretSchema(raw)) return false;
+  return substitutionsOf(raw).some((sub) => destinationsOf(sub).some((d) => typeof d.path === 'string' && HASHED_PATH.test(d.path)));
+}
+
+function hasSecretSchema(raw: Doc): boolean {
+  return typeof raw.schema === 'string' && SECRET_SCHEMAS.some((s) => (raw.schema as string).startsWith(s));
+}
+
+/**
+ * Whether a whole document is secret: one of Deckhand's secret schemas, or stored encrypted as
+ * written (not a document Deckhand encrypted because it took a value from an encrypted one: see
+ * {@link isEncryptedByDeckhand}).
+ */
 export function isSecretDocument(raw: unknown): boolean {
   if (!isMap(raw)) return false;
-  if (meta(raw).storagePolicy === 'encrypted') return true;
-  return typeof raw.schema === 'string' && SECRET_SCHEMAS.some((s) => (raw.schema as string).startsWith(s));
+  if (hasSecretSchema(raw)) return true;
+  return isEncrypted(raw) && !isEncryptedByDeckhand(raw);
+}
+
+/**
+ * The paths of `data` that Deckhand's hashes of destination paths stand for: every node's path is
+ * written the ways a substitution writes it (`.a.b[0]`, `$.a.b[0]`, `a.b[0]`) and hashed. A hash
+ * found nowhere (a path written another way) stands for all of `data`: then the document is
+ * secret whole, rather than a secret shown.
+ */
+function hashedDestinations(raw: Doc): DataPath[] {
+  const wanted = new Set<string>();
+  for (const sub of substitutionsOf(raw)) for (const d of destinationsOf(sub)) if (typeof d.path === 'string' && HASHED_PATH.test(d.path)) wanted.add(d.path);
+  if (wanted.size === 0) return [];
+  const found: DataPath[] = [];
+  const seen = new Set<string>();
+  const visit = (v: unknown, path: (string | number)[], text: string) => {
+    if (path.length > 0) {
+      for (const form of [text, `$${text}`, text.startsWith('.') ? text.slice(1) : text]) {
+        const h = pathHash(form);
+        if (wanted.has(h) && !seen.has(h)) {
+          seen.add(h);
+          found.push([...path]);
+        }
+      }
+    } else {
+      for (const form of ['.', '$']) {
+        const h = pathHash(form);
+        if (wanted.has(h) && !seen.has(h)) {
+          seen.add(h);
+          found.push([]);
+        }
+      }
+    }
+    if (seen.size === wanted.size) return;
+    if (Array.isArray(v)) v.forEach((x, i) => visit(x, [...path, i], `${text}[${i}]`));
+    else if (isMap(v)) for (const k of Object.keys(v)) visit(v[k], [...path, k], `${text}.${k}`);
+  };
+  visit(raw.data, [], '');
+  return seen.size === wanted.size ? found : [[]];
 }
 
 /**
@@ -27,7 +104,7 @@ export function isSecretDocument(raw: unknown): boolean {
  */
 export function secretDestinations(raws: readonly unknown[]): DataPath[][] {
   const docs = raws.map((r) => (isMap(r) ? r : undefined));
-  const out: DataPath[][] = docs.map((d) => (d && isSecretDocument(d) ? [[]] : []));
+  const out: DataPath[][] = docs.map((d) => (d === undefined ? [] : isSecretDocument(d) ? [[]] : isEncryptedByDeckhand(d) ? hashedDestinations(d) : []));
   const byKey = new Map<string, number>();
   docs.forEach((d, i) => {
     if (d && typeof d.schema === 'string' && typeof meta(d).name === 'string') byKey.set(`${d.schema}\u0000${meta(d).name as string}`, i);
@@ -41,7 +118,8 @@ export function secretDestinations(raws: readonly unknown[]): DataPath[][] {
       const srcPath = parseDataPath(sub.src.path);
       if (from === undefined || !('path' in srcPath)) continue;
       for (const dest of Array.isArray(sub.dest) ? sub.dest : [sub.dest]) {
-        if (!isMap(dest) || typeof dest.path !== 'string') continue;
+        // A hashed path (an encrypted source's) is not a path: {@link hashedDestinations} found it.
+        if (!isMap(dest) || typeof dest.path !== 'string' || HASHED_PATH.test(dest.path)) continue;
         const p = parseDataPath(dest.path);
         // A pattern puts the value inside a string: the whole string is secret then.
         if ('path' in p) edges.push({ from, srcPath: srcPath.path, to: i, dest: p.path, whole: typeof dest.pattern === 'string' || typeof sub.src.pattern === 'string' });
@@ -85,21 +163,24 @@ export interface StreamSecrets {
 }
 
 /**
- * The secrets of a rendered stream: {@link secretDestinations}, `known` paths (the engine's,
- * when it rendered the stream), and, for documents Deckhand layered from a parent that is no
- * longer in the stream, strings that contain the text of a secret document (at least
- * {@link MIN_MATCHED} characters). The texts are those of the secret documents: every secret
- * value is one of them, or contains one.
+ * The secrets of a rendered stream: where they are, either `known` (the engine's, when it rendered
+ * the stream: it followed every value) or found from the documents ({@link secretDestinations});
+ * and, for documents Deckhand layered from a parent that is no longer in the stream, strings that
+ * contain the text of a secret document (at least {@link MIN_MATCHED} characters). The texts are
+ * those of the documents secret whole: every secret value is one of them, or contains one.
  */
 export function streamSecrets(raws: readonly unknown[], known?: readonly (readonly DataPath[])[]): StreamSecrets {
-  const paths = secretDestinations(raws).map((ps, i) => [...ps, ...(known?.[i] ?? [])]);
+  const paths: DataPath[][] = known !== undefined ? raws.map((_, i) => [...(known[i] ?? [])]) : secretDestinations(raws);
+  const whole = raws.map((raw, i) => (known !== undefined ? paths[i].some((p) => p.length === 0) : isSecretDocument(raw)));
   // The texts of the secret documents themselves: what a value derived from one contains.
   const texts = new Set<string>();
-  for (const raw of raws) if (isMap(raw) && isSecretDocument(raw)) collectStrings(raw.data, (s) => texts.add(s));
+  raws.forEach((raw, i) => {
+    if (isMap(raw) && whole[i]) collectStrings(raw.data, (s) => texts.add(s));
+  });
   const matched = [...texts].filter((t) => t.length >= MIN_MATCHED);
   if (matched.length > 0) {
     raws.forEach((raw, i) => {
-      if (!isMap(raw) || isSecretDocument(raw)) return;
+      if (!isMap(raw) || whole[i]) return;
       walkStrings(raw.data, [], (p, s) => {
         if (matched.some((t) => s.includes(t)) && !paths[i].some((q) => startsWith(p, q))) paths[i].push(p);
       });

@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
-import { dataOf, doc, messages, policy, render, sub } from './helpers';
+import { renderDocuments } from '../../src/deckhand';
+import { dataOf, doc, messages, policy, render, sub, yamlSources } from './helpers';
 
 // Each case was also rendered by Deckhand 0531c10 itself (DocumentLayering with
 // fail_on_missing_sub_src=False, as Pegleg runs it): the expected values are Deckhand's.
@@ -28,8 +29,8 @@ const cases: Record<string, unknown[]> = {
   missingSourceDoc: [policy(), dst('d', { a: 1 }, [sub(S, 'nobody', '.v', '.a')])],
   missingSourcePath: [policy(), src('s', {}), dst('d', { a: 1, b: 'pre-X-post' }, [sub(S, 's', '.v', '.a'), sub(S, 's', '.v', { path: '.b', pattern: 'X' })])],
   missingSourcePathSrcPattern: [policy(), src('s', {}), dst('d', { a: 1 }, [sub(S, 's', '.v', '.a', { pattern: 'x' })])],
-  encrypted: [policy(), src('s', { v: 'secret' }, { storagePolicy: 'encrypted' }), dst('d', {}, [sub(S, 's', '.v', '.a'), sub(S, 's', '.v', [{ path: '.b' }, { path: '.c' }])])],
-  encryptedChain: [policy(), src('s', { v: 'secret' }, { storagePolicy: 'encrypted' }), dst('d', {}, [sub(S, 's', '.v', '.a')]), doc('a/Third/v1', 't', 'site', {}, { substitutions: [sub(D, 'd', '.a', '.z')] })],
+  encrypted: [policy(), src('s', { v: 'secret' }, { storagePolicy: 'encrypted' }), dst('d', { keep: 'calico' }, [sub(S, 's', '.v', '.a'), sub(S, 's', '.v', [{ path: '.b' }, { path: '.c' }])])],
+  encryptedChain: [policy(), src('s', { v: 'secret' }, { storagePolicy: 'encrypted' }), dst('d', { keep: 'calico' }, [sub(S, 's', '.v', '.a')]), doc('a/Third/v1', 't', 'site', {}, { substitutions: [sub(D, 'd', '.a', '.z'), sub(D, 'd', '.keep', '.k')] })],
   aliasing: [policy(), src('s', { v: { inner: { k: 1 } } }), dst('d1', {}, [sub(S, 's', '.v', '.x')]), dst('d2', {}, [sub(D, 'd1', '.x', '.y'), sub(S, 's', '.v.inner.k', '.y.inner.k2')]), dst('d3', {}, [sub(S, 's', '.v', '.z')])],
   aliasDeepcopy: [policy(), src('s', { v: { inner: { k: 1 } } }), dst('d1', {}, [sub(S, 's', '.v', '.x', { deepcopy: true }), sub(S, 's', '.v.inner.k', '.x.inner.k2')]), dst('d3', {}, [sub(S, 's', '.v', '.z')])],
   patternNoMatchOnNonString: [policy(), src('s', { v: 'x' }), dst('d', { a: { b: 1 } }, [sub(S, 's', '.v', { path: '.a', pattern: 'Q' })])],
@@ -84,6 +85,29 @@ describe('patterns', () => {
   test('a destination pattern replaces every match (re.sub)', () => expect(dataOfD('pattern')).toEqual({ url: 'http://u:pw@h/pw' }));
   test("non-strings go through Python's str()", () =>
     expect(dataOfD('patternNonString')).toEqual({ a: '5', b: '1.5', c: 'True', e: 'None', f: "[1, 'a']", g: "{'k': 'v'}" }));
+  test("str() of a list quotes its strings as Python's repr() does: an escape it writes makes a bad replacement template; timestamps as datetime", () => {
+    // Python: str(['z\u200bw']) is "['z\\u200bw']" (U+200B is not printable), and re.sub refuses
+    // "\u" in a template: Deckhand skips the substitution. 'é' is printable, kept as is.
+    // str([datetime.date(2020, 1, 2)]) is the repr; a date alone is its ISO text.
+    const r = renderDocuments(yamlSources(
+      [
+        '---\nschema: deckhand/LayeringPolicy/v1\nmetadata: {schema: metadata/Control/v1, name: lp}\ndata: {layerOrder: [global, site]}',
+        '---\nschema: a/Src/v1\nmetadata: {schema: metadata/Document/v1, name: s, storagePolicy: cleartext, layeringDefinition: {layer: global}}',
+        'data: {l: ["z\\u200bw"], e: ["\\xe9"], dates: [2020-01-02], date: 2020-01-02}',
+        '---\nschema: a/Dest/v1\nmetadata:\n  schema: metadata/Document/v1\n  name: d\n  storagePolicy: cleartext\n  layeringDefinition: {layer: site}',
+        '  substitutions:',
+        '    - {src: {schema: a/Src/v1, name: s, path: .l}, dest: {path: .a, pattern: X}}',
+        '    - {src: {schema: a/Src/v1, name: s, path: .e}, dest: {path: .e, pattern: X}}',
+        '    - {src: {schema: a/Src/v1, name: s, path: .dates}, dest: {path: .b, pattern: X}}',
+        '    - {src: {schema: a/Src/v1, name: s, path: .date}, dest: {path: .c, pattern: X}}',
+        'data: {a: <X>, e: <X>, b: <X>, c: <X>}',
+      ].join('\n'),
+    ));
+    expect(messages(r)).toEqual([
+      'warning deckhand-substitution site.yaml:10:1: substitution from [a/Src/v1, global] s into .a failed (bad escape in the replacement (the substituted value has a backslash before a letter Python refuses)); Deckhand skips it',
+    ]);
+    expect(dataOf(r, 'd', D)).toEqual({ a: '<X>', e: "<['é']>", b: '<[datetime.date(2020, 1, 2)]>', c: '<2020-01-02>' });
+  });
   test('a source pattern takes re.search\'s group; no match keeps the whole value', () =>
     expect(dataOfD('srcPattern')).toEqual({ ip: '10.0.0.1', all: '10', none: 'host-10.0.0.1:8080' }));
   test('a source pattern group that does not exist: skipped with a warning', () => expect(dataOfD('srcMatchGroupMissing')).toEqual({ a: 1 }));
@@ -140,17 +164,22 @@ describe('encrypted sources', () => {
   test("the destination becomes encrypted and its substitution paths are replaced by Deckhand's hashes", () => {
     const r = render(cases['encrypted']!);
     const d = r.documents.find((x) => (x.raw['metadata'] as any).name === 'd')!;
-    expect(d.raw['data']).toEqual({ a: 'secret', b: 'secret', c: 'secret' });
+    expect(d.raw['data']).toEqual({ keep: 'calico', a: 'secret', b: 'secret', c: 'secret' });
     expect((d.raw['metadata'] as any).storagePolicy).toBe('encrypted');
     expect((d.raw['metadata'] as any).substitutions).toEqual([
       { src: { schema: S, name: 's', path: sha('.v') }, dest: { path: sha('.a') } },
       { src: { schema: S, name: 's', path: sha('.v') }, dest: [{ path: sha('.b') }, { path: sha('.c') }] },
     ]);
-    expect(d.secretPaths).toEqual([[]]);
+    // Secret: what came from the encrypted source; the destination's own values stay cleartext.
+    expect(d.secretPaths).toEqual([['a'], ['b'], ['c']]);
+    expect(r.documents.find((x) => (x.raw['metadata'] as any).name === 's')!.secretPaths).toEqual([[]]);
   });
-  test('encryption spreads: a document substituted from an encrypted destination is encrypted too', () => {
+  test('encryption spreads: a document substituted from an encrypted destination is encrypted too; only the secret value is secret in it', () => {
     const r = render(cases['encryptedChain']!);
-    expect((r.documents.find((x) => (x.raw['metadata'] as any).name === 't')!.raw['metadata'] as any).storagePolicy).toBe('encrypted');
+    const t = r.documents.find((x) => (x.raw['metadata'] as any).name === 't')!;
+    expect((t.raw['metadata'] as any).storagePolicy).toBe('encrypted');
+    expect(t.raw['data']).toEqual({ z: 'secret', k: 'calico' });
+    expect(t.secretPaths).toEqual([['z']]);
   });
 });
 

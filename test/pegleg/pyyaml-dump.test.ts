@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseYamlStream } from '../../src/importer/load';
+import { markIntKeys, yaml11IntText } from '../../src/pegleg/int-keys';
 import { dumpAllLikePyYaml } from '../../src/pegleg/pyyaml-dump';
 
 const SITES = path.resolve(__dirname, '..', '..', '..', 'shared', 'sites');
@@ -16,9 +17,9 @@ describe('documents written as pegleg site render writes them (PyYAML dump_all)'
     const file = path.join(SITES, site, 'rendered.yaml');
     const text = fs.readFileSync(file, 'utf8');
     const docs = parseYamlStream({ file, text }).documents.map((d) => d.raw);
-    // Keys are strings once loaded: an integer key (curator's `actions: {1: ...}`) comes back
-    // quoted. That is the only difference allowed.
-    const out = dumpAllLikePyYaml(docs).replace(/^( *)'(\d+)':/gm, '$1$2:');
+    // Integer keys (curator's `actions: {1: ...}`) are strings once loaded: recorded as ints.
+    markIntKeys(text, docs);
+    const out = dumpAllLikePyYaml(docs);
     if (out !== text) {
       const a = out.split('\n');
       const b = text.split('\n');
@@ -58,6 +59,21 @@ describe('documents written as pegleg site render writes them (PyYAML dump_all)'
     expect(dumpAllLikePyYaml([{ l: [{ a: 1, b: [1, [2, 3]] }], s: shared, t: shared }])).toBe(
       ['---', 'l:', '- a: 1', '  b:', '  - 1', '  - - 2', '    - 3', 's: &id001', '  x: 1', 't: *id001', '...', ''].join('\n'),
     );
+  });
+
+  test('integer keys, as PyYAML read them, are written as integers and sorted by value; quoted ones stay strings', () => {
+    const text = "---\nactions:\n  10: ten\n  2: two\n  0x1f: hex\n  -1: minus\nlist:\n- {1_0: a, 010: b}\nquoted: {'3': x, '20': y}\n";
+    const docs = parseYamlStream({ file: 'x.yaml', text }).documents.map((d) => d.raw);
+    markIntKeys(text, docs);
+    expect(dumpAllLikePyYaml(docs)).toBe(
+      ['---', 'actions:', '  -1: minus', '  2: two', '  10: ten', '  31: hex', 'list:', '- 8: b', '  10: a', 'quoted:', "  '20': y", "  '3': x", '...', ''].join('\n'),
+    );
+  });
+
+  test("YAML 1.1 ints as PyYAML constructs them", () => {
+    expect(['1_000', '0x1f', '010', '0b101', '-0x10', '1:30', '+7', '0', '123456789012345678901234567890'].map(yaml11IntText)).toEqual([
+      '1000', '31', '8', '5', '-16', '90', '7', '0', '123456789012345678901234567890',
+    ]);
   });
 
   test('a long plain string is folded at a space past column 80', () => {

@@ -22,12 +22,36 @@ describe('what rendering would still change (not the metadata keys Deckhand keep
     expect(why([policy, parent, fragment])).toEqual({ 2: ["data.a.c: it is a layering child of x/Thing/v1 p and its data is not its parent's data after its actions (data.a.c differs): the layering is still to be done"] });
   });
 
-  test("replace, and delete with Deckhand's semantics (the first node equal in value, depth first)", () => {
-    const p = d('p', 'global', { first: { v: 1 }, second: { v: 1 } }, { labels: { name: 'p' } });
-    // delete .second removes `first`, the first node whose value equals the value at .second
-    expect(why([policy, p, child({ second: { v: 1 } }, [{ method: 'delete', path: '.second' }])])).toEqual({});
-    expect(why([policy, p, child({ first: { v: 1 } }, [{ method: 'delete', path: '.second' }])])).toHaveProperty('2');
-    expect(why([policy, p, child({ first: { v: 2 }, second: { v: 1 } }, [{ method: 'replace', path: '.first' }])])).toEqual({});
+  test("replace, and delete with Deckhand's semantics (a node equal in value to the one at the path, in the order Deckhand read the keys)", () => {
+    const p = d('p', 'global', { first: { v: 1 }, second: { v: 1 }, other: { v: 2 } }, { labels: { name: 'p' } });
+    // delete .second removes the first node, in Deckhand's walk, whose value equals the value at
+    // .second: `first` or `second`, as the keys were ordered in the files (a rendered stream has
+    // them sorted). Either is rendered; removing another node, or none, is not.
+    expect(why([policy, p, child({ second: { v: 1 }, other: { v: 2 } }, [{ method: 'delete', path: '.second' }])])).toEqual({});
+    expect(why([policy, p, child({ first: { v: 1 }, other: { v: 2 } }, [{ method: 'delete', path: '.second' }])])).toEqual({});
+    expect(why([policy, p, child({ first: { v: 1 }, second: { v: 1 } }, [{ method: 'delete', path: '.second' }])])).toHaveProperty('2');
+    expect(why([policy, p, child({ first: { v: 1 }, second: { v: 1 }, other: { v: 2 } }, [{ method: 'delete', path: '.second' }])])).toHaveProperty('2');
+    // In a list, the first item of equal value goes.
+    const l = d('p', 'global', { l: [{ v: 1 }, { v: 3 }, { v: 1 }], k: { v: 1 } }, { labels: { name: 'p' } });
+    expect(why([policy, l, child({ l: [{ v: 3 }, { v: 1 }], k: { v: 1 } }, [{ method: 'delete', path: '.k' }])])).toEqual({});
+    expect(why([policy, l, child({ l: [{ v: 1 }, { v: 3 }], k: { v: 1 } }, [{ method: 'delete', path: '.k' }])])).toHaveProperty('2');
+    expect(why([policy, p, child({ first: { v: 2 }, second: { v: 1 }, other: { v: 2 } }, [{ method: 'replace', path: '.first' }])])).toEqual({});
+  });
+
+  test("treasuremap v1.0 airskiff as Deckhand rendered it: delete .values.labels.prometheus_rabbitmq_exporter removed labels.server (the order of the site's files), and the child is rendered", () => {
+    // An excerpt: the parent's labels, and the child as Pegleg wrote it (keys sorted).
+    const labels = { node_selector_key: 'openstack-control-plane', node_selector_value: 'enabled' };
+    const parentChart = { schema: 'armada/Chart/v1', metadata: { schema: 'metadata/Document/v1', name: 'glance-rabbitmq', labels: { component: 'glance', name: 'glance-rabbitmq-global' }, layeringDefinition: { abstract: false, layer: 'global' } }, data: { values: { labels: { prometheus_rabbitmq_exporter: labels, server: labels } } } };
+    const childChart = {
+      schema: 'armada/Chart/v1',
+      metadata: {
+        schema: 'metadata/Document/v1',
+        name: 'glance-rabbitmq-airskiff',
+        layeringDefinition: { abstract: false, layer: 'site', parentSelector: { component: 'glance', name: 'glance-rabbitmq-global' }, actions: [{ method: 'delete', path: '.values.labels.prometheus_rabbitmq_exporter' }, { method: 'merge', path: '.' }] },
+      },
+      data: { values: { labels: { prometheus_rabbitmq_exporter: labels } } },
+    };
+    expect(renderingLeft([policy, parentChart, childChart]).size).toBe(0);
   });
 
   test('a substitution done keeps its metadata and is not reported; one not done is, with source and destination', () => {

@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { parseYamlStream } from '../../src/importer/load';
-import { redact, secretDestinations, streamSecrets } from '../../src/pegleg/secrets';
+import { createHash } from 'crypto';
+import { isSecretDocument, redact, secretDestinations, streamSecrets } from '../../src/pegleg/secrets';
 import { cli, tmpdir, write } from '../helpers/cli';
 import { SITES } from './helpers';
 import * as fs from 'fs';
@@ -37,6 +38,44 @@ describe('which values are secret', () => {
     expect(keys).toContain('values.endpoints.identity.auth.admin.password');
     expect(keys).not.toContain('values.endpoints.identity.auth.admin.username');
     expect(keys.some((k) => k.includes('host_fqdn_override'))).toBe(false);
+  });
+});
+
+describe('a document Deckhand encrypted because it took a value from an encrypted one', () => {
+  const sha = (s: string) => createHash('sha256').update(JSON.stringify(s)).digest('hex');
+  const chart = (dests: string[]) => ({
+    schema: 'armada/Chart/v1',
+    metadata: { name: 'calico', storagePolicy: 'encrypted', substitutions: [{ src: { schema: 'deckhand/CertificateKey/v1', name: 'k', path: sha('.') }, dest: dests.map((d) => ({ path: sha(d) })) }] },
+    data: { source: { type: 'calico' }, values: { tls: { key: 'KEY-TEXT-0123456789' }, list: [{ k: 'KEY-TEXT-0123456789' }] } },
+  });
+  const key = { schema: 'deckhand/CertificateKey/v1', metadata: { name: 'k', storagePolicy: 'encrypted' }, data: 'KEY-TEXT-0123456789' };
+
+  test('is secret at the hashed destinations only (found by hashing the paths of its data); its cleartext values are not secret texts', () => {
+    expect(isSecretDocument(chart(['.values.tls.key']))).toBe(false);
+    const s = streamSecrets([key, chart(['.values.tls.key', '$.values.list[0].k'])]);
+    expect(s.paths).toEqual([[[]], [['values', 'tls', 'key'], ['values', 'list', 0, 'k']]]);
+    expect(s.texts).toEqual(['KEY-TEXT-0123456789']);
+    expect(redact('data.source.type: received "calico"', s.texts)).toBe('data.source.type: received "calico"');
+  });
+
+  test('a hashed destination found nowhere in its data: secret whole, rather than a secret shown', () => {
+    expect(streamSecrets([key, chart(['.values.tls.key', '.nowhere'])]).paths[1]).toEqual([[]]);
+  });
+
+  test('written encrypted, with no hashed path: secret whole', () => {
+    const written = { schema: 'armada/Chart/v1', metadata: { name: 'c', storagePolicy: 'encrypted' }, data: { a: 'text' } };
+    expect(isSecretDocument(written)).toBe(true);
+    expect(streamSecrets([written]).texts).toEqual(['text']);
+  });
+
+  test('seaworthy as Deckhand rendered it: kubernetes-calico is secret at its etcd client certificate and key, not at its source', () => {
+    const file = path.join(SITES, 'tm-v1.9-fca290a--seaworthy', 'rendered.yaml');
+    const docs = parseYamlStream({ file, text: fs.readFileSync(file, 'utf8') }).documents;
+    const s = streamSecrets(docs.map((d) => d.raw));
+    const i = docs.findIndex((d) => d.schema === 'armada/Chart/v1' && d.name === 'kubernetes-calico');
+    expect((docs[i]!.raw as any).metadata.storagePolicy).toBe('encrypted');
+    expect(s.paths[i]!.map((p) => p.join('.'))).toEqual(['values.endpoints.etcd.auth.client.tls.ca', 'values.endpoints.etcd.auth.client.tls.crt', 'values.endpoints.etcd.auth.client.tls.key']);
+    expect(s.texts).not.toContain('calico');
   });
 });
 
