@@ -1,8 +1,9 @@
 /**
- * Like warnings about several keys of one object (a closed values schema prunes every key of a
- * block) are one diagnostic per key, reported like any others: a grouped line shows the one first
- * in the file and counts them all, a group of no more than three prints each in file order, and
- * `--max-warnings`, the summary and the JSON form count each.
+ * Like warnings about several keys of one object (`warnBelowEach`) are one diagnostic per key,
+ * reported like any others: a grouped line shows the one first in the file and counts them all, a
+ * group of no more than three prints each in file order, and `--max-warnings`, the summary and
+ * the JSON form count each. The keleustes values check instead
+ * makes one warning per chart that lists every key its closed schema drops (the last test).
  */
 import { execFileSync } from 'child_process';
 import { reportLines, toJson, tooManyWarnings } from '../../src/cli/report';
