@@ -21,11 +21,44 @@ function inputOrder(ds: readonly Diagnostic[], files: readonly string[] = []): n
     return r;
   };
   for (const f of files) rankOf(f);
-  const keys = ds.map((d) => {
-    const p = parseLocation(d.location);
-    return { rank: rankOf(p.file), line: p.line, column: p.column };
-  });
-  return ds.map((_, i) => i).sort((a, b) => keys[a].rank - keys[b].rank || keys[a].line - keys[b].line || keys[a].column - keys[b].column || a - b);
+  // A site's thousands of diagnostics are mostly in one file, and each location is read once:
+  // the numbers are read in place, and the file is looked up only when it changes.
+  const n = ds.length;
+  const rank = new Float64Array(n);
+  const line = new Float64Array(n);
+  const column = new Float64Array(n);
+  let lastFile = '';
+  let lastRank = -1;
+  for (let i = 0; i < n; i++) {
+    const location = ds[i].location;
+    const c2 = location.lastIndexOf(':');
+    const c1 = c2 > 0 ? location.lastIndexOf(':', c2 - 1) : -1;
+    const l = c1 >= 0 ? digitsValue(location, c1 + 1, c2) : -1;
+    const c = l >= 0 ? digitsValue(location, c2 + 1, location.length) : -1;
+    const fileEnd = c >= 0 ? c1 : location.length;
+    if (lastRank < 0 || fileEnd !== lastFile.length || !location.startsWith(lastFile)) {
+      lastFile = fileEnd === location.length ? location : location.slice(0, fileEnd);
+      lastRank = rankOf(lastFile);
+    }
+    rank[i] = lastRank;
+    line[i] = c >= 0 ? l : 0;
+    column[i] = c >= 0 ? c : 0;
+  }
+  const order: number[] = new Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  return order.sort((a, b) => rank[a] - rank[b] || line[a] - line[b] || column[a] - column[b] || a - b);
+}
+
+/** The number written in `s` from `from` to `to`, or -1 unless that is digits only (as {@link parseLocation} reads it). */
+function digitsValue(s: string, from: number, to: number): number {
+  if (from >= to) return -1;
+  let v = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
 }
 
 /**

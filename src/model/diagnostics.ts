@@ -110,7 +110,12 @@ function isDigits(s: string, from: number, to: number): boolean {
  * is `wait.resources[].minReady`; `data.values.a.b` is `data.values`.
  */
 export function ruleField(field: FieldPath | string): string {
-  if (typeof field === 'string') return field.replace(/\[\d+\]/g, '[]').replace(/^((?:data\.)?values)[.[].*$/s, '$1');
+  if (typeof field === 'string') {
+    // Asked once per diagnostic of a report: prefix tests, and a regex only for a field with an index.
+    if (isBelow(field, 'values')) return 'values';
+    if (isBelow(field, 'data.values')) return 'data.values';
+    return field.includes('[') ? field.replace(/\[\d+\]/g, '[]') : field;
+  }
   let out = '';
   for (let i = 0; i < field.length; i++) {
     const seg = field[i];
@@ -119,6 +124,13 @@ export function ruleField(field: FieldPath | string): string {
     if (seg === 'values' && i <= 1) break;
   }
   return out;
+}
+
+/** Whether `field` is a field inside `parent` (`values.a`, `values[0]` inside `values`). */
+function isBelow(field: string, parent: string): boolean {
+  if (field.length <= parent.length || !field.startsWith(parent)) return false;
+  const c = field.charCodeAt(parent.length);
+  return c === 46 /* . */ || c === 91 /* [ */;
 }
 
 /** Writes a message from the field it is about: one writer serves every warning of a kind. */

@@ -45,12 +45,23 @@ export function toWirePath(kind: DocumentKind, version: SchemaVersion, field: Fi
   return out;
 }
 
+/** `^[A-Za-z_][A-Za-z0-9_-]*$`, asked once per segment of every located diagnostic. */
+function isPlainName(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (!letter && (i === 0 || !((c >= 48 && c <= 57) || c === 45))) return false;
+  }
+  return true;
+}
+
 /** `['data', 'wait', 'resources', 0, 'min_ready']` -> `data.wait.resources[0].min_ready`. */
 export function formatWirePath(path: readonly (string | number)[]): string {
   let out = '';
   for (const seg of path) {
     if (typeof seg === 'number') out += `[${seg}]`;
-    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(seg)) out += out === '' ? seg : `.${seg}`;
+    else if (isPlainName(seg)) out += out === '' ? seg : `.${seg}`;
     else out += `[${JSON.stringify(seg)}]`;
   }
   return out;

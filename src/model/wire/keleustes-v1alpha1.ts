@@ -9,7 +9,7 @@
  * This operator looks names up in the object's own namespace and installs each release into its
  * CR's namespace, so a group (or a manifest) that spans namespaces cannot be expressed.
  */
-import { Diagnostics, FieldPath, formatFieldPath, MessageWriter, show, withCommas } from '../diagnostics';
+import { Diagnostics, FieldPath, formatFieldPath, show, withCommas } from '../diagnostics';
 import { Plan } from '../plan';
 import { dns1123SubdomainProblem } from '../names';
 import { firstByName } from '../first-by-name';
@@ -155,13 +155,29 @@ const LOST = 'cannot be expressed for the keleustes operator (armada.airshipit.o
 export const MAX_VALUE_FINDINGS_PER_CHART = 1_000;
 const PAST_LIMIT = `past the first ${withCommas(MAX_VALUE_FINDINGS_PER_CHART)} of a chart`;
 
-// One writer per way a value is pruned (the structural check has two), shared by every chart.
-const prunedWriters = new Map<string, MessageWriter>();
-function prunedMessage(why: string): MessageWriter {
-  let w = prunedWriters.get(why);
-  if (w === undefined) prunedWriters.set(why, (w = (field) => `${LOST} ${formatFieldPath(field)}: ${why} (this operator's values schema is closed)`));
-  return w;
+/**
+ * The fields of one chart's values that the closed schema does not know, as one warning: where the
+ * first one is, then every one of them in the order of the values. One warning per chart keeps
+ * the count, `--max-warnings` and `--all-warnings` about charts, and reads in one line what the
+ * API server will drop.
+ */
+function unknownValuesWarning(c: ChartSpec, paths: readonly FieldPath[], d: Diagnostics): void {
+  if (paths.length === 1) {
+    d.warn(c.origin, paths[0], 'not-expressible', `${LOST} ${formatFieldPath(paths[0])}: ${UNKNOWN_ONE}`);
+    return;
+  }
+  const at = c.origin.locate(paths[0]);
+  const values = c.origin.locate(['values']);
+  d.add({
+    severity: 'warning',
+    location: at.location,
+    ...(at.document !== undefined ? { document: at.document } : {}),
+    ...(values.field !== undefined ? { field: values.field } : {}),
+    message: `${LOST} ${withCommas(paths.length)} fields of values are unknown to the CRD schema, so the API server drops them silently and Helm never sees them (this operator's values schema is closed): ${paths.map(formatFieldPath).join(', ')}`,
+    code: 'not-expressible',
+  });
 }
+const UNKNOWN_ONE = "unknown to the CRD schema, so the API server drops it silently and Helm never sees it (this operator's values schema is closed)";
 
 function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseNaming, closedValues: boolean, d: Diagnostics, form: WriterForm): KubeObject {
   const lost = (field: FieldPath, message: string) => d.warn(c.origin, field, 'not-expressible', `${LOST} ${message}`);
@@ -181,19 +197,15 @@ function chartObject(spec: ManifestSpec, c: ChartSpec, naming: KeleustesReleaseN
   }
 
   if (c.values !== undefined && closedValues) {
-    // Paths from `values`, as the diagnostics name the field. A site can have thousands of
-    // pruned values, most of them only counted: their messages are written when read.
+    // Paths from `values`, as the diagnostics name the field.
     const { listed, unlisted } = checkStructuralBounded(keleustesValuesSchema(), c.values, ['values'], MAX_VALUE_FINDINGS_PER_CHART);
-    for (let i = 0; i < listed.length; i++) {
-      const f = listed[i];
-      if (f.kind === 'pruned' && f.key !== undefined) {
-        // The keys of one object pruned alike, one after another: one run of warnings.
-        const keys = [f.key];
-        while (i + 1 < listed.length && listed[i + 1].parent === f.parent && listed[i + 1].kind === 'pruned' && listed[i + 1].key !== undefined && listed[i + 1].message === f.message) keys.push(listed[++i].key!);
-        d.warnBelowEach(c.origin, f.parent, keys, 'not-expressible', prunedMessage(f.message));
-      } else if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', prunedMessage(f.message));
+    const unknown: FieldPath[] = [];
+    for (const f of listed) {
+      if (f.kind === 'pruned' && f.key !== undefined) unknown.push(f.path);
+      else if (f.kind === 'pruned') d.warn(c.origin, f.path, 'not-expressible', `${LOST} ${formatFieldPath(f.path)}: ${f.message} (this operator's values schema is closed)`);
       else d.error(c.origin, f.path, 'not-expressible', `the keleustes ArmadaChart CRD rejects ${formatFieldPath(f.path)}: ${f.message}`);
     }
+    if (unknown.length > 0) unknownValuesWarning(c, unknown, d);
     if (unlisted.rejected > 0) {
       d.error(c.origin, ['values'], 'finding-limit', `the keleustes ArmadaChart CRD rejects ${withCommas(unlisted.rejected)} more ${unlisted.rejected === 1 ? 'value' : 'values'} of this chart (of the wrong type for its closed values schema), besides those reported (${PAST_LIMIT}, they are counted, not listed one by one)`);
     }
