@@ -20,7 +20,8 @@ import { pyRepr, pyStrRepr } from './py-repr';
 import { FloatMarker } from './py-values';
 import { PyKey } from './pyyaml-schema';
 import { pyScalarOf } from './yaml-ast-load';
-import type { DuplicateKey } from './wire-path';
+import { resolveAlias } from './alias-targets';
+import type { DuplicateKey, SourcePosition } from './wire-path';
 
 // The yaml package is loaded only when a chunk's keys need its AST (see mayHaveKeyProblems).
 let yamlModule: typeof import('yaml') | undefined;
@@ -110,7 +111,7 @@ function mergedPairs(map: YAMLMap, doc: Document.Parsed, depth: number, seen: Se
   const out: Pair[] = [];
   if (depth > 20) return out;
   const deref = (n: unknown): unknown => {
-    for (let i = 0; i < 100 && isAlias(n); i++) n = (n as Alias).resolve(doc);
+    for (let i = 0; i < 100 && isAlias(n); i++) n = resolveAlias(n as Alias, doc);
     return n;
   };
   for (const pair of map.items as Pair[]) {
@@ -359,11 +360,19 @@ export function mayHaveLongKey(text: string): boolean {
   return false;
 }
 
-/** Simple keys of document `index` that PyYAML refuses as too long (call only when {@link mayHaveLongKey}). */
-export function longKeyProblems(ast: ChunkAst, text: string, index: number, file: string, label: string): Diagnostic[] {
+/** The long-key error for a key of `length` characters. */
+export function longKeyMessage(length: number): string {
+  return `this key runs ${withCommas(length)} characters up to its ':', and PyYAML, which Armada reads documents with, looks for a simple key's ':' within ${withCommas(PYYAML_MAX_SIMPLE_KEY)} ("mapping values are not allowed here", or "could not find expected ':'"): Armada cannot read this file; write it as an explicit key ('? ' and the key, then ': ' and the value on the next line) or shorten it`;
+}
+
+/**
+ * Simple keys of document `index` that PyYAML refuses as too long, from the `yaml` AST: for the
+ * documents of the second reader, which has built it (js-yaml's are watched: `key-watch.ts`).
+ */
+export function longKeysInAst(ast: ChunkAst, text: string, index: number): { at: SourcePosition; length: number }[] {
   const doc = ast.documents()[index];
   if (!doc) return [];
-  const out: Diagnostic[] = [];
+  const out: { at: SourcePosition; length: number }[] = [];
   const seen = new Set<unknown>();
   const walk = (node: unknown): void => {
     if (seen.has(node) || !(isMap(node) || isSeq(node))) return;
@@ -371,16 +380,7 @@ export function longKeyProblems(ast: ChunkAst, text: string, index: number, file
     if (isSeq(node)) return node.items.forEach(walk);
     for (const pair of node.items as Pair[]) {
       const length = simpleKeyLength(ast, text, pair.key);
-      if (length !== undefined && length > PYYAML_MAX_SIMPLE_KEY) {
-        const p = ast.position(keyStart(text, (pair.key as Node).range![0]));
-        out.push({
-          severity: 'error',
-          location: `${file}:${p.line}:${p.column}`,
-          ...(label ? { document: label } : {}),
-          code: LoadCodes.YAML_SYNTAX,
-          message: `this key runs ${withCommas(length)} characters up to its ':', and PyYAML, which Armada reads documents with, looks for a simple key's ':' within ${withCommas(PYYAML_MAX_SIMPLE_KEY)} ("mapping values are not allowed here", or "could not find expected ':'"): Armada cannot read this file; write it as an explicit key ('? ' and the key, then ': ' and the value on the next line) or shorten it`,
-        });
-      }
+      if (length !== undefined && length > PYYAML_MAX_SIMPLE_KEY) out.push({ at: ast.position(keyStart(text, (pair.key as Node).range![0])), length });
       walk(pair.value);
     }
   };
