@@ -164,7 +164,7 @@ function isBlank(c: number): boolean {
 }
 
 /** Past blanks, line breaks and comments. */
-function skipSeparation(text: string, at: number): number {
+export function skipSeparation(text: string, at: number): number {
   for (;;) {
     const c = text.charCodeAt(at);
     if (isBlank(c)) at++;
@@ -175,7 +175,7 @@ function skipSeparation(text: string, at: number): number {
 }
 
 /** Past a node's anchor and tag (and the separation after each): where its content starts. */
-function skipProperties(text: string, at: number): number {
+export function skipProperties(text: string, at: number): number {
   for (;;) {
     const c = text.charCodeAt(at);
     if (c !== 0x26 /* & */ && c !== 0x21 /* ! */) return at;

@@ -17,6 +17,7 @@ import { constructStats, mayHaveNonSpecificTag, PYYAML_SAFE_SCHEMA, resolveNonSp
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
 import { keyProblems, longKeyMessage, longKeysInAst, mayHaveKeyProblems, mayHaveLongKey, repeatedKeyFinding } from './pyyaml-keys';
 import { KeyWatch } from './key-watch';
+import { finalBlockScalarListener, mayEndInBlockScalar } from './final-block-scalar';
 import { mayMisreadEmptyItem } from './js-yaml-quirks';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
 import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './limits';
@@ -324,9 +325,12 @@ function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnosti
   }
   const watchKeys = longLines || MAY_HAVE_COLLECTION_KEY.test(chunkText);
   const tags = mayHaveNonSpecificTag(chunkText);
+  const finalBlock = mayEndInBlockScalar(chunkText);
   const load = (json: boolean) => {
     const watch = watchKeys ? new KeyWatch(chunkText, longLines) : undefined;
-    const listener = watch && tags ? (e: 'open' | 'close', s: never) => (resolveNonSpecificTag(e, s), watch.listener(e, s)) : (watch?.listener ?? (tags ? resolveNonSpecificTag : undefined));
+    // In this order: a '!' scalar gets its value, then the final block scalar its last line break.
+    const listeners = [tags ? resolveNonSpecificTag : undefined, finalBlock ? finalBlockScalarListener(chunkText) : undefined, watch?.listener].filter((l) => l !== undefined) as Listener[];
+    const listener = listeners.length <= 1 ? listeners[0] : (e: 'open' | 'close', s: never) => listeners.forEach((l) => l(e, s));
     const options: JsYaml.LoadOptions = { schema: PYYAML_SAFE_SCHEMA, ...(listener ? { listener: listener as unknown as NonNullable<JsYaml.LoadOptions['listener']> } : {}), ...(json ? { json: true } : {}) };
     return { values: jsyaml.loadAll(chunkText, null, options), duplicates: json, secondReader: false, keys: watch };
   };
@@ -344,6 +348,8 @@ function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnosti
     return readWithYamlAst(e, chunkText, chunk, file, diagnostics, nonPrintableReported);
   }
 }
+
+type Listener = (event: 'open' | 'close', state: never) => void;
 
 /** Only a flow collection, an explicit key (`?`) or an alias can put a collection where a key is. */
 const MAY_HAVE_COLLECTION_KEY = /[[{?*]/;
