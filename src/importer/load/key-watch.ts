@@ -7,8 +7,8 @@
  * - a simple key longer than PyYAML's limit ({@link PYYAML_MAX_SIMPLE_KEY}).
  *
  * The `yaml` package's AST answered both before, at about 250 bytes of memory per byte of a
- * document of flow collections (16 MB of them ran out of a 4 GB heap). The listener keeps one
- * small frame per open node, and the cost stays within a few percent of js-yaml's load.
+ * document of flow collections (16 MB of them ran out of a 4 GB heap). The listener keeps three
+ * numbers per open node, and costs a few percent of js-yaml's load.
  *
  * A node is a key, as js-yaml reads it, when it follows an explicit `?`; when it is the first node
  * of an entry of a flow mapping (`{[a]}` is a key without a value); or when a `:` follows it on
@@ -40,16 +40,6 @@ export interface LongKey {
   readonly length: number;
 }
 
-/** One open node: where it opened, where its next child's gap starts, and the flow collection it is. */
-interface Frame {
-  readonly open: number;
-  gapFrom: number;
-  /** `{` or `[` once a child's gap shows the node is a flow collection; 0 before that. */
-  flow: number;
-  /** The indicator before the node: `?`, `:`, `{`, `[`, `,`, `-`, or 0. */
-  readonly role: number;
-}
-
 const QUESTION = 0x3f;
 const COLON = 0x3a;
 const BRACE = 0x7b;
@@ -62,7 +52,12 @@ const STAR = 0x2a;
 export class KeyWatch {
   public readonly collectionKeys = new Map<number, CollectionKey[]>();
   public readonly longKeys = new Map<number, LongKey[]>();
-  private frames: Frame[] = [];
+  // The open nodes, innermost last, as parallel arrays (no object per node): where each opened,
+  // where the gap before it started, and where the gap before its next child starts.
+  private readonly opens: number[] = [];
+  private readonly gapStarts: number[] = [];
+  private readonly gapFroms: number[] = [];
+  private depth = 0;
   /** The kind of node each anchor names, in the current document. */
   private anchors = new Map<string, string | null>();
   private document = -1;
@@ -83,36 +78,38 @@ export class KeyWatch {
   private open(state: WatchedState): void {
     if (state.documents.length !== this.document) {
       this.document = state.documents.length;
-      this.frames = [];
+      this.depth = 0;
       this.anchors = new Map();
     }
-    const parent = this.frames[this.frames.length - 1];
-    let role = 0;
-    if (parent) {
-      const gap = scanGap(this.text, parent.gapFrom, state.position);
-      if (parent.flow === 0 && parent.gapFrom === parent.open) parent.flow = gap.bracket;
-      role = gap.last;
-    }
-    this.frames.push({ open: state.position, gapFrom: state.position, flow: 0, role });
+    const d = this.depth++;
+    this.opens[d] = state.position;
+    this.gapStarts[d] = d > 0 ? this.gapFroms[d - 1] : state.position;
+    this.gapFroms[d] = state.position;
   }
 
   private close(state: WatchedState): void {
-    const frame = this.frames.pop();
-    if (!frame) return;
-    const parent = this.frames[this.frames.length - 1];
-    if (parent) parent.gapFrom = state.position;
+    if (this.depth === 0) return;
+    const d = --this.depth;
+    if (d > 0) this.gapFroms[d - 1] = state.position;
     if (state.anchor !== null) this.anchors.set(state.anchor, state.kind);
     const text = this.text;
-    const first = skipSeparation(text, frame.open);
+    const open = this.opens[d];
+    const first = skipSeparation(text, open);
+    const collection = state.kind === 'mapping' || state.kind === 'sequence';
+    // Most nodes are neither a collection nor an alias, and on short lines no key is long.
+    if (!collection && text.charCodeAt(first) !== STAR && !this.longLines) return;
     const content = skipProperties(text, first);
     const alias = text.charCodeAt(content) === STAR;
     // An alias's name ends at a blank or a flow indicator; js-yaml's position is past the blanks after it.
     const end = alias ? aliasEnd(text, content + 1) : state.position;
     const kind = alias ? this.anchors.get(text.slice(content + 1, end)) : state.kind;
     const colonAfter = colonFollows(text, end);
-    const explicit = frame.role === QUESTION || explicitKeyAt(text, first);
+    const role = scanGap(text, this.gapStarts[d], open);
+    const explicit = role === QUESTION || explicitKeyAt(text, first);
     if (kind === 'mapping' || kind === 'sequence') {
-      const key = explicit || (frame.role !== COLON && ((parent?.flow === BRACE && (frame.role === BRACE || frame.role === COMMA)) || colonAfter >= 0));
+      // In a flow mapping (its content opens with '{'), the first node of an entry is a key.
+      const inFlowMapping = d > 0 && (role === BRACE || role === COMMA) && text.charCodeAt(skipProperties(text, skipSeparation(text, this.opens[d - 1]))) === BRACE;
+      const key = explicit || (role !== COLON && (inFlowMapping || colonAfter >= 0));
       if (key && content !== this.lastCollectionKey) {
         this.lastCollectionKey = content;
         // Keys inside this one closed before it: like PyYAML's composer, only the outer key counts.
@@ -121,7 +118,7 @@ export class KeyWatch {
         push(this.collectionKeys, this.document, { offset: content, template: kind === 'mapping' && precedingChar(text, content) === BRACE });
       }
     }
-    if (this.longLines && colonAfter >= 0 && !explicit && frame.role !== COLON && colonAfter - first > PYYAML_MAX_SIMPLE_KEY && first !== this.lastLongKey) {
+    if (this.longLines && colonAfter >= 0 && !explicit && role !== COLON && colonAfter - first > PYYAML_MAX_SIMPLE_KEY && first !== this.lastLongKey) {
       const length = pythonLength(text, first, colonAfter);
       if (length > PYYAML_MAX_SIMPLE_KEY) {
         this.lastLongKey = first;
@@ -138,13 +135,12 @@ function push<T>(map: Map<number, T[]>, key: number, value: T): void {
 }
 
 /**
- * The last indicator in the text between two sibling nodes (or a node's start and its first child),
- * and the first bracket, which says that the parent is a flow collection. Comments, blanks and
- * properties (`&anchor`, `!tag`) are skipped.
+ * The last indicator in the text between two sibling nodes (or a node's start and its first
+ * child): `?`, `:`, `{`, `[`, `,`, `-`, or 0. Comments, blanks and properties (`&anchor`, `!tag`)
+ * are skipped.
  */
-function scanGap(text: string, from: number, to: number): { last: number; bracket: number } {
+function scanGap(text: string, from: number, to: number): number {
   let last = 0;
-  let bracket = 0;
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x23 /* # */) {
@@ -152,11 +148,10 @@ function scanGap(text: string, from: number, to: number): { last: number; bracke
     } else if (c === 0x26 /* & */ || c === 0x21 /* ! */) {
       i = skipProperty(text, i) - 1;
     } else if (c === BRACE || c === BRACKET || c === COMMA || c === QUESTION || c === COLON || c === DASH) {
-      if (bracket === 0 && (c === BRACE || c === BRACKET)) bracket = c;
       last = c;
     }
   }
-  return { last, bracket };
+  return last;
 }
 
 function isBlank(c: number): boolean {
