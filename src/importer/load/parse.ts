@@ -15,7 +15,7 @@ import { pyStrRepr } from './py-repr';
 import type * as JsYaml from 'js-yaml';
 import { constructStats, mayHaveNonSpecificTag, PYYAML_SAFE_SCHEMA, resolveNonSpecificTag } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
-import { keyProblems, longKeyMessage, longKeysInAst, mayHaveKeyProblems, mayHaveLongKey, repeatedKeyFinding } from './pyyaml-keys';
+import { keyProblems, keyProblemsPrefilter, longKeyMessage, longKeysInAst, mayHaveKeyProblemsIn, mayHaveLongKey, repeatedKeyFinding } from './pyyaml-keys';
 import { KeyWatch } from './key-watch';
 import { finalBlockScalarListener, mayEndInBlockScalar } from './final-block-scalar';
 import { mayMisreadEmptyItem } from './js-yaml-quirks';
@@ -169,9 +169,10 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   // properties, which the tests do not expect) is checked in full.
   const full = loaded.secondReader;
   const checkAliases = full || mayHaveAliases(chunkText);
+  const keyScan = full ? 'ast' : keyProblemsPrefilter(chunkText);
   const checks: DocumentChecks = {
     keys: loaded.keys,
-    keyProblems: full || mayHaveKeyProblems(chunkText),
+    keyProblems: keyScan === 'ast' || (keyScan === 'keys' && (loaded.duplicates || read.merges)) ? true : keyScan === 'keys' ? 'value' : false,
     merges: read.merges,
     duplicates: loaded.duplicates,
   };
@@ -193,7 +194,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     built.push(doc);
     failuresFound += failures.length;
     if (!reportConstructFailures(doc, failures, findings)) return;
-    if (!checkDocument(doc, chunkText, i, checks, findings)) return;
+    if (!checkDocument(doc, chunkText, i, checks.keyProblems === 'value' ? { ...checks, keyProblems: mayHaveKeyProblemsIn(value) } : checks, findings)) return;
   }
   // Failures made while building but found in no value: in keys, or in values a repeated key
   // replaced (PyYAML constructs both, and fails). Plain `=` and `<<` keys make some that are none.
@@ -210,7 +211,8 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
 interface DocumentChecks {
   /** Collection keys and long keys: from js-yaml's parse (see `key-watch.ts`), or the AST's for the second reader's documents. */
   readonly keys: KeyWatch | 'ast' | undefined;
-  readonly keyProblems: boolean;
+  /** Whether {@link keyProblems} reads the AST; `value`: if the document's value may hold one (`mayHaveKeyProblemsIn`). */
+  readonly keyProblems: boolean | 'value';
   readonly merges: boolean;
   readonly duplicates: boolean;
 }

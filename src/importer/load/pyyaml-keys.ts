@@ -18,12 +18,12 @@ import { LoadCodes } from './codes';
 import { ChunkAst } from './positions';
 import { pyRepr, pyStrRepr } from './py-repr';
 import { FloatMarker } from './py-values';
-import { PyKey } from './pyyaml-schema';
+import { PyKey, resolvePlainScalar } from './pyyaml-schema';
 import { pyScalarOf } from './yaml-ast-load';
 import { resolveAlias } from './alias-targets';
 import type { DuplicateKey, SourcePosition } from './wire-path';
 
-// The yaml package is loaded only when a chunk's keys need its AST (see mayHaveKeyProblems).
+// The yaml package is loaded only when a chunk's keys need its AST (see keyProblemsPrefilter).
 let yamlModule: typeof import('yaml') | undefined;
 function yamlLib(): typeof import('yaml') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -42,9 +42,57 @@ const ANCHOR = /&([^\s[\]{},]+)/g;
 // characters, so that each run is tried from one start only and the test stays linear in the text
 // (a `-` inside `-0-0-0...` was a start too, which took minutes on 100 KB).
 const NON_STRING_KEY = /(?:[\n\r\u2028\u2029{,?]|-(?=[ \t]))[ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|[-+.]?[0-9][0-9a-fA-F_.:xob+-]*)[ \t]*:(?:[ \t]|$)/m;
-/** Cheap test: may the chunk hold a redefined anchor or a non-string key? */
-export function mayHaveKeyProblems(text: string): boolean {
-  return hasRepeatedAnchor(text) || NON_STRING_KEY.test(`\n${text}`) || mayHaveTaggedKey(text);
+/**
+ * Cheap test of a chunk's text: `ast` when {@link keyProblems} must read it (a redefined anchor,
+ * a tagged key), `keys` when a plain key may not be a string to PyYAML (then
+ * {@link mayHaveKeyProblemsIn} tells from each document's value), else `none`.
+ */
+export function keyProblemsPrefilter(text: string): 'ast' | 'keys' | 'none' {
+  if (hasRepeatedAnchor(text) || mayHaveTaggedKey(text)) return 'ast';
+  return NON_STRING_KEY.test(`\n${text}`) ? 'keys' : 'none';
+}
+
+// The first characters of a plain scalar PyYAML may resolve to something other than a string.
+const MAYBE_NOT_STR = /^(?:$|[~nNyYtTfFoO0-9+.-])/;
+
+/**
+ * Whether a document's value, as js-yaml built it (keys made strings, a key written twice kept
+ * once, merges done), may hold what {@link keyProblems} reports, read as if every key were plain:
+ * two keys of one mapping that are one Python key, a null key under `data.values`, a number or bool
+ * key of selector labels. False rules the AST out; the caller reads it only for a chunk with no
+ * repeated key and no merge, whose keys all reach the value.
+ */
+export function mayHaveKeyProblemsIn(value: unknown): boolean {
+  const seen = new Set<object>();
+  const stack: { node: unknown; path: (string | number)[] }[] = [{ node: value, path: [] }];
+  while (stack.length > 0) {
+    const { node, path } = stack.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    const first = !seen.has(node);
+    seen.add(node);
+    if (Array.isArray(node)) {
+      if (first) node.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+      continue;
+    }
+    const proto = Object.getPrototypeOf(node);
+    if (proto !== Object.prototype && proto !== null) continue;
+    const hashes = new Set<string>();
+    // A mapping reached again through an alias is checked at this path too, but not walked again.
+    for (const key of Object.keys(node)) {
+      if (first) stack.push({ node: (node as Record<string, unknown>)[key], path: [...path, key] });
+      if (!MAYBE_NOT_STR.test(key)) continue;
+      const v = resolvePlainScalar(key);
+      if (typeof v === 'string') continue;
+      if (v === null) {
+        if (isChartValues(path)) return true;
+      } else if (isSelectorLabels(path)) return true;
+      const hash = v === null ? 'null' : typeof v === 'boolean' ? `n:${v ? 1 : 0}` : typeof v === 'number' || typeof v === 'bigint' ? `n:${v}` : v instanceof FloatMarker ? `n:${v.value}` : undefined;
+      // Anything else (a timestamp, a constructor failure): the AST decides.
+      if (hash === undefined || hashes.has(hash)) return true;
+      hashes.add(hash);
+    }
+  }
+  return false;
 }
 
 // A tag where a key may start (after an anchor, if any): `!!float 1: x`, `? !!binary ...`.
@@ -64,7 +112,7 @@ function hasRepeatedAnchor(text: string): boolean {
   return false;
 }
 
-/** The findings for document `index` of a chunk (call only when {@link mayHaveKeyProblems}). */
+/** The findings for document `index` of a chunk (call only when {@link keyProblemsPrefilter} and {@link mayHaveKeyProblemsIn} allow). */
 export function keyProblems(ast: ChunkAst, text: string, index: number, file: string, label: string): Diagnostic[] {
   const doc = ast.documents()[index];
   if (!doc) return [];
