@@ -194,7 +194,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     built.push(doc);
     failuresFound += failures.length;
     if (!reportConstructFailures(doc, failures, findings)) return;
-    if (!checkDocument(doc, chunkText, i, checks.keyProblems === 'value' ? { ...checks, keyProblems: mayHaveKeyProblemsIn(value) } : checks, findings)) return;
+    if (!checkDocument(doc, chunkText, i, checks.keyProblems === 'value' ? { ...checks, keyProblems: mayHaveKeyProblemsIn(value, checkAliases) } : checks, findings)) return;
   }
   // Failures made while building but found in no value: in keys, or in values a repeated key
   // replaced (PyYAML constructs both, and fails). Plain `=` and `<<` keys make some that are none.

@@ -62,38 +62,64 @@ const MAYBE_NOT_STR = /^(?:$|[~nNyYtTfFoO0-9+.-])/;
  * key of selector labels. False rules the AST out; the caller reads it only for a chunk with no
  * repeated key and no merge, whose keys all reach the value.
  */
-export function mayHaveKeyProblemsIn(value: unknown): boolean {
-  const seen = new Set<object>();
-  const stack: { node: unknown; path: (string | number)[] }[] = [{ node: value, path: [] }];
-  while (stack.length > 0) {
-    const { node, path } = stack.pop()!;
+export function mayHaveKeyProblemsIn(value: unknown, aliases = true): boolean {
+  // Without aliases no node is reached twice, and the walk needs no set of those it has seen.
+  const seen = aliases ? new Set<object>() : undefined;
+  // Parallel stacks (no object per node): the node, where it is (see WHERE), and its key.
+  const nodes: unknown[] = [value];
+  const wheres: number[] = [ROOT];
+  const keys: (string | number)[] = [''];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const where = wheres.pop()!;
+    const last = keys.pop()!;
     if (node === null || typeof node !== 'object') continue;
-    const first = !seen.has(node);
-    seen.add(node);
+    const first = seen === undefined || !seen.has(node);
+    seen?.add(node);
+    const inner = (key: string | number) => (where === ROOT ? (key === 'data' ? DATA : OTHER) : where === DATA ? (key === 'values' ? VALUES : key === 'wait' || key === 'upgrade' ? SELECTORS : OTHER) : where);
     if (Array.isArray(node)) {
-      if (first) node.forEach((item, i) => stack.push({ node: item, path: [...path, i] }));
+      if (first) {
+        for (let i = 0; i < node.length; i++) {
+          nodes.push(node[i]);
+          wheres.push(inner(i));
+          keys.push(i);
+        }
+      }
       continue;
     }
     const proto = Object.getPrototypeOf(node);
     if (proto !== Object.prototype && proto !== null) continue;
-    const hashes = new Set<string>();
-    // A mapping reached again through an alias is checked at this path too, but not walked again.
-    for (const key of Object.keys(node)) {
-      if (first) stack.push({ node: (node as Record<string, unknown>)[key], path: [...path, key] });
+    let hashes: Set<string> | undefined;
+    // A mapping reached again through an alias is checked here too, but not walked again.
+    // for-in: no array of keys per mapping (js-yaml's mappings have no inherited enumerable keys).
+    for (const key in node) {
+      if (first) {
+        nodes.push((node as Record<string, unknown>)[key]);
+        wheres.push(inner(key));
+        keys.push(key);
+      }
       if (!MAYBE_NOT_STR.test(key)) continue;
       const v = resolvePlainScalar(key);
       if (typeof v === 'string') continue;
       if (v === null) {
-        if (isChartValues(path)) return true;
-      } else if (isSelectorLabels(path)) return true;
+        if (where === VALUES) return true;
+      } else if (where === SELECTORS && last === 'labels') return true;
       const hash = v === null ? 'null' : typeof v === 'boolean' ? `n:${v ? 1 : 0}` : typeof v === 'number' || typeof v === 'bigint' ? `n:${v}` : v instanceof FloatMarker ? `n:${v.value}` : undefined;
       // Anything else (a timestamp, a constructor failure): the AST decides.
-      if (hash === undefined || hashes.has(hash)) return true;
-      hashes.add(hash);
+      if (hash === undefined || hashes?.has(hash)) return true;
+      (hashes ??= new Set()).add(hash);
     }
   }
   return false;
 }
+
+// Where a node of a document is, for the key checks that depend on it: the root, `data`, under
+// `data.values` (chart values), under `data.wait` or `data.upgrade` (selector labels), elsewhere.
+const ROOT = 0;
+const DATA = 1;
+const VALUES = 2;
+const SELECTORS = 3;
+const OTHER = 4;
 
 // A tag where a key may start (after an anchor, if any): `!!float 1: x`, `? !!binary ...`.
 const TAG_AT_KEY_START = /(?:^[ \t]*(?:[-?][ \t]+)*|[{,][ \t]*)(?:&[^\s]+[ \t]+)?!/m;
