@@ -7,7 +7,7 @@
  * `x\n\n` where PyYAML reads `x\n`). Strip chomping
  * (`|-`) reads alike. The value is made PyYAML's as the node is built.
  */
-import { skipProperties, skipSeparation } from './key-watch';
+import { skipProperties, skipSeparation } from './yaml-text';
 
 /** The part of js-yaml's parser state the listener reads and changes. */
 interface ScalarState {

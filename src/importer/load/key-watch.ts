@@ -17,6 +17,7 @@
  * the first two apart.
  */
 import { PYYAML_MAX_SIMPLE_KEY } from './pyyaml-keys';
+import { isBlank, isFlowIndicator, skipProperties, skipProperty, skipSeparation } from './yaml-text';
 
 /** The part of js-yaml's parser state the listener reads. */
 interface WatchedState {
@@ -152,49 +153,6 @@ function scanGap(text: string, from: number, to: number): number {
     }
   }
   return last;
-}
-
-function isBlank(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-}
-
-/** Past blanks, line breaks and comments. */
-export function skipSeparation(text: string, at: number): number {
-  for (;;) {
-    const c = text.charCodeAt(at);
-    if (isBlank(c)) at++;
-    else if (c === 0x23 /* # */) {
-      while (at < text.length && text.charCodeAt(at) !== 0x0a) at++;
-    } else return at;
-  }
-}
-
-/** Past a node's anchor and tag (and the separation after each): where its content starts. */
-export function skipProperties(text: string, at: number): number {
-  for (;;) {
-    const c = text.charCodeAt(at);
-    if (c !== 0x26 /* & */ && c !== 0x21 /* ! */) return at;
-    at = skipSeparation(text, skipProperty(text, at));
-  }
-}
-
-/** Past one property token: `&name`, `!tag`, `!<verbatim tag>`. */
-function skipProperty(text: string, at: number): number {
-  if (text.charCodeAt(at) === 0x21 && text.charCodeAt(at + 1) === 0x3c /* < */) {
-    const close = text.indexOf('>', at);
-    return close < 0 ? text.length : close + 1;
-  }
-  const anchor = text.charCodeAt(at) === 0x26;
-  let i = at + 1;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (isBlank(c) || (anchor && isFlowIndicator(c))) break;
-  }
-  return i;
-}
-
-function isFlowIndicator(c: number): boolean {
-  return c === COMMA || c === BRACKET || c === 0x5d || c === BRACE || c === 0x7d;
 }
 
 /** Where an alias name starting at `at` ends (js-yaml: at a blank or a flow indicator). */
