@@ -48,11 +48,14 @@ export async function loadSiteFiles(files: readonly string[]): Promise<LoadedSit
   const places = new Map<string, SourcePlace>();
   for (const input of read.inputs) {
     let parsed: { documents: readonly LoadedDocument[]; diagnostics: readonly Diagnostic[] } = parseYamlStream(input);
-    if (parsed.diagnostics.some((d) => d.code === LoadCodes.YAML_CONSTRUCT && UNKNOWN_TAG.test(d.message))) parsed = parseWithUnknownTagsAsNull(input.file, input.text);
+    if (parsed.diagnostics.some((d) => d.code === LoadCodes.YAML_CONSTRUCT && UNKNOWN_TAG.test(d.message))) {
+      parsed = parseWithUnknownTagsAsNull(input.file, input.text);
+      // The loader gives a final block scalar PyYAML's value; this reading of the yaml package does not.
+      if (parsed.documents.length > 0) clipFinalBlockScalar(input.text, parsed.documents[parsed.documents.length - 1].raw);
+    }
     diagnostics.push(...parsed.diagnostics.filter((d) => d.code !== LoadCodes.NO_DOCUMENTS));
     markIntKeys(input.text, parsed.documents.map((d) => d.raw));
     for (const doc of parsed.documents) markWholeFloats(doc);
-    if (parsed.documents.length > 0) clipFinalBlockScalar(input.text, parsed.documents[parsed.documents.length - 1].raw);
     for (const doc of parsed.documents) {
       const taken = sourceOf(doc);
       if ('problem' in taken) {
@@ -71,8 +74,8 @@ export async function loadSiteFiles(files: readonly string[]): Promise<LoadedSit
 /**
  * A block scalar that ends the file, whose last line has no line break (`content: |` then the
  * text, and no newline at the end of the file): PyYAML's clip (and keep) chomping keeps only the
- * line breaks the text has, so the value has no final newline; js-yaml, which builds the values,
- * adds one. Taken off here, so that the value is the one Pegleg hands Deckhand.
+ * line breaks the text has, so the value has no final newline; the yaml package adds one. Taken
+ * off here for a file read with unknown tags as null (the loader does it for every other input).
  */
 function clipFinalBlockScalar(text: string, raw: unknown): void {
   if (text.endsWith('\n') || text.endsWith('\r')) return;

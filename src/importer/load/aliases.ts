@@ -12,6 +12,7 @@
  * parsed again, by the `yaml` package, whose tree keeps aliases as nodes, to say which alias.
  */
 import type { Node } from 'yaml';
+import { resolveAlias } from './alias-targets';
 import { ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, type AliasBudget } from '../../values-schema/alias-budget';
 
 export { aliasExpansion, ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, measureAliases } from '../../values-schema/alias-budget';
@@ -56,7 +57,7 @@ export function findAliasProblem(text: string, budget: AliasBudget = {}): AliasP
   // The expanded size of a node; recursion reports its alias through the visit below.
   const sizeOf = (node: unknown): Size => {
     if (isAlias(node)) {
-      const target = node.resolve(doc);
+      const target = resolveAlias(node, doc);
       if (!target || resolving.has(target)) return { nodes: 1, chars: 0 };
       return sizeOf(target);
     }
@@ -95,7 +96,7 @@ export function findAliasProblem(text: string, budget: AliasBudget = {}): AliasP
         problem = { kind: 'recursive', offset, alias: name };
         return visit.BREAK;
       }
-      const target = node.resolve(doc);
+      const target = resolveAlias(node, doc);
       // As measureAliases counts: a scalar alias adds no node but its characters, a collection
       // its expanded size.
       if (target && isCollection(target)) {

@@ -99,6 +99,28 @@ export class ChunkSource {
     return needles.some((n) => piece.includes(n));
   }
 
+  /**
+   * The file positions of offsets in this piece of the stream, found in one pass over the text
+   * (as many offsets as findings, each its own search would be quadratic).
+   */
+  public positionsOf(offsets: readonly number[]): SourcePosition[] {
+    const order = offsets.map((_, i) => i).sort((a, b) => offsets[a] - offsets[b]);
+    const out: SourcePosition[] = new Array(offsets.length);
+    let line = this.chunk.line;
+    let lineStart = this.chunk.start;
+    let nl = this.text.indexOf('\n', lineStart);
+    for (const i of order) {
+      const at = this.chunk.start + offsets[i];
+      while (nl >= 0 && nl < at) {
+        line++;
+        lineStart = nl + 1;
+        nl = this.text.indexOf('\n', lineStart);
+      }
+      out[i] = { line, column: at - lineStart + 1 };
+    }
+    return out;
+  }
+
   public locateMany(index: number, paths: readonly WirePath[]): (SourcePosition | undefined)[] {
     if (paths.length === 0) return [];
     const ast = this.ast();
@@ -152,6 +174,11 @@ export class YamlDocument implements LoadedDocument {
 
   public textIncludes(needles: readonly string[]): boolean {
     return this.source.includes(needles);
+  }
+
+  /** The file positions of offsets in the text of the chunk the document was read from. */
+  public positionsOf(offsets: readonly number[]): SourcePosition[] {
+    return this.source.positionsOf(offsets);
   }
 
   /** The position AST of the chunk the document was read from. */

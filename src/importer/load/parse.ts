@@ -9,12 +9,15 @@ import { Diagnostic, elidedFieldPath, formatFieldPath, hasErrors, withCommas } f
 import { aliasExpansion, ALIAS_EXPANSION_BUDGET, ALIAS_EXPANSION_CHAR_BUDGET, findAliasProblem, mayHaveAliases } from './aliases';
 import { LoadCodes } from './codes';
 import { ChunkSource, LoadedDocument, YamlDocument } from './document';
+import type { SourcePosition } from './wire-path';
 import { KeptIndexes } from './positions';
 import { pyStrRepr } from './py-repr';
 import type * as JsYaml from 'js-yaml';
 import { constructStats, mayHaveNonSpecificTag, PYYAML_SAFE_SCHEMA, resolveNonSpecificTag } from './pyyaml-schema';
 import { Chunk, positionOf, SourceText, splitDocuments } from './source';
-import { keyProblems, longKeyProblems, mayHaveKeyProblems, mayHaveLongKey, repeatedKeyFinding } from './pyyaml-keys';
+import { keyProblems, keyProblemsPrefilter, longKeyMessage, longKeysInAst, mayHaveKeyProblemsIn, mayHaveLongKey, repeatedKeyFinding } from './pyyaml-keys';
+import { KeyWatch } from './key-watch';
+import { finalBlockScalarListener, mayEndInBlockScalar } from './final-block-scalar';
 import { mayMisreadEmptyItem } from './js-yaml-quirks';
 import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
 import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './limits';
@@ -122,17 +125,6 @@ export function parseInputs(inputs: readonly SourceText[], budget: LoadBudget = 
   return { documents, diagnostics };
 }
 
-/**
- * Where a key may be a mapping or a sequence, which PyYAML refuses: a flow collection opening with
- * another (`{{ x }}`) or following a `,` in one (`{a: 1, [b]: 2}`), an explicit `? ` key (in a
- * flow mapping too), a flow collection before a block `:`, an alias used as
- * a key (`*m : 1`, which may name a collection; an alias name holds no blank, line break or flow
- * indicator, so that no two names tried overlap and the test stays linear in the text). Tested on
- * `'\n' + text`, the line break standing for the text's start. A cheap test that rules out most
- * documents: the `yaml` AST decides.
- */
-const MAYBE_COLLECTION_KEY = /[[{,][ \t]*[[{]|[{,][ \t]*\?(?:[ \t]|$)|[\n\r\u2028\u2029][ \t-]*\?(?:[ \t]|$)|[\n\r\u2028\u2029][ \t-]*[[{].*[\]}][ \t]*:(?:[ \t]|$)|(?:[\n\r\u2028\u2029][ \t-]*|[{,][ \t]*)\*[^ \t\n\r\u2028\u2029,[\]{}]+[ \t]*:(?:[ \t]|$)/m;
-
 /** The diagnostics of one stream, counted against the run's {@link LoadBudget}. */
 class Findings {
   constructor(
@@ -168,7 +160,7 @@ function constructedDuring<T>(read: () => T): { result: T; specials: boolean; me
 /** Reads the documents of one chunk, checks each as PyYAML would read it, and keeps those it can. */
 function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean, kept: KeptIndexes, budget: LoadBudget): void {
   const chunkText = text.slice(chunk.start, chunk.end);
-  const read = constructedDuring(() => loadWithJsYaml(chunkText, chunk, file, diagnostics, nonPrintableReported));
+  const read = constructedDuring(() => loadWithJsYaml(chunkText, chunk, file, diagnostics, nonPrintableReported, mayHaveLongKey(chunkText)));
   const loaded = read.result;
   if (loaded === undefined) return;
   const findings = new Findings(diagnostics, budget);
@@ -177,10 +169,10 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   // properties, which the tests do not expect) is checked in full.
   const full = loaded.secondReader;
   const checkAliases = full || mayHaveAliases(chunkText);
+  const keyScan = full ? 'ast' : keyProblemsPrefilter(chunkText);
   const checks: DocumentChecks = {
-    collectionKeys: full || MAYBE_COLLECTION_KEY.test(`\n${chunkText}`),
-    keyProblems: full || mayHaveKeyProblems(chunkText),
-    longKeys: mayHaveLongKey(chunkText),
+    keys: loaded.keys,
+    keyProblems: keyScan === 'ast' || (keyScan === 'keys' && (loaded.duplicates || read.merges)) ? true : keyScan === 'keys' ? 'value' : false,
     merges: read.merges,
     duplicates: loaded.duplicates,
   };
@@ -202,7 +194,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     built.push(doc);
     failuresFound += failures.length;
     if (!reportConstructFailures(doc, failures, findings)) return;
-    if (!checkDocument(doc, chunkText, i, checks, findings)) return;
+    if (!checkDocument(doc, chunkText, i, checks.keyProblems === 'value' ? { ...checks, keyProblems: mayHaveKeyProblemsIn(value, checkAliases) } : checks, findings)) return;
   }
   // Failures made while building but found in no value: in keys, or in values a repeated key
   // replaced (PyYAML constructs both, and fails). Plain `=` and `<<` keys make some that are none.
@@ -217,9 +209,10 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
 
 /** Which of {@link checkDocument}'s checks a chunk needs. */
 interface DocumentChecks {
-  readonly collectionKeys: boolean;
-  readonly keyProblems: boolean;
-  readonly longKeys: boolean;
+  /** Collection keys and long keys: from js-yaml's parse (see `key-watch.ts`), or the AST's for the second reader's documents. */
+  readonly keys: KeyWatch | 'ast' | undefined;
+  /** Whether {@link keyProblems} reads the AST; `value`: if the document's value may hold one (`mayHaveKeyProblemsIn`). */
+  readonly keyProblems: boolean | 'value';
   readonly merges: boolean;
   readonly duplicates: boolean;
 }
@@ -245,8 +238,10 @@ function reportConstructFailures(doc: YamlDocument, failures: ReturnType<typeof 
  * keys it refuses, merges it does otherwise, keys written twice. False once reading stopped.
  */
 function checkDocument(doc: YamlDocument, chunkText: string, index: number, checks: DocumentChecks, findings: Findings): boolean {
-  if (checks.collectionKeys) {
-    for (const k of doc.collectionKeys()) {
+  const watched = checks.keys instanceof KeyWatch ? checks.keys : undefined;
+  if (checks.keys !== undefined) {
+    const found = watched ? withPositions(doc, watched.collectionKeys.get(index)) : doc.collectionKeys();
+    for (const k of found) {
       const template = k.template ? ": is this an unrendered template? Quote '{{ ... }}' or render it first" : ': a mapping or a sequence cannot be a key';
       if (!findings.errorAt(doc, k.at, LoadCodes.YAML_CONSTRUCT, `found unhashable key${template}`)) return false;
     }
@@ -254,8 +249,9 @@ function checkDocument(doc: YamlDocument, chunkText: string, index: number, chec
   if (checks.keyProblems) {
     for (const d of keyProblems(doc.ast(), chunkText, index, doc.file, doc.label)) if (!findings.add(d)) return false;
   }
-  if (checks.longKeys) {
-    for (const d of longKeyProblems(doc.ast(), chunkText, index, doc.file, doc.label)) if (!findings.add(d)) return false;
+  if (checks.keys !== undefined) {
+    const found = watched ? withPositions(doc, watched.longKeys.get(index)) : longKeysInAst(doc.ast(), chunkText, index);
+    for (const k of found) if (!findings.errorAt(doc, k.at, LoadCodes.YAML_SYNTAX, longKeyMessage(k.length))) return false;
   }
   if (checks.merges) {
     for (const at of doc.explicitMergeKeys()) {
@@ -287,6 +283,14 @@ function checkDocument(doc: YamlDocument, chunkText: string, index: number, chec
   return true;
 }
 
+/** Findings at offsets of the document's chunk, with their file positions, in text order. */
+function withPositions<T extends { readonly offset: number }>(doc: YamlDocument, found: readonly T[] | undefined): (T & { at: SourcePosition })[] {
+  if (!found) return [];
+  const sorted = [...found].sort((a, b) => a.offset - b.offset);
+  const at = doc.positionsOf(sorted.map((f) => f.offset));
+  return sorted.map((f, i) => ({ ...f, at: at[i] }));
+}
+
 /**
  * Reports the first tab PyYAML refuses (see `tabs.ts`), in a document or between documents, as
  * PyYAML stops there: unless the line has an error already (js-yaml's, about the same tab).
@@ -310,17 +314,30 @@ function stopReading(budget: LoadBudget, diagnostics: Diagnostic[], location: st
 /**
  * The chunk's documents as js-yaml builds them, or undefined once their error is reported.
  * `secondReader` says that they come from the `yaml` package's AST instead (see `yaml-ast-load.ts`).
+ * `keys` is where the key checks find the keys: js-yaml's parse, watched, for a chunk that may
+ * have a collection key (a flow collection, an explicit key, an alias) or a long key; the AST for
+ * the second reader's.
  */
-function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): { values: unknown[]; duplicates: boolean; secondReader: boolean } | undefined {
+function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean, longLines: boolean): { values: unknown[]; duplicates: boolean; secondReader: boolean; keys: KeyWatch | 'ast' | undefined } | undefined {
   // Only a document that may hold a '!' node pays for a listener on every node.
   if (mayMisreadEmptyItem(chunkText)) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const read = (require('./yaml-ast-load') as typeof import('./yaml-ast-load')).loadWithYamlAst(chunkText);
-    if (read) return { ...read, secondReader: true };
+    if (read) return { ...read, secondReader: true, keys: 'ast' };
   }
-  const options: JsYaml.LoadOptions = mayHaveNonSpecificTag(chunkText) ? { schema: PYYAML_SAFE_SCHEMA, listener: resolveNonSpecificTag as unknown as NonNullable<JsYaml.LoadOptions['listener']> } : { schema: PYYAML_SAFE_SCHEMA };
+  const watchKeys = longLines || MAY_HAVE_COLLECTION_KEY.test(chunkText);
+  const tags = mayHaveNonSpecificTag(chunkText);
+  const finalBlock = mayEndInBlockScalar(chunkText);
+  const load = (json: boolean) => {
+    const watch = watchKeys ? new KeyWatch(chunkText, longLines) : undefined;
+    // In this order: a '!' scalar gets its value, then the final block scalar its last line break.
+    const listeners = [tags ? resolveNonSpecificTag : undefined, finalBlock ? finalBlockScalarListener(chunkText) : undefined, watch?.listener].filter((l) => l !== undefined) as Listener[];
+    const listener = listeners.length <= 1 ? listeners[0] : (e: 'open' | 'close', s: never) => listeners.forEach((l) => l(e, s));
+    const options: JsYaml.LoadOptions = { schema: PYYAML_SAFE_SCHEMA, ...(listener ? { listener: listener as unknown as NonNullable<JsYaml.LoadOptions['listener']> } : {}), ...(json ? { json: true } : {}) };
+    return { values: jsyaml.loadAll(chunkText, null, options), duplicates: json, secondReader: false, keys: watch };
+  };
   try {
-    return { values: jsyaml.loadAll(chunkText, null, options), duplicates: false, secondReader: false };
+    return load(false);
   } catch (e) {
     if (!(e instanceof jsyaml.YAMLException) || !e.reason.startsWith('duplicated mapping key')) {
       return readWithYamlAst(e, chunkText, chunk, file, diagnostics, nonPrintableReported);
@@ -328,22 +345,27 @@ function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnosti
   }
   // PyYAML keeps the last value of a repeated key; js-yaml does that only in its JSON mode.
   try {
-    return { values: jsyaml.loadAll(chunkText, null, { ...options, json: true }), duplicates: true, secondReader: false };
+    return load(true);
   } catch (e) {
     return readWithYamlAst(e, chunkText, chunk, file, diagnostics, nonPrintableReported);
   }
 }
+
+type Listener = (event: 'open' | 'close', state: never) => void;
+
+/** Only a flow collection, an explicit key (`?`) or an alias can put a collection where a key is. */
+const MAY_HAVE_COLLECTION_KEY = /[[{?*]/;
 
 /**
  * After js-yaml failed: a document with an anchor or a tag may be one js-yaml cannot read and
  * PyYAML can (properties on an implicit key); the `yaml` package reads it. Otherwise, or if that
  * fails too, js-yaml's error is reported.
  */
-function readWithYamlAst(e: unknown, chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): { values: unknown[]; duplicates: boolean; secondReader: true } | undefined {
+function readWithYamlAst(e: unknown, chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean): { values: unknown[]; duplicates: boolean; secondReader: true; keys: 'ast' } | undefined {
   if (e instanceof jsyaml.YAMLException && !nonPrintableReported && (chunkText.includes('&') || chunkText.includes('!'))) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const read = (require('./yaml-ast-load') as typeof import('./yaml-ast-load')).loadWithYamlAst(chunkText);
-    if (read) return { ...read, secondReader: true };
+    if (read) return { ...read, secondReader: true, keys: 'ast' };
   }
   reportLoadError(e, chunk, file, diagnostics, nonPrintableReported);
   return undefined;

@@ -11,6 +11,7 @@ import { PyKey, pyKeyOf, plainKeyString } from './pyyaml-schema';
 import { DuplicateKey, SourcePosition, WirePath } from './wire-path';
 import { ConstructFailure } from './py-values';
 import { pyScalarOf } from './yaml-ast-load';
+import { resolveAlias } from './alias-targets';
 
 // The yaml package is loaded only when an AST is needed: most runs never build one.
 let yamlModule: typeof import('yaml') | undefined;
@@ -392,7 +393,7 @@ function startOf(node: unknown): number | undefined {
 }
 
 function deref(node: unknown, doc: Document.Parsed): unknown {
-  for (let i = 0; i < 100 && isAlias(node); i++) node = (node as Alias).resolve(doc);
+  for (let i = 0; i < 100 && isAlias(node); i++) node = resolveAlias(node as Alias, doc);
   return node;
 }
 

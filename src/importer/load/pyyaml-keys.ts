@@ -18,11 +18,12 @@ import { LoadCodes } from './codes';
 import { ChunkAst } from './positions';
 import { pyRepr, pyStrRepr } from './py-repr';
 import { FloatMarker } from './py-values';
-import { PyKey } from './pyyaml-schema';
+import { PyKey, resolvePlainScalar } from './pyyaml-schema';
 import { pyScalarOf } from './yaml-ast-load';
-import type { DuplicateKey } from './wire-path';
+import { resolveAlias } from './alias-targets';
+import type { DuplicateKey, SourcePosition } from './wire-path';
 
-// The yaml package is loaded only when a chunk's keys need its AST (see mayHaveKeyProblems).
+// The yaml package is loaded only when a chunk's keys need its AST (see keyProblemsPrefilter).
 let yamlModule: typeof import('yaml') | undefined;
 function yamlLib(): typeof import('yaml') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -41,10 +42,84 @@ const ANCHOR = /&([^\s[\]{},]+)/g;
 // characters, so that each run is tried from one start only and the test stays linear in the text
 // (a `-` inside `-0-0-0...` was a start too, which took minutes on 100 KB).
 const NON_STRING_KEY = /(?:[\n\r\u2028\u2029{,?]|-(?=[ \t]))[ \t]*(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|null|Null|NULL|~|[-+.]?[0-9][0-9a-fA-F_.:xob+-]*)[ \t]*:(?:[ \t]|$)/m;
-/** Cheap test: may the chunk hold a redefined anchor or a non-string key? */
-export function mayHaveKeyProblems(text: string): boolean {
-  return hasRepeatedAnchor(text) || NON_STRING_KEY.test(`\n${text}`) || mayHaveTaggedKey(text);
+/**
+ * Cheap test of a chunk's text: `ast` when {@link keyProblems} must read it (a redefined anchor,
+ * a tagged key), `keys` when a plain key may not be a string to PyYAML (then
+ * {@link mayHaveKeyProblemsIn} tells from each document's value), else `none`.
+ */
+export function keyProblemsPrefilter(text: string): 'ast' | 'keys' | 'none' {
+  if (hasRepeatedAnchor(text) || mayHaveTaggedKey(text)) return 'ast';
+  return NON_STRING_KEY.test(`\n${text}`) ? 'keys' : 'none';
 }
+
+// The first characters of a plain scalar PyYAML may resolve to something other than a string.
+const MAYBE_NOT_STR = /^(?:$|[~nNyYtTfFoO0-9+.-])/;
+
+/**
+ * Whether a document's value, as js-yaml built it (keys made strings, a key written twice kept
+ * once, merges done), may hold what {@link keyProblems} reports, read as if every key were plain:
+ * two keys of one mapping that are one Python key, a null key under `data.values`, a number or bool
+ * key of selector labels. False rules the AST out; the caller reads it only for a chunk with no
+ * repeated key and no merge, whose keys all reach the value.
+ */
+export function mayHaveKeyProblemsIn(value: unknown, aliases = true): boolean {
+  // Without aliases no node is reached twice, and the walk needs no set of those it has seen.
+  const seen = aliases ? new Set<object>() : undefined;
+  // Parallel stacks (no object per node): the node, where it is (see WHERE), and its key.
+  const nodes: unknown[] = [value];
+  const wheres: number[] = [ROOT];
+  const keys: (string | number)[] = [''];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const where = wheres.pop()!;
+    const last = keys.pop()!;
+    if (node === null || typeof node !== 'object') continue;
+    const first = seen === undefined || !seen.has(node);
+    seen?.add(node);
+    const inner = (key: string | number) => (where === ROOT ? (key === 'data' ? DATA : OTHER) : where === DATA ? (key === 'values' ? VALUES : key === 'wait' || key === 'upgrade' ? SELECTORS : OTHER) : where);
+    if (Array.isArray(node)) {
+      if (first) {
+        for (let i = 0; i < node.length; i++) {
+          nodes.push(node[i]);
+          wheres.push(inner(i));
+          keys.push(i);
+        }
+      }
+      continue;
+    }
+    const proto = Object.getPrototypeOf(node);
+    if (proto !== Object.prototype && proto !== null) continue;
+    let hashes: Set<string> | undefined;
+    // A mapping reached again through an alias is checked here too, but not walked again.
+    // for-in: no array of keys per mapping (js-yaml's mappings have no inherited enumerable keys).
+    for (const key in node) {
+      if (first) {
+        nodes.push((node as Record<string, unknown>)[key]);
+        wheres.push(inner(key));
+        keys.push(key);
+      }
+      if (!MAYBE_NOT_STR.test(key)) continue;
+      const v = resolvePlainScalar(key);
+      if (typeof v === 'string') continue;
+      if (v === null) {
+        if (where === VALUES) return true;
+      } else if (where === SELECTORS && last === 'labels') return true;
+      const hash = v === null ? 'null' : typeof v === 'boolean' ? `n:${v ? 1 : 0}` : typeof v === 'number' || typeof v === 'bigint' ? `n:${v}` : v instanceof FloatMarker ? `n:${v.value}` : undefined;
+      // Anything else (a timestamp, a constructor failure): the AST decides.
+      if (hash === undefined || hashes?.has(hash)) return true;
+      (hashes ??= new Set()).add(hash);
+    }
+  }
+  return false;
+}
+
+// Where a node of a document is, for the key checks that depend on it: the root, `data`, under
+// `data.values` (chart values), under `data.wait` or `data.upgrade` (selector labels), elsewhere.
+const ROOT = 0;
+const DATA = 1;
+const VALUES = 2;
+const SELECTORS = 3;
+const OTHER = 4;
 
 // A tag where a key may start (after an anchor, if any): `!!float 1: x`, `? !!binary ...`.
 const TAG_AT_KEY_START = /(?:^[ \t]*(?:[-?][ \t]+)*|[{,][ \t]*)(?:&[^\s]+[ \t]+)?!/m;
@@ -63,7 +138,7 @@ function hasRepeatedAnchor(text: string): boolean {
   return false;
 }
 
-/** The findings for document `index` of a chunk (call only when {@link mayHaveKeyProblems}). */
+/** The findings for document `index` of a chunk (call only when {@link keyProblemsPrefilter} and {@link mayHaveKeyProblemsIn} allow). */
 export function keyProblems(ast: ChunkAst, text: string, index: number, file: string, label: string): Diagnostic[] {
   const doc = ast.documents()[index];
   if (!doc) return [];
@@ -110,7 +185,7 @@ function mergedPairs(map: YAMLMap, doc: Document.Parsed, depth: number, seen: Se
   const out: Pair[] = [];
   if (depth > 20) return out;
   const deref = (n: unknown): unknown => {
-    for (let i = 0; i < 100 && isAlias(n); i++) n = (n as Alias).resolve(doc);
+    for (let i = 0; i < 100 && isAlias(n); i++) n = resolveAlias(n as Alias, doc);
     return n;
   };
   for (const pair of map.items as Pair[]) {
@@ -359,11 +434,19 @@ export function mayHaveLongKey(text: string): boolean {
   return false;
 }
 
-/** Simple keys of document `index` that PyYAML refuses as too long (call only when {@link mayHaveLongKey}). */
-export function longKeyProblems(ast: ChunkAst, text: string, index: number, file: string, label: string): Diagnostic[] {
+/** The long-key error for a key of `length` characters. */
+export function longKeyMessage(length: number): string {
+  return `this key runs ${withCommas(length)} characters up to its ':', and PyYAML, which Armada reads documents with, looks for a simple key's ':' within ${withCommas(PYYAML_MAX_SIMPLE_KEY)} ("mapping values are not allowed here", or "could not find expected ':'"): Armada cannot read this file; write it as an explicit key ('? ' and the key, then ': ' and the value on the next line) or shorten it`;
+}
+
+/**
+ * Simple keys of document `index` that PyYAML refuses as too long, from the `yaml` AST: for the
+ * documents of the second reader, which has built it (js-yaml's are watched: `key-watch.ts`).
+ */
+export function longKeysInAst(ast: ChunkAst, text: string, index: number): { at: SourcePosition; length: number }[] {
   const doc = ast.documents()[index];
   if (!doc) return [];
-  const out: Diagnostic[] = [];
+  const out: { at: SourcePosition; length: number }[] = [];
   const seen = new Set<unknown>();
   const walk = (node: unknown): void => {
     if (seen.has(node) || !(isMap(node) || isSeq(node))) return;
@@ -371,16 +454,7 @@ export function longKeyProblems(ast: ChunkAst, text: string, index: number, file
     if (isSeq(node)) return node.items.forEach(walk);
     for (const pair of node.items as Pair[]) {
       const length = simpleKeyLength(ast, text, pair.key);
-      if (length !== undefined && length > PYYAML_MAX_SIMPLE_KEY) {
-        const p = ast.position(keyStart(text, (pair.key as Node).range![0]));
-        out.push({
-          severity: 'error',
-          location: `${file}:${p.line}:${p.column}`,
-          ...(label ? { document: label } : {}),
-          code: LoadCodes.YAML_SYNTAX,
-          message: `this key runs ${withCommas(length)} characters up to its ':', and PyYAML, which Armada reads documents with, looks for a simple key's ':' within ${withCommas(PYYAML_MAX_SIMPLE_KEY)} ("mapping values are not allowed here", or "could not find expected ':'"): Armada cannot read this file; write it as an explicit key ('? ' and the key, then ': ' and the value on the next line) or shorten it`,
-        });
-      }
+      if (length !== undefined && length > PYYAML_MAX_SIMPLE_KEY) out.push({ at: ast.position(keyStart(text, (pair.key as Node).range![0])), length });
       walk(pair.value);
     }
   };

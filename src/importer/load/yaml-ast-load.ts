@@ -14,6 +14,7 @@ import type * as JsYaml from 'js-yaml';
 import type { Alias, Document, Node, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { ConstructFailure } from './py-values';
 import { constructStats, PYYAML_SAFE_SCHEMA } from './pyyaml-schema';
+import { finalBlockScalarValue } from './final-block-scalar';
 
 // js-yaml's typings leave out the compiled lookups every schema has, and two functions of each type.
 type SchemaType = JsYaml.Type & { resolve(s: unknown): boolean; construct(s: unknown): unknown };
@@ -42,7 +43,7 @@ export function loadWithYamlAst(text: string): { values: unknown[]; duplicates: 
   const docs = yaml.parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, strict: false, prettyErrors: false }) as Document.Parsed[];
   if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return undefined;
   const { specials, merges, failures } = constructStats;
-  const builder = new AstBuilder(yaml);
+  const builder = new AstBuilder(yaml, text);
   try {
     const values = docs.map((d) => builder.document(d));
     return { values, duplicates: builder.duplicates };
@@ -60,7 +61,10 @@ class AstBuilder {
   public duplicates = false;
   private anchors = new Map<string, unknown>();
 
-  constructor(private readonly yaml: typeof import('yaml')) {}
+  constructor(
+    private readonly yaml: typeof import('yaml'),
+    private readonly text: string,
+  ) {}
 
   public document(doc: Document.Parsed): unknown {
     this.anchors = new Map();
@@ -87,7 +91,12 @@ class AstBuilder {
   }
 
   private scalar(node: Scalar): unknown {
-    return constructScalarNode(node);
+    const value = constructScalarNode(node);
+    // The yaml package, like js-yaml, reads a final line break the text does not have (see final-block-scalar.ts).
+    if (typeof value === 'string' && (node.type === 'BLOCK_LITERAL' || node.type === 'BLOCK_FOLDED') && node.range && node.range[1] >= this.text.length) {
+      return finalBlockScalarValue(this.text, node.range[0], value, 'yaml');
+    }
+    return value;
   }
 
   private tagged(tag: string | undefined, kind: 'sequence' | 'mapping', data: unknown): unknown {
