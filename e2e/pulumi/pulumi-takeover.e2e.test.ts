@@ -86,6 +86,9 @@ describe('Pulumi against releases and charts Armada handles', () => {
       [2, 'deployed'],
     ]);
 
+    // Helm 4, which Armada now runs, reads the records the provider's Helm 3 wrote.
+    expect((await helmRecord(namespace, 'ptk-agent', 'helm4'))?.version).toBe(2);
+
     // A second `pulumi up` changes nothing: no upgrade, no wait.
     const second = await ws.run('up');
     expect(Object.keys(changes(second.summary))).toEqual(['same']);
