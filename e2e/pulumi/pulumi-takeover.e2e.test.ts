@@ -108,7 +108,7 @@ describe('Pulumi against releases and charts Armada handles', () => {
     const write = (revision: string) =>
       ws.writeSite(
         site('poa', path.join(ws.dir, 'chart-cache'), [
-          { id: 'legacy', namespace, source: { type: 'local', path: path.join(__dirname, 'fixtures', 'openapi-legacy') }, values: { conf: { revision } }, wait: { timeoutSeconds: 60, labels: { release_group: 'poa-legacy' } } },
+          { id: 'legacy', namespace, source: { type: 'local', path: path.join(__dirname, 'fixtures', 'openapi-legacy') }, values: { conf: { revision } }, wait: { timeoutSeconds: 60, labels: { release_group: 'poa-legacy' }, resources: [] } },
         ]),
       );
     write('1');
