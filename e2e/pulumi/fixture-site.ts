@@ -18,6 +18,8 @@ export interface SiteChart {
 
 export interface SiteDescription {
   readonly releasePrefix: string;
+  /** ManifestDeploymentArgs.takeover. */
+  readonly takeover?: boolean;
   readonly helmCommand: string;
   readonly chartCacheDir: string;
   readonly subcharts: readonly SiteChart[];

@@ -37,6 +37,14 @@ export interface CodegenOptions {
    * @default - none: every value is written as it is
    */
   readonly secretValues?: ReadonlyMap<string, readonly (readonly (string | number)[])[]> | undefined;
+  /**
+   * Also write the site's Pulumi deployment, for a Pulumi program's entry point: an exported
+   * `deployment = new ManifestDeployment(<manifest name>, { manifest })` from
+   * `<importFrom>/pulumi`. With `takeover: true` it takes over the releases Armada installed
+   * (`ManifestDeploymentArgs.takeover`) instead of installing them.
+   * @default - no deployment: the module only builds the manifest
+   */
+  readonly pulumi?: { readonly takeover?: boolean | undefined } | undefined;
 }
 
 /** A value written as code that reads it at run time (see CodegenOptions.secretValues). */
@@ -77,7 +85,12 @@ class Generator {
     private readonly options: CodegenOptions,
   ) {
     this.taken.add(this.siteVar());
+    // Before any chart or group takes the name.
+    if (options.pulumi !== undefined) this.deploymentVar = this.declare('deployment', 'chart');
   }
+
+  /** The deployment's variable, when the Pulumi deployment is written. */
+  private readonly deploymentVar: string | undefined;
 
   /** The manifest's variable: the export name, or `site` under a default export. */
   private siteVar(): string {
@@ -127,6 +140,17 @@ class Generator {
       for (const c of late) this.out.push(`${this.varOf(c.name)}.addSubchart(${this.lateDependencies(c).map((d) => this.varOf(d)).join(', ')});`);
     }
 
+    if (this.deploymentVar !== undefined) {
+      const takeover = this.options.pulumi?.takeover === true;
+      const props: [string, string][] = [['manifest', site], ...(takeover ? [['takeover', 'true'] as [string, string]] : [])];
+      this.out.push(
+        '',
+        takeover
+          ? '// Its first `pulumi up` takes over the releases Armada installed, then upgrades each in place; remove takeover once it succeeded.'
+          : '// `pulumi up` installs every release; see ManifestDeploymentArgs.takeover for a site Armada already deployed.',
+        `export const ${this.deploymentVar} = new ManifestDeployment(${str(spec.name)}, ${obj(props, 0)});`,
+      );
+    }
     if (exportDefault) this.out.push('', `export default ${site};`);
     // A construct is kept by its scope: a variable nothing refers to is left out (noUnusedLocals).
     for (const [v, d] of this.declarations) if (!d.used) this.out[d.line] = this.out[d.line].replace(`const ${v} = new `, 'new ');
@@ -136,6 +160,7 @@ class Generator {
       '// Render it with an output of armada-cdk/cdk8s, or deploy it with armada-cdk/pulumi.',
       ...(this.imports.has('siteSecret') ? ['// Secret values are not written here: siteSecret() reads each from the rendered site named by ARMADA_CDK_SITE when the program runs.'] : []),
       `import { ${[...this.imports].sort().join(', ')} } from ${str(this.options.importFrom ?? 'armada-cdk')};`,
+      ...(this.deploymentVar !== undefined ? [`import { ManifestDeployment } from ${str(`${this.options.importFrom ?? 'armada-cdk'}/pulumi`)};`] : []),
       '',
     ];
     return [...header, ...this.out, ''].join('\n');
@@ -337,7 +362,7 @@ const FACTORY: Record<string, string | undefined> = {
   statefulset: 'statefulSet',
 };
 
-const IMPORTED = new Set(['ArmadaManifest', 'Chart', 'ChartGroup', 'ChartSource', 'Duration', 'WaitResource', 'SchemaVersion', 'siteSecret']);
+const IMPORTED = new Set(['ArmadaManifest', 'Chart', 'ChartGroup', 'ChartSource', 'Duration', 'WaitResource', 'SchemaVersion', 'siteSecret', 'ManifestDeployment']);
 
 /** `v` with the value at `path` (from `at`) replaced, the mappings and lists on the way copied; `v` itself when the path is not there. */
 function replaced(v: unknown, path: readonly (string | number)[], at: number, ref: SecretReference): unknown {
@@ -357,6 +382,7 @@ const RESERVED = new Set([
   'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'yield', 'let', 'static', 'await',
   'implements', 'interface', 'package', 'private', 'protected', 'public', 'Chart', 'ChartGroup', 'ArmadaManifest',
   'ChartSource', 'Duration', 'WaitResource', 'SchemaVersion', 'undefined', 'NaN', 'Infinity', 'arguments', 'eval', 'siteSecret',
+  'ManifestDeployment',
 ]);
 
 /**

@@ -133,6 +133,8 @@ export const DiagnosticCodes = {
   PULUMI_REDEPLOY: 'pulumi-redeploy',
   /** An `aliases` entry of a deployment that names nothing it creates, or no old path. */
   PULUMI_ALIAS: 'pulumi-alias',
+  /** An option of a deployment (`ManifestDeployment`) of the wrong type or value. */
+  PULUMI_OPTION: 'pulumi-option',
   // The operator bundle (cdk8s/operator/warnings.ts); all warnings.
   /** An operator bound to cluster-admin. */
   CLUSTER_ADMIN: 'cluster-admin',

@@ -22,7 +22,6 @@ export interface ReleaseInputs {
   readonly namespace: string;
   readonly createNamespace: true;
   readonly values: Readonly<Record<string, unknown>>;
-  readonly allowNullValues: true;
   readonly timeout: number;
   readonly skipAwait: boolean;
   readonly waitForJobs: boolean;
@@ -37,8 +36,10 @@ export interface ReleaseInputs {
  *
  * - `name`/`namespace`: the planned release; `createNamespace` as `--create-namespace`.
  * - `values`: the chart's values, Pulumi outputs and secrets included (checked against a local
- *   chart's values.schema.json once known: `checkedValues`). `allowNullValues`, because a `null`
- *   in a values file removes the chart's default in Helm, and the provider would drop it.
+ *   chart's values.schema.json once known: `checkedValues`). No `allowNullValues`: up to provider
+ *   4.29 it did nothing (the provider dropped every `null` before reading it), and from 4.30 the
+ *   provider keeps nulls by default, ignores the flag and logs a deprecation for every Release
+ *   that sets it. A `null` removes the chart's default, as in Armada's values file, with 4.30 or later.
  * - `timeout`: `wait.timeout`, the budget the readiness gate then shares (see the gate).
  * - `skipAwait`: off exactly when native wait is on (`--wait`); `waitForJobs` when that wait
  *   covers a chart that waits on jobs.
@@ -46,7 +47,13 @@ export interface ReleaseInputs {
  * - `disableCRDHooks`: `upgrade.noHooks`. The provider hands this flag to `helm upgrade` as its
  *   `--no-hooks` and leaves installs alone, which is Armada's behaviour; `disableWebhooks` would
  *   instead skip the hooks of the first install.
- * - `disableOpenapiValidation`: Armada always passes `--disable-openapi-validation`.
+ * - `disableOpenapiValidation`: Armada always passes `--disable-openapi-validation`. The
+ *   provider applies it to installs only: its upgrade never sets Helm's flag. Helm's OpenAPI check
+ *   then only runs where the API server lacks server-side field validation (before Kubernetes
+ *   1.25): Helm skips its client-side check whenever the server offers `fieldValidation`, and never
+ *   asks the server to be strict, so a newer server drops an unknown field with a warning, which
+ *   is what the flag lets through. On an older server the upgrade of such a chart fails where
+ *   Armada's succeeds (docs/pulumi.md).
  */
 export function releaseInputs(release: PlannedRelease, chart: ChartSpec): ReleaseInputs {
   return {
@@ -55,7 +62,6 @@ export function releaseInputs(release: PlannedRelease, chart: ChartSpec): Releas
     createNamespace: true,
     // The schema check sees what Helm receives (timestamps as their text, integers as numbers).
     values: checkedValues({ ...chart, values: pulumiValues(chart.values ?? {}) }),
-    allowNullValues: true,
     timeout: release.waitTimeout,
     skipAwait: !release.nativeWait,
     waitForJobs: release.nativeWait && release.waitResources.some((r) => r.type === 'job'),
@@ -68,8 +74,8 @@ export function releaseInputs(release: PlannedRelease, chart: ChartSpec): Releas
 
 /**
  * Imported values may hold timestamps (Helm gets the text Armada's `yaml.safe_dump` writes) and
- * integers beyond 2^53 (bigints): Pulumi carries numbers as doubles, so a bigint becomes the
- * nearest one, as {@link unsupportedFields} warns.
+ * integers beyond 2^53 (bigints): Helm reads every number of a values file as a float64, so the
+ * chart gets the nearest double whichever way it is deployed; Pulumi carries the same double.
  */
 function pulumiValues(values: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   const walk = (v: unknown): unknown => {
@@ -111,7 +117,7 @@ export function unsupportedFields(deployed: readonly ChartSpec[]): Diagnostic[] 
       warn(chart, 'delete.timeout', 'has no effect: Armada uses it to uninstall a failed release before reinstalling it, and the Pulumi backend upgrades a failed release in place instead');
     }
     for (const b of bigintPaths(chart.values)) {
-      warn(chart, ['values', ...b.path].join('.'), `the integer ${b.value} is beyond 2^53: Pulumi passes values as doubles, so Helm receives ${Number(b.value)}`);
+      warn(chart, ['values', ...b.path].join('.'), `the integer ${b.value} is beyond 2^53: Helm reads every number of a values file as a 64-bit float (Helm 3 and 4), so the chart receives ${Number(b.value)} however it is deployed, by Armada as by Pulumi`);
     }
     if ((chart.upgrade?.pre?.update?.length ?? 0) > 0) {
       warn(chart, 'upgrade.pre.update', 'is not performed by the Pulumi backend (Armada itself has not been able to since its move to Helm 3)');

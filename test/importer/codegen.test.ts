@@ -37,7 +37,7 @@ function typeErrors(files: Record<string, string>): string[] {
     typeRoots: [path.join(ROOT, 'node_modules', '@types')],
     resolveJsonModule: true,
     baseUrl: ROOT,
-    paths: { 'armada-cdk': [path.join(ROOT, 'src/index.ts')] },
+    paths: { 'armada-cdk': [path.join(ROOT, 'src/index.ts')], 'armada-cdk/pulumi': [path.join(ROOT, 'src/pulumi/index.ts')] },
   });
   return ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
@@ -114,6 +114,55 @@ describe('armada-cdk import: generated TypeScript', () => {
     const { spec } = documentsToSpec(parseDocuments(['schema: armada/Chart/v1', 'metadata: { schema: metadata/Document/v1, name: c }', 'data:', '  chart_name: c', '  release: c', '  namespace: n', '  install: { no_hooks: false }', '  upgrade: { no_hooks: false, pre: { delete: [{ type: job }] } }', '  values: {}', '  dependencies: []', '  source: { type: local, location: /c, subpath: . }', '---', 'schema: armada/ChartGroup/v1', 'metadata: { schema: metadata/Document/v1, name: g }', 'data: { chart_group: [c] }', '---', 'schema: armada/Manifest/v1', 'metadata: { schema: metadata/Document/v1, name: m }', 'data: { release_prefix: p, chart_groups: [g] }', ''].join('\n'), 'x.yaml'));
     const code = generateTypeScript(spec!);
     expect(code).toContain(["new Chart(g, 'c', {", "  namespace: 'n',", "  source: ChartSource.local('/c', { subpath: '.' }),", "  upgrade: { pre: { delete: [{ type: 'job' }] } },", '  dependencies: [],', '});'].join('\n'));
+  });
+});
+
+describe('the Pulumi deployment (pulumi option)', () => {
+  const file = 'openstack-helm__tools__deployment__armada__manifests__armada-osh.yaml';
+  const { spec } = documentsToSpec(parseDocuments(readShared('corpus', file), file));
+
+  test('takeover: an exported ManifestDeployment of the manifest, from armada-cdk/pulumi, that compiles', () => {
+    const code = generateTypeScript(spec!, { pulumi: { takeover: true } });
+    const lines = code.split('\n');
+    expect(lines.slice(2, 4)).toEqual(["import { ArmadaManifest, Chart, ChartGroup, ChartSource, Duration, WaitResource } from 'armada-cdk';", "import { ManifestDeployment } from 'armada-cdk/pulumi';"]);
+    expect(lines.slice(-4)).toEqual([
+      '',
+      '// Its first `pulumi up` takes over the releases Armada installed, then upgrades each in place; remove takeover once it succeeded.',
+      "export const deployment = new ManifestDeployment('armada-manifest', { manifest: site, takeover: true });",
+      '',
+    ]);
+    expect(typeErrors({ 'takeover.ts': code })).toEqual([]);
+    // Without the option, nothing of Pulumi.
+    expect(generateTypeScript(spec!)).not.toContain('ManifestDeployment');
+  });
+
+  test('without takeover, a default export, and names that collide: the deployment keeps its own name; the manifest name is a quoted string', () => {
+    const doc = (name: string) =>
+      [
+        'schema: armada/Chart/v1',
+        'metadata: { schema: metadata/Document/v1, name: deployment }',
+        'data: { chart_name: c, release: c, namespace: n, source: { type: local, location: /c, subpath: . } }',
+        '---',
+        'schema: armada/ChartGroup/v1',
+        'metadata: { schema: metadata/Document/v1, name: g }',
+        'data: { chart_group: [deployment] }',
+        '---',
+        'schema: armada/Manifest/v1',
+        `metadata: { schema: metadata/Document/v1, name: ${JSON.stringify(name)} }`,
+        'data: { release_prefix: p, chart_groups: [g] }',
+        '',
+      ].join('\n');
+    const hostile = documentsToSpec(parseDocuments(doc("m'); require('x"), 'x.yaml')).spec!;
+    const code = generateTypeScript(hostile, { pulumi: {}, exportName: 'default', importFrom: '@site/armada-cdk' });
+    expect(code).toContain("import { ManifestDeployment } from '@site/armada-cdk/pulumi';");
+    expect(code).toContain("export const deployment = new ManifestDeployment('m\\'); require(\\'x', { manifest: site });");
+    // The chart named `deployment` is not a variable here (nothing refers to it), and never takes the deployment's name.
+    expect(code).toContain("new Chart(g, 'deployment', {");
+    expect(code.trimEnd().endsWith('export default site;')).toBe(true);
+    const named = generateTypeScript(hostile, { pulumi: { takeover: false }, exportName: 'deployment' });
+    expect(named).toContain("export const deployment = new ArmadaManifest(undefined, 'm\\'); require(\\'x', { releasePrefix: 'p' });");
+    expect(named).toContain("export const deployment2 = new ManifestDeployment('m\\'); require(\\'x', { manifest: deployment });");
+    expect(exportNameProblem('ManifestDeployment')).toBe('the generated module imports ManifestDeployment from armada-cdk');
   });
 });
 

@@ -40,6 +40,6 @@ test('values read from Armada YAML: a timestamp reaches Helm as its text, an int
   const release = seen.find((c) => c.type === RELEASE)!;
   expect(await valueOf(release.props.values)).toEqual({ released: '2002-12-14', big: 9007199254740992, nested: [{ at: '2001-12-14 21:59:43.100000-05:00' }] });
   expect(warn.mock.calls.map((c) => c[0]).filter((m) => String(m).includes('2^53'))).toEqual([
-    'site/g/app: values.big: the integer 9007199254740993 is beyond 2^53: Pulumi passes values as doubles, so Helm receives 9007199254740992',
+    'site/g/app: values.big: the integer 9007199254740993 is beyond 2^53: Helm reads every number of a values file as a 64-bit float (Helm 3 and 4), so the chart receives 9007199254740992 however it is deployed, by Armada as by Pulumi',
   ]);
 });

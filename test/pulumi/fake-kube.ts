@@ -30,6 +30,8 @@ export class FakeKube {
   private readonly terminating = new Map<string, number>();
   /** object or collection path -> status to answer with */
   private readonly failures = new Map<string, number>();
+  /** object path -> plain text answered to a GET */
+  private readonly texts = new Map<string, string>();
   private readonly server = http.createServer((req, res) => this.handle(req, res));
 
   public get url(): string {
@@ -63,6 +65,11 @@ export class FakeKube {
     this.terminating.set(objectPath, -reads);
   }
 
+  /** A plain-text answer to GETs of `path` (a pod's log). */
+  public addText(path: string, text: string): void {
+    this.texts.set(path, text);
+  }
+
   public fail(path: string, status: number): void {
     this.failures.set(path, status);
   }
@@ -89,6 +96,11 @@ export class FakeKube {
         res.end(JSON.stringify(body));
       };
       const failure = this.failures.get(url.pathname);
+      const plain = this.texts.get(url.pathname);
+      if (!failure && req.method === 'GET' && plain !== undefined) {
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        return void res.end(plain);
+      }
       if (failure) return send(failure, { kind: 'Status', message: `scripted failure of ${url.pathname}`, code: failure });
       const collection = this.objects.get(url.pathname);
       if (req.method === 'GET' && collection !== undefined) {

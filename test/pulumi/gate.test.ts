@@ -226,6 +226,30 @@ describe('runGate: the wait, then the tests', () => {
     expect([disabled.test, disabled.tested, disabled.checkedAt]).toEqual([undefined, undefined, 'earlier']);
   });
 
+  test("after a takeover: the new gate waits on the revision the import's upgrade made, sharing its deadline, then tests it; the next run re-waits on nothing", async () => {
+    // Armada installed revision 2 long ago; the takeover upgraded it to 3 a minute ago, in this run.
+    const h = harness({ deployStart: NOW - 60_000 });
+    const takenOver = inputs({ helmDriver: 'configmap' });
+    const state = await runGate(takenOver, undefined, h.deps);
+    expect(h.reads).toEqual([[kubeConfig, 'ns', 'p-db', 3]]);
+    expect(h.waits.map((w) => w.deadline)).toEqual([NOW - 60_000 + 600_000]);
+    expect(h.ran).toEqual(['wait', TEST_3]);
+    // The second `pulumi up`: same revision, so nothing is due, whatever the driver.
+    expect([diffGate(state, takenOver), diffGate(state, inputs({ helmDriver: 'secret' }))]).toEqual([{ changes: false }, { changes: false }]);
+    const again = harness();
+    expect(await runGate(takenOver, state, again.deps)).toEqual(state);
+    expect(again.ran).toEqual([]);
+  });
+
+  test("helm test gets the gate's helm driver", async () => {
+    const seen: unknown[] = [];
+    const h = harness();
+    const deps = { ...h.deps, runHelmTest: async (i: { target: TestTarget; helmDriver?: string | undefined }) => (seen.push(i.helmDriver), { target: i.target, passedAt: 'now' }) };
+    await runGate(inputs({ helmDriver: 'configmap' }), undefined, deps);
+    await runGate(inputs(), undefined, deps);
+    expect(seen).toEqual(['configmap', undefined]);
+  });
+
   test('a gate state from before tests moved into the gate (no record of them) tests once, without waiting', async () => {
     const h = harness();
     const before = { target: target(), release: { revision: 3, status: 'deployed' }, checkedAt: 'earlier', waited: [] };
@@ -260,7 +284,7 @@ describe('the gate provider, called as Pulumi calls it', () => {
   test('failing tests after the wait: the "created but not initialised" error, whose state keeps the provider', async () => {
     // The dynamic provider passes every input, the serialized provider included.
     const inputs = { target: target({ resources: [] }), release: { revision: 1, status: 'deployed' }, test: tests({ waitLabels: {}, helmCommand: '/nonexistent/helm' }), __provider: 'exports.handler = ...' };
-    const message = 'ns/p-db: test.enabled needs the helm CLI (Helm 3) on the machine running pulumi up, and "/nonexistent/helm" was not found; install helm, set ManifestDeployment\'s helmCommand, or disable the chart\'s tests';
+    const message = 'ns/p-db: test.enabled needs the helm CLI (Helm 3 or 4) on the machine running pulumi up, and "/nonexistent/helm" was not found; install helm, set ManifestDeployment\'s helmCommand, or disable the chart\'s tests';
     const failed = (await readinessGateProvider.create(inputs).catch((e: unknown) => e)) as Error & Record<string, unknown>;
     expect(failed).toMatchObject({ message, id: 'ns/p-db', reasons: [message] });
     expect(failed.properties).toEqual({ target: inputs.target, release: inputs.release, checkedAt: expect.any(String), waited: [], test: inputs.test, __provider: 'exports.handler = ...' });

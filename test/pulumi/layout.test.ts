@@ -145,7 +145,6 @@ describe('releaseInputs and unsupportedFields', () => {
       namespace: 'ns',
       createNamespace: true,
       values: {},
-      allowNullValues: true,
       timeout: 900,
       skipAwait: false,
       waitForJobs: true,
@@ -162,9 +161,11 @@ describe('releaseInputs and unsupportedFields', () => {
     expect(releaseInputs(x.release, x.chart)).toMatchObject({ skipAwait: false, waitForJobs: false, timeout: 180 });
   });
 
-  test('upgrade flags and values (null kept: it removes a chart default in Helm)', () => {
+  test('upgrade flags and values (null kept: it removes a chart default in Helm; no allowNullValues, which provider 4.30+ ignores with a deprecation)', () => {
     const x = one({ values: { a: { b: null, c: 1 } }, upgrade: { noHooks: true, options: { force: true } } });
-    expect(releaseInputs(x.release, x.chart)).toMatchObject({ values: { a: { b: null, c: 1 } }, allowNullValues: true, disableCRDHooks: true, forceUpdate: true });
+    const inputs = releaseInputs(x.release, x.chart);
+    expect(inputs).toMatchObject({ values: { a: { b: null, c: 1 } }, disableCRDHooks: true, forceUpdate: true });
+    expect('allowNullValues' in inputs).toBe(false);
   });
 
   test('unsupportedFields warns with the field path for what Pulumi cannot honour', () => {

@@ -80,7 +80,7 @@ describe('ManifestDeployment on the example site', () => {
 
   test('every Release input', () => {
     const inputs = Object.fromEntries(byType(seen, RELEASE).map((c) => [c.props.name, c.props]));
-    const common = { compat: 'true', createNamespace: true, allowNullValues: true, disableOpenapiValidation: true, forceUpdate: false, disableCRDHooks: false, maxHistory: 10 };
+    const common = { compat: 'true', createNamespace: true, disableOpenapiValidation: true, forceUpdate: false, disableCRDHooks: false, maxHistory: 10 };
     const ingressValues = { labels: { server: { node_selector_key: 'openstack-control-plane', node_selector_value: 'enabled' } } };
     const expected: Record<string, object> = {
       'airship-ingress-kube-system': { namespace: 'kube-system', chart: '/charts/ingress-kube-system', values: ingressValues, timeout: 300, skipAwait: false, waitForJobs: false },
@@ -233,6 +233,74 @@ describe('ManifestDeployment options and edge cases', () => {
     const tested = byType(seen, GATE).filter((c) => c.props.test !== undefined);
     expect(tested).toHaveLength(9);
     expect(tested.every((c) => c.props.test.helmCommand === '/usr/local/bin/helm3')).toBe(true);
+  });
+
+  test('takeover: each Release gets the import option with the ID <namespace>/<name> and the same inputs; no resource is added or imported besides', async () => {
+    const before = registered.length;
+    const plain = await deploy(defineSite());
+    const plainRegistered = registered.slice(before);
+    const middle = registered.length;
+    const taken = await deploy(defineSite(), { takeover: true });
+    const takenRegistered = registered.slice(middle);
+    // The same resources, in the same order.
+    expect(taken.seen.map((c) => [c.type, c.name])).toEqual(plain.seen.map((c) => [c.type, c.name]));
+    // Every Release, and only the Releases, imported: the ID is the provider's `<namespace>/<name>`.
+    // (Registration order is the engine's; compare sorted.)
+    const imports = takenRegistered
+      .filter((r) => r.id)
+      .map((r) => [r.type, r.name, r.id])
+      .sort();
+    expect(imports).toEqual(
+      defineSite()
+        .plan()
+        .releases.map((r) => [RELEASE, byType(taken.seen, RELEASE).find((c) => c.props.name === r.name)!.name, `${r.namespace}/${r.name}`])
+        .sort(),
+    );
+    expect(imports.map(([, , id]) => id).sort()).toEqual([
+      'kube-system/airship-ingress-kube-system',
+      'openstack/airship-glance',
+      'openstack/airship-ingress-openstack',
+      'openstack/airship-keystone',
+      'openstack/airship-libvirt',
+      'openstack/airship-mariadb',
+      'openstack/airship-memcached',
+      'openstack/airship-neutron',
+      'openstack/airship-nova',
+      'openstack/airship-openvswitch',
+      'openstack/airship-rabbitmq',
+    ]);
+    for (const c of byType(taken.seen, RELEASE)) expect([c.props.name, c.opts.import]).toEqual([c.props.name, `${c.props.namespace}/${c.props.name}`]);
+    // The Release inputs are armada-cdk's own, as without the takeover: the import reads the
+    // release, and the engine upgrades it to these.
+    const inputsOf = (rs: typeof registered) =>
+      rs
+        .filter((r) => r.type === RELEASE)
+        .map((r) => r.inputs)
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
+    expect(inputsOf(takenRegistered)).toEqual(inputsOf(plainRegistered));
+    // Without it nothing is imported.
+    expect(plainRegistered.filter((r) => r.id)).toEqual([]);
+    expect(byType(plain.seen, RELEASE).map((c) => c.opts.import)).toEqual(Array(11).fill(undefined));
+    // The pre-upgrade deletes know, so that they delete before the takeover's upgrade; the gates do not need to.
+    expect(byType(taken.seen, PRE_DELETE).map((c) => c.props.takeover)).toEqual(Array(6).fill(true));
+    expect(byType(plain.seen, PRE_DELETE).map((c) => c.props.takeover)).toEqual(Array(6).fill(undefined));
+    const gateInputs = (seen: readonly Captured[]) => byType(seen, GATE).map((c) => ({ ...c.props, release: undefined, __provider: undefined }));
+    expect(gateInputs(taken.seen)).toEqual(gateInputs(plain.seen));
+  });
+
+  test("helmDriver reaches the gates that run helm test: the option, else PULUMI_K8S_HELM_DRIVER, else the provider's default, secret", async () => {
+    const driversOf = (seen: readonly Captured[]) => [...new Set(byType(seen, GATE).map((c) => (c.props.test === undefined ? `untested:${c.props.helmDriver}` : c.props.helmDriver)))];
+    const saved = process.env.PULUMI_K8S_HELM_DRIVER;
+    try {
+      delete process.env.PULUMI_K8S_HELM_DRIVER;
+      expect(driversOf((await deploy(defineSite())).seen)).toEqual(['untested:undefined', 'secret']);
+      process.env.PULUMI_K8S_HELM_DRIVER = 'configmap';
+      expect(driversOf((await deploy(defineSite())).seen)).toEqual(['untested:undefined', 'configmap']);
+      expect(driversOf((await deploy(defineSite(), { helmDriver: 'secrets' })).seen)).toEqual(['untested:undefined', 'secrets']);
+    } finally {
+      if (saved === undefined) delete process.env.PULUMI_K8S_HELM_DRIVER;
+      else process.env.PULUMI_K8S_HELM_DRIVER = saved;
+    }
   });
 
   test('releases are retained on delete unless chartCleanup, as Armada leaves releases that leave the manifest', async () => {
@@ -452,6 +520,20 @@ describe('ManifestDeployment diagnostics', () => {
     expect(await aliasUrns('armada:index:Chart', 'site/web/frontend')).toEqual([`${urn}$armada:index:Chart::site/web/ui`]);
     const typo = thrownBy(() => new ManifestDeployment('typo', { manifest: aliasSite(), resolveChart: charts, aliases: { ...aliases, 'web/fronted': 'web/ui' } }));
     expect((typo as Error).message).toContain('aliases["web/fronted"]: key "web/fronted" (old path "web/ui") is not the path of a chart group or chart the deployment creates, so it would keep no URN; did you mean "web/frontend"?');
+  });
+
+  test('takeover and helmDriver of the wrong type or value are reported together, with the manifest\'s errors', () => {
+    const error = thrownBy(() => new ManifestDeployment('site', { manifest: aliasSite(), resolveChart: charts, takeover: 'yes' as unknown as boolean, helmDriver: 'etcd' }));
+    expect(pulumi.ResourceError.isInstance(error)).toBe(true);
+    expect((error as Error).message.split('\n')).toEqual([
+      'ManifestDeployment site (manifest site) has 2 errors:',
+      '  error: ManifestDeployment site: takeover: must be true or false; received "yes"',
+      "  error: ManifestDeployment site: helmDriver: must be one of Helm's storage drivers (secret, secrets, configmap, configmaps, memory, sql), as the Kubernetes provider is given it; received \"etcd\"",
+    ]);
+    const output = thrownBy(() => new ManifestDeployment('site', { manifest: aliasSite(), resolveChart: charts, helmDriver: pulumi.output('secret') as unknown as string }));
+    expect((output as Error).message.split('\n')[1]).toBe(
+      "  error: ManifestDeployment site: helmDriver: must be one of Helm's storage drivers (secret, secrets, configmap, configmaps, memory, sql), as the Kubernetes provider is given it; received a Pulumi output",
+    );
   });
 
   test('args.manifest must be an ArmadaManifest', () => {

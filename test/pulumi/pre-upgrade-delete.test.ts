@@ -31,8 +31,16 @@ describe('pre-upgrade deletes', () => {
   test('create (a first install) deletes nothing and needs no cluster', async () => {
     const created = await preUpgradeDeleteProvider.create({ target: target(), fingerprint: 'a' });
     expect(created).toEqual({ id: 'ns/p-keystone', outs: { target: target(), fingerprint: 'a', deleted: [] } });
-    expect(createPreDelete({ target: target(), fingerprint: 'a' }).deleted).toEqual([]);
+    expect((await createPreDelete({ target: target(), fingerprint: 'a' }, deps())).deleted).toEqual([]);
     expect(kube.requests).toEqual([]);
+  });
+
+  test('create of a takeover (the imported release is upgraded next) deletes, as before any upgrade', async () => {
+    const state = await createPreDelete({ target: target(), fingerprint: 'a', takeover: true }, deps());
+    expect(state).toEqual({ target: target(), fingerprint: 'a', deleted: ['job ns/keystone-db-init', 'job ns/keystone-bootstrap', 'cronjob ns/keystone-fernet-rotate'] });
+    expect(kube.names(JOBS)).toEqual(['other']);
+    // The flag is no change of the resource: removing it after the takeover updates nothing.
+    expect(diffPreDelete({ ...state, takeover: true }, { target: target(), fingerprint: 'a' })).toEqual({ changes: false });
   });
 
   test('update with an unchanged fingerprint (no upgrade) deletes nothing', async () => {

@@ -64,6 +64,7 @@ exports.program = async () => {
       // `pulumi destroy` uninstalls the releases, as `--enable-chart-cleanup` would.
       chartCleanup: true,
       sources: { cacheDir: desc.chartCacheDir },
+      ...(desc.takeover ? { takeover: true } : {}),
     },
     { provider },
   );

@@ -12,6 +12,17 @@ export interface HelmReleaseRecord {
   readonly name?: string | undefined;
   readonly version?: number | undefined;
   readonly info?: { readonly last_deployed?: string | undefined; readonly first_deployed?: string | undefined; readonly status?: string | undefined } | undefined;
+  /** The chart's hooks, with how each last ran (`helm test` records its test pods' phases here). */
+  readonly hooks?: readonly HelmHookRecord[] | undefined;
+}
+
+/** One hook of a release record. */
+export interface HelmHookRecord {
+  readonly name?: string | undefined;
+  readonly kind?: string | undefined;
+  /** `test`, `pre-install`, ... */
+  readonly events?: readonly string[] | undefined;
+  readonly last_run?: { readonly phase?: string | undefined } | undefined;
 }
 
 /** Name of the Secret (or ConfigMap) holding one revision of a release. */
@@ -71,23 +82,28 @@ export function encodeReleaseRecord(record: HelmReleaseRecord, forSecret: boolea
 }
 
 /**
- * When the revision's install or upgrade started (`info.last_deployed`, epoch ms), read from the
- * Secret Helm writes by default, or from the ConfigMap of the `configmap` storage driver.
+ * One revision's record, read from the Secret Helm writes by default, or from the ConfigMap of the
+ * `configmap` storage driver.
+ * @throws Error saying what could not be read
+ */
+export async function readReleaseRecord(kubeConfig: KubeConfigLike, namespace: string, release: string, revision: number, request: typeof kubeRequest = kubeRequest): Promise<HelmReleaseRecord> {
+  const name = releaseRecordName(release, revision);
+  const secret = await request(kubeConfig, { method: 'GET', path: `${COLLECTIONS.secret(namespace)}/${encodeURIComponent(name)}`, maxBodyBytes: MAX_RECORD_ANSWER_BYTES });
+  if (secret.status === 200 && typeof secret.body?.data?.release === 'string') return decodeRecord(secret.body.data.release, true, `${namespace}/${name}`);
+  const configMap = await request(kubeConfig, { method: 'GET', path: `${COLLECTIONS.configmap(namespace)}/${encodeURIComponent(name)}`, maxBodyBytes: MAX_RECORD_ANSWER_BYTES });
+  if (configMap.status !== 200 || typeof configMap.body?.data?.release !== 'string') {
+    throw new Error(`no Helm release record ${namespace}/${name} (Secret: ${describeFailure(secret)}; ConfigMap: ${describeFailure(configMap)})`);
+  }
+  return decodeRecord(configMap.body.data.release, false, `${namespace}/${name}`);
+}
+
+/**
+ * When the revision's install or upgrade started (`info.last_deployed`, epoch ms), from its record.
  * @throws Error saying what could not be read, for the caller to fall back on
  */
 export async function readDeployStart(kubeConfig: KubeConfigLike, namespace: string, release: string, revision: number): Promise<number> {
   const name = releaseRecordName(release, revision);
-  const secret = await kubeRequest(kubeConfig, { method: 'GET', path: `${COLLECTIONS.secret(namespace)}/${encodeURIComponent(name)}`, maxBodyBytes: MAX_RECORD_ANSWER_BYTES });
-  let record: HelmReleaseRecord;
-  if (secret.status === 200 && typeof secret.body?.data?.release === 'string') {
-    record = decodeRecord(secret.body.data.release, true, `${namespace}/${name}`);
-  } else {
-    const configMap = await kubeRequest(kubeConfig, { method: 'GET', path: `${COLLECTIONS.configmap(namespace)}/${encodeURIComponent(name)}`, maxBodyBytes: MAX_RECORD_ANSWER_BYTES });
-    if (configMap.status !== 200 || typeof configMap.body?.data?.release !== 'string') {
-      throw new Error(`no Helm release record ${namespace}/${name} (Secret: ${describeFailure(secret)}; ConfigMap: ${describeFailure(configMap)})`);
-    }
-    record = decodeRecord(configMap.body.data.release, false, `${namespace}/${name}`);
-  }
+  const record = await readReleaseRecord(kubeConfig, namespace, release, revision);
   const at = Date.parse(record.info?.last_deployed ?? '');
   if (!Number.isFinite(at)) throw new Error(`Helm release record ${namespace}/${name} has no readable info.last_deployed`);
   return at;

@@ -1,17 +1,20 @@
 /**
  * `helm test` as the readiness gate runs it once the release is ready, as plain functions:
  * Armada's `Test.test_release` (delete the previous test pods selected by `wait.labels`, then
- * `helm test`), through the helm CLI as Armada does. When it runs is the gate's `testsDue`.
+ * `helm test`), through the helm CLI (Helm 3 or 4) as Armada does. When it runs is the gate's
+ * `testsDue`.
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { readReleaseRecord } from './helm-record';
 import { COLLECTIONS, describeFailure, kubeRequest, KubeRequest, KubeResponse } from './kube-rest';
 import { deleteAndWait } from './pre-upgrade-delete-run';
 import type { KubeConfigLike } from './readiness';
 import { isHelmTestPod, labelSelector } from './readiness';
 import { ClusterInputs, loadCluster, ProviderLog, pulumiLog, ReleaseState } from './provider-support';
+import { printable } from '../../model/safe-text';
 
 /** What is tested: fixed at program time. */
 export interface TestTarget {
@@ -31,6 +34,11 @@ export interface TestInputs {
   /** The Release's `status` output. */
   readonly release?: ReleaseState | undefined;
   readonly cluster?: ClusterInputs | undefined;
+  /**
+   * Helm's storage driver, as the Kubernetes provider uses it: helm gets it as `HELM_DRIVER`.
+   * @default - helm's own (`HELM_DRIVER` of the environment, else `secret`)
+   */
+  readonly helmDriver?: string | undefined;
 }
 
 /** How a test run ended, when it passed. */
@@ -51,7 +59,8 @@ export interface HelmResult {
 export interface TestDependencies {
   readonly loadCluster: (cluster: ClusterInputs | undefined) => Promise<KubeConfigLike>;
   readonly request: (kubeConfig: KubeConfigLike, request: KubeRequest) => Promise<KubeResponse>;
-  readonly runHelm: (command: string, args: readonly string[], timeoutMs: number) => Promise<HelmResult>;
+  /** Runs helm; `env` is added to the environment. */
+  readonly runHelm: (command: string, args: readonly string[], timeoutMs: number, env: Readonly<Record<string, string>>) => Promise<HelmResult>;
   readonly log: ProviderLog;
   readonly now: () => number;
   readonly pollMs: number;
@@ -59,6 +68,11 @@ export interface TestDependencies {
 
 /** How long Armada gives the deletion of old test pods (its Kubernetes default). */
 const TEST_POD_DELETE_SECONDS = 300;
+
+/** The end of each failed test pod's log a failure shows, as `kubectl logs --tail` would. */
+export const FAILED_TEST_LOG_LINES = 50;
+/** The most bytes of one failed test pod's log read. */
+const FAILED_TEST_LOG_BYTES = 16 * 1024;
 
 /**
  * Runs the release's tests.
@@ -82,15 +96,19 @@ export async function runHelmTest(inputs: TestInputs, dependencies: Partial<Test
     const args = ['test', target.release, '--namespace', target.namespace, '--timeout', `${target.timeoutSeconds}s`, ...kubeconfig.args];
     let result: HelmResult;
     try {
-      // Helm enforces the timeout itself; ours only catches a helm that hangs past it.
-      result = await deps.runHelm(target.helmCommand, args, (target.timeoutSeconds + 60) * 1000);
+      // Helm enforces the timeout itself; ours only catches a helm that hangs past it. The driver
+      // is the provider's: with another one helm would look for the release where it is not.
+      result = await deps.runHelm(target.helmCommand, args, (target.timeoutSeconds + 60) * 1000, inputs.helmDriver !== undefined ? { HELM_DRIVER: inputs.helmDriver } : {});
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new Error(`${id}: test.enabled needs the helm CLI (Helm 3) on the machine running pulumi up, and "${target.helmCommand}" was not found; install helm, set ManifestDeployment's helmCommand, or disable the chart's tests`);
+        throw new Error(`${id}: test.enabled needs the helm CLI (Helm 3 or 4) on the machine running pulumi up, and "${target.helmCommand}" was not found; install helm, set ManifestDeployment's helmCommand, or disable the chart's tests`);
       }
       throw e;
     }
-    if (result.code !== 0) throw new Error(`helm test of ${id} failed (exit code ${result.code}):\n${result.output.trim()}`);
+    if (result.code !== 0) {
+      const logs = await failedTestLogs(inputs, deps);
+      throw new Error(`helm test of ${id} failed (exit code ${result.code}):\n${result.output.trim()}${logs}`);
+    }
     deps.log.info(`${id}: tests passed`);
     return { target, ...(inputs.release !== undefined ? { release: inputs.release } : {}), passedAt: new Date(deps.now()).toISOString() };
   } finally {
@@ -116,6 +134,41 @@ export async function deleteOldTestPods(target: TestTarget, kubeConfig: KubeConf
   return names;
 }
 
+/**
+ * The end of the logs of the release's test pods that did not succeed, read after `helm test`
+ * failed, as `\n\nPOD LOGS: name\n...` sections; a note instead where they cannot be read.
+ * Not helm's `--logs`: it reads every test pod's log after the run and turns a log it cannot read
+ * (a pod its `hook-delete-policy` removed, a node that serves no logs) into a failure of tests
+ * that passed. The pods are the test hooks of Helm's record of the revision, which `helm test`
+ * updates with each hook's last phase.
+ */
+export async function failedTestLogs(inputs: TestInputs, deps: Pick<TestDependencies, 'loadCluster' | 'request'>): Promise<string> {
+  const { target } = inputs;
+  const revision = inputs.release?.revision;
+  if (typeof revision !== 'number') return '';
+  try {
+    const kubeConfig = await deps.loadCluster(inputs.cluster);
+    const record = await readReleaseRecord(kubeConfig, target.namespace, target.release, revision, deps.request);
+    const failed = (record.hooks ?? []).filter((h) => h.kind === 'Pod' && typeof h.name === 'string' && (h.events ?? []).includes('test') && h.last_run?.phase !== 'Succeeded');
+    let out = '';
+    for (const hook of failed) {
+      const name = hook.name!;
+      const res = await deps.request(kubeConfig, {
+        method: 'GET',
+        path: `${COLLECTIONS.pod(target.namespace)}/${encodeURIComponent(name)}/log`,
+        query: { tailLines: String(FAILED_TEST_LOG_LINES), limitBytes: String(FAILED_TEST_LOG_BYTES) },
+        maxBodyBytes: FAILED_TEST_LOG_BYTES + 4096,
+      });
+      const text = res.status === 200 ? (res.text ?? '').trimEnd() : `(its log cannot be read: ${describeFailure(res)})`;
+      // The pod's own output, which may carry terminal sequences: each line made printable.
+      out += `\n\nPOD LOGS: ${printable(name)} (phase ${printable(hook.last_run?.phase ?? 'unknown')}, last ${FAILED_TEST_LOG_LINES} lines)\n${text.split('\n').map(printable).join('\n')}`;
+    }
+    return out;
+  } catch (e) {
+    return `\n\n(the test pods' logs cannot be read: ${printable(e instanceof Error ? e.message : String(e))})`;
+  }
+}
+
 /** helm's `--kubeconfig`/`--kube-context` for the cluster inputs; contents are written to a private temp file. */
 async function kubeconfigFile(cluster: ClusterInputs | undefined): Promise<{ args: string[]; cleanup: () => Promise<void> }> {
   const args: string[] = [];
@@ -136,10 +189,10 @@ async function kubeconfigFile(cluster: ClusterInputs | undefined): Promise<{ arg
   return { args, cleanup };
 }
 
-/** Runs helm (no shell), collecting stdout and stderr together as a user would see them. */
-export function spawnHelm(command: string, args: readonly string[], timeoutMs: number): Promise<HelmResult> {
+/** Runs helm (no shell), collecting stdout and stderr together as a user would see them; `env` is added to the environment. */
+export function spawnHelm(command: string, args: readonly string[], timeoutMs: number, env: Readonly<Record<string, string>> = {}): Promise<HelmResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let output = '';
     let timedOut = false;
     // Our own timer rather than spawn's `timeout`, which outlives a helm that failed to start.

@@ -12,6 +12,8 @@ import type { KubeConfigLike } from './readiness';
 export interface KubeResponse {
   readonly status: number;
   readonly body: any;
+  /** The body as text (a pod's log is plain text). */
+  readonly text?: string | undefined;
 }
 
 /** One request. */
@@ -77,7 +79,7 @@ export async function kubeRequest(kubeConfig: KubeConfigLike, request: KubeReque
         } catch {
           body = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, body });
+        resolve({ status: res.statusCode ?? 0, body, text });
       });
     });
     req.on('socket', (socket) => socket.setKeepAlive(true, 30_000));

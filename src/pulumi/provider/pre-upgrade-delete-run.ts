@@ -1,6 +1,7 @@
 /**
  * What the pre-upgrade delete's dynamic provider does, as plain functions: Armada's
- * `PreUpdateActions.delete_resources` before `helm upgrade`, and nothing on a first install.
+ * `PreUpdateActions.delete_resources` before `helm upgrade`, and nothing on a first install
+ * (except when the deployment takes the release over, which upgrades it).
  */
 import { SchemaVersion } from '../../model/spec';
 import { COLLECTIONS, describeFailure, kubeRequest, KubeRequest, KubeResponse } from './kube-rest';
@@ -34,6 +35,11 @@ export interface PreDeleteInputs {
    */
   readonly fingerprint: string;
   readonly cluster?: ClusterInputs | undefined;
+  /**
+   * The Release takes over a release installed outside Pulumi (`ManifestDeploymentArgs.takeover`):
+   * the create comes right before the upgrade the takeover is, so it deletes. Not compared.
+   */
+  readonly takeover?: boolean | undefined;
 }
 
 /** The resource's state. */
@@ -54,9 +60,15 @@ export interface PreDeleteDependencies {
   readonly pollMs: number;
 }
 
-/** Create: the release is being installed, and Armada runs pre-upgrade actions on upgrades only. */
-export function createPreDelete(inputs: PreDeleteInputs): PreDeleteState {
-  return { target: inputs.target, fingerprint: inputs.fingerprint, deleted: [] };
+/**
+ * Create: the release is being installed, and Armada runs pre-upgrade actions on upgrades only;
+ * or it is being taken over, which upgrades it: then delete, as before any upgrade.
+ */
+export async function createPreDelete(inputs: PreDeleteInputs, dependencies: Partial<PreDeleteDependencies> = {}): Promise<PreDeleteState> {
+  if (inputs.takeover !== true) return { target: inputs.target, fingerprint: inputs.fingerprint, deleted: [] };
+  const deps = withDefaults(dependencies);
+  const deleted = await deleteBeforeUpgrade(inputs.target, await deps.loadCluster(inputs.cluster), deps);
+  return { target: inputs.target, fingerprint: inputs.fingerprint, deleted };
 }
 
 /** Update: delete when the Release is about to be upgraded (its fingerprint changed), else only record the new inputs. */

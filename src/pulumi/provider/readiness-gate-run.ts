@@ -40,6 +40,8 @@ export interface GateInputs {
   readonly runToken?: string | undefined;
   /** `helm test` once the release is ready (`test.enabled`, on the step that installs the release). */
   readonly test?: TestTarget | undefined;
+  /** Helm's storage driver for `helm test`; like the cluster, not a change of the release. */
+  readonly helmDriver?: string | undefined;
 }
 
 /** How one resource wait ended. */
@@ -158,7 +160,15 @@ export async function runGate(news: GateInputs, olds: GateState | undefined, dep
   const untested: GateState = { ...ready, test: news.test };
   if (olds !== undefined && !testsDue(olds, news)) return { ...untested, tested: olds.tested };
   try {
-    const passed = await deps.runHelmTest({ target: news.test, ...(news.release !== undefined ? { release: news.release } : {}), ...(news.cluster !== undefined ? { cluster: news.cluster } : {}) }, deps.test);
+    const passed = await deps.runHelmTest(
+      {
+        target: news.test,
+        ...(news.release !== undefined ? { release: news.release } : {}),
+        ...(news.cluster !== undefined ? { cluster: news.cluster } : {}),
+        ...(news.helmDriver !== undefined ? { helmDriver: news.helmDriver } : {}),
+      },
+      deps.test,
+    );
     return { ...untested, tested: { revision: news.release?.revision ?? null, passedAt: passed.passedAt } };
   } catch (e) {
     throw new UntestedGate(messageOf(e), untested, e);

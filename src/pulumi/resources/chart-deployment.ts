@@ -26,6 +26,10 @@ export interface ChartDeploymentArgs {
   readonly installer?: ChartDeployment | undefined;
   readonly cluster?: pulumi.Output<ClusterInputs> | undefined;
   readonly helmCommand: string;
+  /** Helm's storage driver, as the provider uses it: `helm test` gets it as `HELM_DRIVER`. */
+  readonly helmDriver: string;
+  /** Take over the release installed outside Pulumi (see `ManifestDeploymentArgs.takeover`). */
+  readonly takeover: boolean;
   readonly runToken?: string | undefined;
   readonly retainOnDelete: boolean;
 }
@@ -68,6 +72,8 @@ export class ChartDeployment extends pulumi.ComponentResource {
             },
             fingerprint: releaseFingerprint(inputs, chartPath),
             ...(args.cluster ? { cluster: args.cluster } : {}),
+            // Created with the Release it precedes: the imported release is then upgraded.
+            ...(args.takeover ? { takeover: true } : {}),
           },
           { ...child, dependsOn: [...args.waitFor] },
         );
@@ -80,7 +86,15 @@ export class ChartDeployment extends pulumi.ComponentResource {
       this.release = new k8s.helm.v3.Release(
         name,
         { ...inputs, ...releaseValueInputs(values as Readonly<Record<string, unknown>>), chart: chartPath },
-        { ...child, dependsOn: this.preUpgradeDelete ? [...args.waitFor, this.preUpgradeDelete] : [...args.waitFor], retainOnDelete: args.retainOnDelete },
+        {
+          ...child,
+          dependsOn: this.preUpgradeDelete ? [...args.waitFor, this.preUpgradeDelete] : [...args.waitFor],
+          retainOnDelete: args.retainOnDelete,
+          // The provider's import ID of a Release. Pulumi reads the release, then diffs it against
+          // these inputs and upgrades it in place: the chart path and the provider's flags, which
+          // Helm does not record, always differ from what the import reads, so the takeover is an upgrade.
+          ...(args.takeover ? { import: `${planned.namespace}/${planned.name}` } : {}),
+        },
       );
     } else {
       this.release = args.installer!.release;
@@ -99,6 +113,7 @@ export class ChartDeployment extends pulumi.ComponentResource {
         },
         release: this.release.status,
         ...(args.cluster ? { cluster: args.cluster } : {}),
+        ...(unit.installs && planned.test.enabled ? { helmDriver: args.helmDriver } : {}),
         ...(args.runToken !== undefined ? { runToken: args.runToken } : {}),
         ...(unit.installs && planned.test.enabled
           ? {

@@ -11,6 +11,7 @@ import type { SchemaVersion } from '../../model/spec';
 import { ChartPreparationError, chartResolver, ChartResolverOptions, prepareCharts, ResolveChart } from '../chart-resolver';
 import { aliasDiagnostics, DeploymentLayout, layoutDeployment, previousKey } from '../layout';
 import type { ClusterInputs } from '../provider/provider-support';
+import { optionDiagnostics } from '../deployment-options';
 import { unsupportedFields } from '../release-args';
 import { withStableMessage } from '../stable-error';
 import { withShortStackTraces } from '../stack-trace-limit';
@@ -47,10 +48,33 @@ export interface ManifestDeploymentArgs {
    */
   readonly sources?: ChartResolverOptions | undefined;
   /**
-   * The helm executable that runs `helm test` (Helm 3).
+   * The helm executable that runs `helm test`: Helm 3 or Helm 4 (both read the release records
+   * the provider's embedded Helm 3 writes).
    * @default 'helm'
    */
   readonly helmCommand?: string | undefined;
+  /**
+   * Helm's storage driver, as the Kubernetes provider uses it (its `helmReleaseSettings.driver`):
+   * `helm test` gets it as `HELM_DRIVER`, so that it finds the release where the provider keeps it.
+   * @default - `PULUMI_K8S_HELM_DRIVER` of the environment running `pulumi up`, else `'secret'`: the provider's own default
+   */
+  readonly helmDriver?: string | undefined;
+  /**
+   * Take over releases that already exist, installed by `armada apply` (or `helm install`), instead
+   * of installing them: each Release gets Pulumi's `import` resource option with the ID
+   * `<namespace>/<name>` of its release, and keeps the inputs armada-cdk computes. The first
+   * `pulumi up` then reads each release into the stack and upgrades it in place, to the same chart
+   * and values where Armada deployed those, which continues its revision history: no Release is
+   * created or replaced. Each release runs its `upgrade.pre.delete` actions before that upgrade,
+   * its readiness wait after it and its tests, as after any upgrade.
+   *
+   * Every release of the manifest must exist (`pulumi preview` fails naming the one that does not).
+   * An option for the first `pulumi up` of a stack: a release already in the stack is not imported
+   * again, so leaving it on changes nothing for them, but a chart added later would be imported
+   * rather than installed. Remove it once the first `pulumi up` succeeded. See docs/pulumi.md.
+   * @default false
+   */
+  readonly takeover?: boolean | undefined;
   /**
    * `'always'` waits for every release's readiness on every `pulumi up`, as `armada apply` does
    * even when nothing changed (each run then shows every gate as updated); `'on-change'` only when
@@ -111,6 +135,7 @@ export class ManifestDeployment extends pulumi.ComponentResource {
       ...resolved.diagnostics,
       ...(layout ? [...layout.diagnostics, ...unsupportedFields(installing.map((u) => u.chart))] : []),
       ...aliasDiagnostics(args.aliases, layout, `ManifestDeployment ${name}`, pulumi.Output.isInstance),
+      ...optionDiagnostics(args, `ManifestDeployment ${name}`, pulumi.Output.isInstance),
     ];
     const failure = diagnosticsFailure(diagnostics, `ManifestDeployment ${name} (manifest ${manifest.node.path})`);
     // Pulumi's log adds its own severity.
@@ -132,6 +157,8 @@ export class ManifestDeployment extends pulumi.ComponentResource {
       chartPath: (chart) => prepared.then((dirs) => dirs.get(chart)!),
       cluster: args.kubeconfig !== undefined || args.context !== undefined ? pulumi.secret(pulumi.output({ kubeconfig: args.kubeconfig, context: args.context })) : undefined,
       helmCommand: args.helmCommand ?? 'helm',
+      helmDriver: args.helmDriver ?? defaultHelmDriver(),
+      takeover: args.takeover === true,
       runToken: args.recheckReadiness === 'always' ? new Date().toISOString() : undefined,
       retainOnDelete: args.chartCleanup !== true,
       aliases: args.aliases,
@@ -154,6 +181,8 @@ interface BuildOptions {
   readonly chartPath: (chart: string) => Promise<string>;
   readonly cluster?: pulumi.Output<ClusterInputs> | undefined;
   readonly helmCommand: string;
+  readonly helmDriver: string;
+  readonly takeover: boolean;
   readonly runToken?: string | undefined;
   readonly retainOnDelete: boolean;
   readonly aliases?: Readonly<Record<string, string>> | undefined;
@@ -184,6 +213,8 @@ function buildDeployment(parent: ManifestDeployment, name: string, layout: Deplo
         installer: unit.installs ? undefined : charts[unit.installer],
         cluster: o.cluster,
         helmCommand: o.helmCommand,
+        helmDriver: o.helmDriver,
+        takeover: o.takeover,
         runToken: o.runToken,
         retainOnDelete: o.retainOnDelete,
       },
@@ -197,6 +228,14 @@ function buildDeployment(parent: ManifestDeployment, name: string, layout: Deplo
   }
   for (const g of groups) g._done();
   return { releases, gates };
+}
+
+/**
+ * The Kubernetes provider's Helm storage driver when its `helmReleaseSettings.driver` is not set:
+ * `PULUMI_K8S_HELM_DRIVER`, else `secret`. The provider does not read `HELM_DRIVER`, so neither do we.
+ */
+export function defaultHelmDriver(env: NodeJS.ProcessEnv = process.env): string {
+  return env.PULUMI_K8S_HELM_DRIVER || 'secret';
 }
 
 /** The message listing every error, or undefined when there is none. */

@@ -1,7 +1,8 @@
 /**
  * Armada's pre-upgrade deletes (`upgrade.pre.delete`) as a Pulumi dynamic resource ordered before
  * the Release: its fingerprint input changes exactly when the Release is upgraded, so its update
- * runs right before the upgrade; its create does nothing, because a first install is not an upgrade.
+ * runs right before the upgrade; its create does nothing, because a first install is not an
+ * upgrade, except in a takeover, whose first `pulumi up` upgrades the existing release.
  */
 import * as pulumi from '@pulumi/pulumi';
 import type { ClusterInputs } from '../provider/provider-support';
@@ -24,6 +25,12 @@ export interface PreUpgradeDeleteArgs {
    * @default - the default kubeconfig of the machine running `pulumi up`
    */
   readonly cluster?: pulumi.Input<ClusterInputs> | undefined;
+  /**
+   * The Release takes over an existing release, which its first `pulumi up` upgrades: the create
+   * deletes then, as the update does before any other upgrade.
+   * @default false
+   */
+  readonly takeover?: boolean | undefined;
 }
 
 /** Deletes the chart's `upgrade.pre.delete` resources before each upgrade of its release. */
@@ -33,6 +40,7 @@ export class PreUpgradeDelete extends pulumi.dynamic.Resource {
   constructor(name: string, args: PreUpgradeDeleteArgs, opts: pulumi.CustomResourceOptions) {
     const props: Record<string, unknown> = { target: args.target, fingerprint: args.fingerprint };
     if (args.cluster !== undefined) props.cluster = args.cluster;
+    if (args.takeover === true) props.takeover = true;
     super(preUpgradeDeleteProvider, name, props, opts, 'armada', 'PreUpgradeDelete');
   }
 }

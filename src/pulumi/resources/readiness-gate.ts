@@ -33,6 +33,11 @@ export interface ReadinessGateArgs {
    */
   readonly runToken?: string | undefined;
   /**
+   * Helm's storage driver, given to `helm test` as `HELM_DRIVER`. Not compared between runs.
+   * @default - helm's own (`HELM_DRIVER` of the environment, else `secret`)
+   */
+  readonly helmDriver?: string | undefined;
+  /**
    * `helm test` once the release is ready, again after every new revision and on the next run
    * while they fail.
    * @default - no tests
@@ -55,6 +60,7 @@ export class ReadinessGate extends pulumi.dynamic.Resource {
     if (args.cluster !== undefined) props.cluster = args.cluster;
     if (args.runToken !== undefined) props.runToken = args.runToken;
     if (args.test !== undefined) props.test = args.test;
+    if (args.helmDriver !== undefined) props.helmDriver = args.helmDriver;
     super(readinessGateProvider, name, props, opts, 'armada', 'ReadinessGate');
   }
 }
