@@ -35,7 +35,7 @@ function siteYaml(namespace: string): { yaml: string; steps: string[][] } {
   const labels = (id: string) => `{release_group: hf-${id}}`;
   const docs = [
     chart('db', 'e2e-db', `{timeout: 240, labels: ${labels('db')}, resources: [{type: statefulset, min_ready: "50%"}]}`, ['  values: {pod: {replicas: {server: 2}}}', '  test: {enabled: false}']),
-    chart('api', 'e2e-api', `{timeout: 240, labels: ${labels('api')}, resources: [{type: job}, {type: deployment}], native: {enabled: false}}`, ['  values: {manifests: {job_db_init: false, job_db_sync: false}}', '  test: {enabled: true, timeout: 120}']),
+    chart('api', 'e2e-api', `{timeout: 240, labels: ${labels('api')}, resources: [{type: deployment}], native: {enabled: false}}`, ['  values: {manifests: {job_db_init: false, job_db_sync: false}}', '  test: {enabled: true, timeout: 120}']),
     chart('agent-a', 'e2e-agent', `{timeout: 240, labels: ${labels('agent-a')}, resources: [{type: daemonset, min_ready: "90%"}]}`, ['  test: {enabled: false}']),
     chart('agent-b', 'e2e-agent', `{timeout: 240, labels: ${labels('agent-b')}, resources: [{type: daemonset, min_ready: "90%"}]}`, ['  test: {enabled: false}']),
     ['---', 'schema: armada/ChartGroup/v1', 'metadata: {schema: metadata/Document/v1, name: infra}', 'data: {description: infra, sequenced: true, chart_group: [db]}'].join('\n'),
