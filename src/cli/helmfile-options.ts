@@ -5,6 +5,7 @@
 import * as path from 'path';
 import type { FieldPath } from '../model/diagnostics';
 import type { ManifestSpec } from '../model/spec';
+import { leafPaths } from '../model/values';
 import type { HelmfileOptions } from '../model/wire/helmfile';
 import type { StreamSecrets } from '../pegleg/secrets';
 import { list, OptionSpec, ParsedArgs, str } from './args';
@@ -95,18 +96,10 @@ export function helmfileSecrets(spec: ManifestSpec, documents: readonly { readon
   for (const c of spec.charts) {
     if (c.values === undefined) continue;
     const all = whole.has(c.name);
-    walkLeaves(c.values, [], (p, v) => {
-      if (all || (typeof v === 'string' && texts.some((t) => v.includes(t)))) add(c.name, p);
-    });
+    for (const p of leafPaths(c.values, (v) => all || (typeof v === 'string' && texts.some((t) => v.includes(t))))) add(c.name, p);
   }
   return out;
 }
 
 /** Secret texts shorter than this are not looked for in values: they would match everywhere. */
 const MIN_SECRET_TEXT = 4;
-
-function walkLeaves(v: unknown, at: (string | number)[], visit: (p: FieldPath, v: unknown) => void): void {
-  if (Array.isArray(v)) v.forEach((x, i) => walkLeaves(x, [...at, i], visit));
-  else if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) walkLeaves((v as Record<string, unknown>)[k], [...at, k], visit);
-  else if (at.length > 0) visit(at, v);
-}

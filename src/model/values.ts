@@ -251,3 +251,31 @@ export function sortKeysDeep<T>(v: T, leaf?: (v: object) => unknown): T {
 export function timestampAsString(v: unknown): unknown {
   return isYamlTimestamp(v) ? String(v) : v;
 }
+
+/**
+ * The paths of the first `max` leaves of `values` (a scalar or null: anything but an array or an
+ * object) for which `test` holds, depth first, arrays by index and objects in key order. One
+ * path is extended and shortened in place, and copied only for a leaf found.
+ */
+export function leafPaths(values: unknown, test: (leaf: unknown) => boolean, max = Infinity): (string | number)[][] {
+  const found: (string | number)[][] = [];
+  const at: (string | number)[] = [];
+  const walk = (v: unknown): void => {
+    if (found.length >= max) return;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        at.push(i);
+        walk(v[i]);
+        at.pop();
+      }
+    } else if (v !== null && typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        at.push(k);
+        walk((v as Record<string, unknown>)[k]);
+        at.pop();
+      }
+    } else if (test(v)) found.push([...at]);
+  };
+  walk(values);
+  return found;
+}

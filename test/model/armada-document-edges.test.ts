@@ -11,29 +11,12 @@
  */
 import { spawnSync } from 'child_process';
 import { cli, tmpdir, write } from '../helpers/cli';
+import { ONE_CHART_SITE } from '../helpers/one-chart-site';
 import { havePythonModule } from '../helpers/python';
 
 const dir = tmpdir('armada-cdk-edges-');
 
-const SITE = `---
-schema: armada/Chart/v1
-metadata: {schema: metadata/Document/v1, name: c}
-data:
-  chart_name: c
-  release: c
-  namespace: ns
-  wait: {labels: {a: b}}
-  source: {type: local, location: /charts, subpath: c}
-  dependencies: []
----
-schema: armada/ChartGroup/v1
-metadata: {schema: metadata/Document/v1, name: g}
-data: {chart_group: [c]}
----
-schema: armada/Manifest/v1
-metadata: {schema: metadata/Document/v1, name: site}
-data: {release_prefix: a, chart_groups: [g]}
-`;
+const SITE = ONE_CHART_SITE;
 
 const findings = (r: { stdout: string; stderr: string }) => (r.stdout + r.stderr).split('\n').filter((l) => / (error|warning): /.test(l));
 

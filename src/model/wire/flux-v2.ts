@@ -26,6 +26,7 @@ import { ChartSource, SourceType } from '../source';
 import { ChartSpec, HookAction, ManifestSpec } from '../spec';
 import type { KubeObject } from './airship-v1';
 import { ordered, valuesOut, WriterForm } from './emit';
+import { leafPaths } from '../values';
 import { fluxNamespaceObjects } from './flux-namespaces';
 import { machineryNamespace } from '../system-namespaces';
 import { lostWaits } from './flux-waits';
@@ -745,28 +746,7 @@ class ValuesWalk {
 
 /** The paths of the first four nulls in `values`, in the order {@link ValuesWalk} visits them. */
 function nullPaths(values: Readonly<Record<string, unknown>>): FieldPath[] {
-  const found: FieldPath[] = [];
-  // One path, extended and shortened in place; copied only for a null found.
-  const at: (string | number)[] = ['values'];
-  const walk = (v: unknown): void => {
-    if (found.length >= 4) return;
-    if (v === null) found.push([...at]);
-    else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        at.push(i);
-        walk(v[i]);
-        at.pop();
-      }
-    } else if (typeof v === 'object') {
-      for (const k of Object.keys(v)) {
-        at.push(k);
-        walk((v as Record<string, unknown>)[k]);
-        at.pop();
-      }
-    }
-  };
-  walk(values);
-  return found;
+  return leafPaths(values, (v) => v === null, 4).map((p) => ['values', ...p]);
 }
 
 /** `chart.spec.chart` of a chart in a Git repository: its path from the repository's root. */

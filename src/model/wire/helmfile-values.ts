@@ -6,7 +6,7 @@
  * why a value of the input that looks like a reference is refused: it would be read, not written.
  */
 import { FieldPath } from '../diagnostics';
-import { isPlainObject, sortKeysDeep } from '../values';
+import { isPlainObject, leafPaths, sortKeysDeep } from '../values';
 import { setOwn } from '../own-keys';
 
 /** vals' reference syntax (its DefaultRefRegexp): anywhere in a string. */
@@ -14,28 +14,7 @@ const VALS_REF = /(?:secret)?ref\+[^+:]*:\/\/[^+\n ]+/;
 
 /** The paths (inside the values) of the first few strings vals would read as references. */
 export function valsReferences(values: unknown, max = 3): FieldPath[] {
-  const found: FieldPath[] = [];
-  const at: (string | number)[] = [];
-  const walk = (v: unknown): void => {
-    if (found.length >= max) return;
-    if (typeof v === 'string') {
-      if (VALS_REF.test(v)) found.push([...at]);
-    } else if (Array.isArray(v)) {
-      v.forEach((x, i) => {
-        at.push(i);
-        walk(x);
-        at.pop();
-      });
-    } else if (v !== null && typeof v === 'object') {
-      for (const k of Object.keys(v)) {
-        at.push(k);
-        walk((v as Record<string, unknown>)[k]);
-        at.pop();
-      }
-    }
-  };
-  walk(values);
-  return found;
+  return leafPaths(values, (v) => typeof v === 'string' && VALS_REF.test(v), max);
 }
 
 /** One secret value taken out of the values: where it was, and the variable that carries it. */
