@@ -9,9 +9,10 @@ if (typeof enableCompileCache === 'function') enableCompileCache();
 
 // The CLI ships as one bundled file (`npm run build` makes it after tsc): a short run loads one
 // file instead of ~50 modules. The compiled modules run instead when there is no bundle, or in a
-// checkout (it has tsconfig.json, a package does not) compiled again by tsc alone, whose modules
-// are then newer than the bundle. In an installed package the files' times say only in which
-// order they were unpacked.
+// checkout (it has tsconfig.json, a package does not) compiled again by tsc alone after the
+// bundle was made: then some module under lib/src is newer than the bundle (tsc rewrites only
+// the modules whose output changed, so `main.js` alone cannot tell). In an installed package the
+// files' times say only in which order they were unpacked.
 const fs = require('fs');
 const path = require('path');
 
@@ -19,13 +20,17 @@ const root = path.join(__dirname, '..');
 const lib = path.join(root, 'lib');
 const bundle = path.join(lib, 'armada-cdk-cli.js');
 const modules = path.join(lib, 'src', 'cli', 'main.js');
-function current() {
-  try {
-    const built = fs.statSync(bundle).mtimeMs;
-    return !fs.existsSync(path.join(root, 'tsconfig.json')) || built >= fs.statSync(modules).mtimeMs;
-  } catch {
-    return fs.existsSync(bundle);
+function newerModule(dir, than) {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory() ? newerModule(p, than) : e.name.endsWith('.js') && fs.statSync(p).mtimeMs > than) return true;
   }
+  return false;
+}
+function current() {
+  if (!fs.existsSync(bundle)) return false;
+  if (!fs.existsSync(path.join(root, 'tsconfig.json')) || !fs.existsSync(modules)) return true;
+  return !newerModule(path.join(lib, 'src'), fs.statSync(bundle).mtimeMs);
 }
 
 require(current() ? bundle : modules)

@@ -152,7 +152,7 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
     expect([...b.executed].sort()).toEqual(['lib/src/cli/io.js', 'lib/src/cli/main.js', 'lib/src/importer/load/package-root.js', 'lib/src/model/diagnostics.js', 'lib/src/model/safe-text.js']);
   }, 90_000);
 
-  test('an installed package runs its bundle whatever order its files were unpacked in; a checkout recompiled by tsc alone runs the modules', async () => {
+  test('an installed package runs its bundle whatever order its files were unpacked in; a checkout recompiled by tsc alone (any module newer than the bundle) runs the modules', async () => {
     // On a copy: the packages are shared with the other tests of the run.
     const pkg = copyPackage(packages.bundled);
     try {
@@ -166,6 +166,12 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
       expect(recompiled.code).toBe(0);
       expect(recompiled.modules).toEqual(expect.arrayContaining(['bin/armada-cdk.js', 'lib/src/cli/main.js']));
       expect(recompiled.modules).not.toContain('lib/armada-cdk-cli.js');
+      // tsc alone rewrites only the modules whose output changed: one other module newer than the bundle is enough
+      const earlier = new Date(later.getTime() - 120_000);
+      fs.utimesSync(main, earlier, earlier);
+      expect((await binRun(pkg, ['--version'])).modules).toContain('lib/armada-cdk-cli.js');
+      fs.utimesSync(path.join(pkg, 'lib', 'src', 'model', 'plan.js'), later, later);
+      expect((await binRun(pkg, ['--version'])).modules).not.toContain('lib/armada-cdk-cli.js');
     } finally {
       fs.rmSync(pkg, { recursive: true, force: true });
     }
