@@ -33,6 +33,8 @@ import { lostWaits } from './flux-waits';
 import type { EffectiveWaitResource } from '../wait';
 import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, scopedName } from './flux-sources';
 import { urlCredentials } from './flux-credentials';
+import { PackagedChartRepository } from './flux-packaged';
+import { packagedChartRef } from './flux-packaged-mapping';
 
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
 /** Annotations carrying the plan on each HelmRelease, for people reading the cluster. */
@@ -112,6 +114,14 @@ export interface FluxOptions {
    * @default - none: a local chart refers to a GitRepository for you to create (a warning)
    */
   readonly localSources?: Readonly<Record<string, ChartSource>> | undefined;
+  /**
+   * A Helm repository of the user's that holds every deployed chart assembled as Armada deploys
+   * it (made by `packageFluxCharts`): each HelmRelease then reads its chart by name and exact
+   * version from one HelmRepository at its URL, with the subcharts Armada injects, and the
+   * charts' own sources are not written.
+   * @default - none: each chart is read from its own source, as Flux builds it
+   */
+  readonly chartRepository?: PackagedChartRepository | undefined;
 }
 
 /** A Go duration as Flux's `interval` and `timeout` fields want it: `15m`, `1h30m`, `45s`. */
@@ -218,7 +228,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
       if (dep.namespace === ref.namespace) continue;
       if (crossings++ < 3) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
     }
-    const mapping = new ChartMapping(spec, chart, release, d, localSources, form);
+    const mapping = new ChartMapping(spec, chart, release, d, localSources, form, options.chartRepository);
     const source = mapping.chart(sources, options.sourceNamespace ?? ref.namespace);
     mapping.report();
     systemNamespace(chart, release.namespace, namespace, d);
@@ -508,6 +518,7 @@ class ChartMapping {
     private readonly d: Diagnostics,
     private readonly localSources: Readonly<Record<string, ChartSource>>,
     private readonly form: WriterForm,
+    private readonly repository?: PackagedChartRepository | undefined,
   ) {}
 
   // A large site has thousands of these, and a report prints a few: a message that names values
@@ -525,6 +536,7 @@ class ChartMapping {
 
   /** Registers the chart's source; returns where the chart comes from (see {@link chartSpec}). */
   public chart(sources: FluxSources, sourceNamespace: string): ChartRef {
+    if (this.repository !== undefined) return packagedChartRef(this.repository, this.c, sources, sourceNamespace, this.d);
     const s = this.c.source;
     if (s.type === SourceType.TAR) {
       const t = this.tar(sourceNamespace);
@@ -711,7 +723,8 @@ class ChartMapping {
     if (u?.pre?.update !== undefined && u.pre.update.length > 0) this.lost(PRE_UPDATE, PRE_UPDATE_LOST);
     if (u?.pre?.create !== undefined && u.pre.create.length > 0) this.lost(PRE_CREATE, PRE_CREATE_LOST);
     if (u?.post?.create !== undefined && u.post.create.length > 0) this.lost(POST, POST_LOST);
-    if (c.dependencies !== undefined) {
+    // Packaged, the chart carries the subcharts Armada injects: nothing is lost.
+    if (c.dependencies !== undefined && this.repository === undefined) {
       if (c.dependencies.length > 0) this.lost(DEPENDENCIES, SUBCHARTS_LOST, c.dependencies);
       else this.lost(DEPENDENCIES, NO_SUBCHARTS_LOST);
     }
