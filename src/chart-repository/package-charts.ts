@@ -185,30 +185,30 @@ export async function packageChart(dir: string): Promise<{ ref: PackagedChartRef
   try {
     files = await chartFiles(dir);
   } catch (e) {
-    throw new Error(`${dir} cannot be read as Helm reads a chart: ${(e as Error).message}`);
+    throw new Error(`the chart cannot be read as Helm reads one: ${(e as Error).message}`);
   }
   const chartYaml = files.find((f) => f.name === 'Chart.yaml');
-  if (chartYaml === undefined) throw new Error(`${dir} is not a Helm chart: it has no Chart.yaml`);
+  if (chartYaml === undefined) throw new Error('it is not a Helm chart: it has no Chart.yaml');
   const text = chartYaml.data.toString('utf8').replace(/^\uFEFF/, '');
   let meta: unknown;
   try {
     meta = parseYaml(text);
   } catch (e) {
-    throw new Error(`${dir}/Chart.yaml is not YAML: ${(e as Error).message.split('\n')[0]}`);
+    throw new Error(`its Chart.yaml is not YAML: ${(e as Error).message.split('\n')[0]}`);
   }
-  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new Error(`${dir}/Chart.yaml is not a mapping`);
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new Error(`its Chart.yaml is not a mapping`);
   const m = meta as Record<string, unknown>;
   const name = m.name;
   if (typeof name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(name) || name === '.' || name === '..') {
-    throw new Error(`${dir}/Chart.yaml: name ${JSON.stringify(name)} is not a chart name (letters, digits, ".", "_" and "-")`);
+    throw new Error(`its Chart.yaml: name ${JSON.stringify(name)} is not a chart name (letters, digits, ".", "_" and "-")`);
   }
   const version = typeof m.version === 'number' ? String(m.version) : m.version;
   if (typeof version !== 'string' || !SEMVER.test(version)) {
-    throw new Error(`${dir}/Chart.yaml: version ${JSON.stringify(m.version)} is not a SemVer version, which Helm requires of a chart`);
+    throw new Error(`its Chart.yaml: version ${JSON.stringify(m.version)} is not a SemVer version, which Helm requires of a chart`);
   }
   const packaged = packagedVersion(version, filesDigest(files));
   const rewritten = withVersion(text, packaged, m);
-  if (rewritten === undefined) throw new Error(`${dir}/Chart.yaml: its version line cannot be rewritten to ${packaged} (write it as a plain top-level "version: ${version}" line)`);
+  if (rewritten === undefined) throw new Error(`its Chart.yaml: its version line cannot be rewritten to ${packaged} (write it as a plain top-level "version: ${version}" line)`);
   const out = files.map((f) => (f === chartYaml ? { name: f.name, data: Buffer.from(rewritten) } : f));
   const index: Record<string, unknown> = {};
   for (const k of METADATA_FIELDS) if (m[k] !== undefined && m[k] !== null) index[k] = m[k];
