@@ -236,3 +236,16 @@ function withVersion(text: string, version: string, before: Record<string, unkno
     return undefined;
   }
 }
+
+/**
+ * Packages every chart a manifest deploys, with the subcharts Armada injects, into a Helm
+ * repository for Flux: write `files` into a directory served at `options.url`, and give the
+ * result to `FluxOutput` as `chartRepository`, whose HelmReleases then read each chart from one
+ * HelmRepository by name and exact version (`<version>+<digest of the chart's files>`). The
+ * same charts give the same bytes on every run.
+ * @throws ChartPackagingError listing every chart that could not be fetched or packaged
+ */
+export function packageFluxCharts(manifest: { resolve(): { spec: ManifestSpec; plan: Plan } }, options: PackageChartsOptions): Promise<PackagedCharts> {
+  const { spec, plan } = manifest.resolve();
+  return packageCharts(spec, plan, options);
+}

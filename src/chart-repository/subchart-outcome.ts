@@ -30,9 +30,12 @@ import { resolveChartSource } from '../pulumi/sources';
 
 /** Options of {@link subchartOutcomes}. */
 export interface SubchartCheckOptions extends ChartResolverOptions {
-  /** The helm executable. */
+  /** The helm executable that renders both builds (`helm`, or a path). */
   readonly helm: string;
-  /** FluxOptions.localSources: where Flux reads a local directory from. */
+  /**
+   * FluxOptions.localSources: the Git repository Flux reads each local directory from.
+   * @default - none: a chart from a local directory cannot be built by Flux
+   */
   readonly localSources?: Readonly<Record<string, ChartSource>> | undefined;
 }
 
@@ -229,4 +232,16 @@ function canonical(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+/**
+ * What Flux makes of the Armada `dependencies` of each chart a manifest deploys: the chart
+ * fetched, built as source-controller builds it and as Armada assembles it, both rendered with
+ * `helm template`, the objects compared. Give the result to `FluxOutput` as `subchartOutcomes`:
+ * each chart's warning then says whether it renders the same objects, which differ, or why it
+ * cannot be built.
+ */
+export function checkFluxSubcharts(manifest: { resolve(): { spec: ManifestSpec; plan: Plan } }, options: SubchartCheckOptions): Promise<Record<string, SubchartOutcome>> {
+  const { spec, plan } = manifest.resolve();
+  return subchartOutcomes(spec, plan, options);
 }
