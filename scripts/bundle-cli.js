@@ -9,7 +9,8 @@
  * - js-yaml, which every run loads, as the single-file build its package ships (what
  *   `src/importer/load/js-yaml.ts` finds at run time); `require('js-yaml')` gets the same build.
  * - Not `yaml`, ajv or ajv-draft-04: only some inputs load them, and compiling their code on
- *   every run costs more than resolving them from `node_modules` when they are needed.
+ *   every run costs more than resolving them from `node_modules` when they are needed. Nor `tar`,
+ *   which only `convert --package-charts` and `--check-subcharts` load (to fetch chart tarballs).
  * - Not `@pulumi/pulumi`: `armada-cdk wait` runs the Pulumi readiness gate's own code, whose
  *   default log is Pulumi's; the command gives it its own log, so Pulumi is never loaded.
  * - Not our JSON data (the keleustes values schema): it stays a file beside the compiled module,
@@ -27,7 +28,7 @@ const libArg = process.argv.indexOf('--lib');
 const LIB = libArg > 0 ? path.resolve(process.argv[libArg + 1]) : path.join(ROOT, 'lib');
 const ENTRY = path.join(LIB, 'src', 'cli', 'main.js');
 const OUT = path.join(LIB, 'armada-cdk-cli.js');
-const EXTERNAL = ['yaml', 'ajv', 'ajv-draft-04', '@pulumi/pulumi'];
+const EXTERNAL = ['yaml', 'ajv', 'ajv-draft-04', 'tar', '@pulumi/pulumi'];
 
 const JS_YAML_BUILD = path.join(path.dirname(require.resolve('js-yaml')), 'dist', 'js-yaml.js');
 const JS_YAML_LOADER = path.join(LIB, 'src', 'importer', 'load', 'js-yaml.js');

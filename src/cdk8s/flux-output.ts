@@ -61,6 +61,8 @@ export class FluxOutput extends ManifestOutput {
       sourceNamespace: p.sourceNamespace,
       suspend: p.suspend,
       localSources: p.localSources,
+      chartRepository: p.chartRepository,
+      subchartOutcomes: p.subchartOutcomes,
     });
     const diagnostics = [...r.diagnostics.all];
     const byName = firstByName(spec.charts);

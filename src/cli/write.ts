@@ -30,7 +30,7 @@ import { EXIT, ioErrorText, OutputError, UsageError } from './io';
 /** A file to write, and the directory to create for it (the `-o DIR` of convert when missing). */
 export interface OutputFile {
   readonly path: string;
-  readonly content: string;
+  readonly content: string | Uint8Array;
   /**
    * Whether a file at `path` may be replaced (`--force`, or `import -o FILE`); otherwise one that
    * appeared there after the check fails the write.
@@ -118,7 +118,7 @@ function isDirectory(p: string): boolean {
  * {@link checkOutputDirectory}), then each target. Several outputs of the same name are refused
  * (one would overwrite the other), and so is an existing one without `force`.
  */
-export function planDirectoryOutput(cwd: string, dir: string, files: readonly { name: string; content: string }[], options: { force: boolean; command: string }): OutputPlan {
+export function planDirectoryOutput(cwd: string, dir: string, files: readonly { name: string; content: string | Uint8Array }[], options: { force: boolean; command: string }): OutputPlan {
   const { command } = options;
   const seen = new Set<string>();
   for (const f of files) {

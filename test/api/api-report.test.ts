@@ -155,6 +155,7 @@ describe('the API report', () => {
       'ArmadaChartOutput',
       'ArmadaDocuments',
       'ArmadaOperator',
+      'ChartPackagingError',
       'FluxOutput',
       'HelmReleasePlacement',
       'KeleustesReleaseNaming',
@@ -165,6 +166,8 @@ describe('the API report', () => {
       'ReleaseNamespaceOutput',
       'ResourceKinds',
       'RoleEscalation',
+      'checkFluxSubcharts',
+      'packageFluxCharts',
     ]);
     expect(values('armada-cdk/pulumi')).toEqual(['ChartSourceError', 'ManifestDeployment', 'defaultCacheDir', 'loadPeglegSite']);
     // The report's view matches what the modules really export.

@@ -76,8 +76,8 @@ describe('Flux warnings: upgrade, subcharts, protection', () => {
     new Chart(g, 'b', { namespace: 'ns', source: ChartSource.git('https://e.org/osh', { subpath: 'b' }), dependencies: [] });
     const r = fluxOf(site);
     expect(r.findings).toEqual([
-      ['dependencies', `${LOST}subchart dependencies ["helm-toolkit"]: Flux builds the chart as its source has it (its charts/ directory and Chart.yaml dependencies), so vendor those charts into it or declare them in Chart.yaml`],
-      ['dependencies', `${LOST}dependencies [] (Armada removes the chart's own charts/ directory): Flux builds the chart as its source has it, with its subcharts`],
+      ['dependencies', `${LOST}subchart dependencies ["helm-toolkit"] (Armada injects them into charts/): Flux builds the chart as its source has it (its charts/ and the dependencies its Chart.yaml lists); not checked whether it then renders the same objects, renders others or cannot be built: convert with --check-subcharts to know, or with --package-charts URL to deploy what Armada deploys`],
+      ['dependencies', `${LOST}dependencies [] (Armada empties the chart's charts/ directory): Flux builds the chart as its source has it (its charts/ and the dependencies its Chart.yaml lists); not checked whether it then renders the same objects, renders others or cannot be built: convert with --check-subcharts to know, or with --package-charts URL to deploy what Armada deploys`],
     ]);
     // helm-toolkit is a subchart only: no HelmRelease.
     expect(r.releases.map((x) => x.metadata.name)).toEqual(['p-a', 'p-b']);

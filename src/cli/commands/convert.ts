@@ -16,6 +16,7 @@ import { flag, list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, FluxLayoutArgs, fluxLayoutArgs, fluxOptions } from '../flux-options';
 import { fluxLayout } from '../../model/wire/flux-layout';
+import { FLUX_PACKAGING_HELP, FLUX_PACKAGING_OPTIONS, FluxPackaging, FluxPackagingArgs, fluxPackagingArgs, runFluxPackaging } from '../flux-packaging';
 import { forSubstitution, SecretPlaceholder } from '../flux-substitute';
 import { chartValueSecrets } from '../../pegleg/secrets';
 import type { DataPath } from '../../pegleg/deckhand-path';
@@ -62,6 +63,7 @@ Options:
                        generated: the CRD armada-cdk generates (ArmadaOperator in cdk8s), with
                        free-form values: every value is kept as written.
 ${FLUX_CLI_HELP}
+${FLUX_PACKAGING_HELP}
 ${HELMFILE_CLI_HELP}
 ${INPUT_HELP}
 ${SITE_HELP}
@@ -78,6 +80,7 @@ const TARGET_OPTIONS: Record<string, (typeof TARGETS)[number]> = {
   'release-naming': 'keleustes-v1alpha1',
   crd: 'keleustes-v1alpha1',
   ...Object.fromEntries(Object.keys(FLUX_CLI_OPTIONS).map((o) => [o, 'flux-v2' as const])),
+  ...Object.fromEntries(Object.keys(FLUX_PACKAGING_OPTIONS).map((o) => [o, 'flux-v2' as const])),
   ...Object.fromEntries(Object.keys(HELMFILE_CLI_OPTIONS).map((o) => [o, 'helmfile' as const])),
 };
 
@@ -106,6 +109,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     'release-naming': { type: 'string', choices: ['prefixed', 'as-written'] },
     crd: { type: 'string', choices: ['upstream', 'generated'] },
     ...FLUX_CLI_OPTIONS,
+    ...FLUX_PACKAGING_OPTIONS,
     ...HELMFILE_CLI_OPTIONS,
     ...REPORT_OPTIONS,
   });
@@ -118,9 +122,10 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const report = reportOptions(args, 'convert');
   const dir = str(args, 'output');
   const layout = to === 'flux-v2' ? fluxLayoutArgs(args, dir) : undefined;
+  const packaging = to === 'flux-v2' ? fluxPackagingArgs(args, dir, io.cwd) : undefined;
   if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
   const helmfile = to === 'helmfile' ? helmfileOptions(args, io.cwd, dir === undefined || dir === '-' ? io.cwd : path.resolve(io.cwd, dir)) : undefined;
-  const { objects, name, text, files, secretPaths } = await convert(args, io, to, flux, report, layout, helmfile);
+  const { objects, name, text, files, secretPaths, chartFiles } = await convert(args, io, to, flux, report, layout, helmfile, packaging);
   if (!objects) return EXIT.INVALID;
   if (text !== undefined) {
     // One YAML document, as Helmfile reads a state file: no document markers.
@@ -153,11 +158,12 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       }
       return { name: `${name}/${f.path}`, content: path.basename(f.path) === 'kustomization.yaml' ? toYamlDocument(objects[0]) : toYamlStream(objects) };
     });
-    const plan = planDirectoryOutput(io.cwd, dir, out, { force: flag(args, 'force'), command: 'convert' });
+    const plan = planDirectoryOutput(io.cwd, dir, [...out, ...(chartFiles ?? [])], { force: flag(args, 'force'), command: 'convert' });
     for (const f of plan.files) checkOutputNotInput(io.cwd, `the output ${path.relative(io.cwd, f.path) || f.path}`, f.path, [...args.positionals, ...list(args, 'values')], 'convert');
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
     const count = files.reduce((n, f) => n + (path.basename(f.path) === 'kustomization.yaml' ? 0 : f.objects.length), 0);
     io.stderr.write(`wrote ${path.join(dir, name)}/ (${plural(files.length, 'file')}, ${plural(count, 'object')})\n`);
+    wroteCharts(io, dir, name, chartFiles, packaging);
     if (layout?.substituteFrom !== undefined) {
       const ns = flux?.namespace ?? FLUX_DEFAULT_NAMESPACE;
       if (secrets.length > 0) {
@@ -180,13 +186,20 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     await writePieces(io.stdout, yamlStreamChunks(objects));
   } else {
     const all = [...objects];
-    const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: toYamlStream(all) }], { force: flag(args, 'force'), command: 'convert' });
+    const plan = planDirectoryOutput(io.cwd, dir, [{ name: `${name}.${to}.yaml`, content: toYamlStream(all) }, ...(chartFiles ?? [])], { force: flag(args, 'force'), command: 'convert' });
     for (const f of plan.files) checkOutputNotInput(io.cwd, `the output ${path.join(dir, path.basename(f.path))}`, f.path, [...args.positionals, ...list(args, 'values')], 'convert');
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
     const file = plan.files[0].path;
     io.stderr.write(`wrote ${path.relative(io.cwd, file) || file} (${plural(all.length, 'object')})\n`);
+    wroteCharts(io, dir, name, chartFiles, packaging);
   }
   return EXIT.OK;
+}
+
+/** The line that says where the chart repository of --package-charts went, and where it goes. */
+function wroteCharts(io: CliIo, dir: string, name: string, files: FluxPackaging['files'] | undefined, packaging: FluxPackagingArgs | undefined): void {
+  if (files === undefined || files.length === 0 || packaging?.url === undefined) return;
+  io.stderr.write(`wrote ${path.join(dir, `${name}.charts`)}/ (index.yaml, ${plural(files.length - 1, 'chart archive')}): publish its files at ${packaging.url}, where the HelmRepository reads them\n`);
 }
 
 /** The objects are written as YAML and kept by nobody: chart values are not copied for them. */
@@ -207,7 +220,8 @@ async function convert(
   report: ReturnType<typeof reportOptions>,
   layout: FluxLayoutArgs | undefined,
   helmfile?: HelmfileOptions | undefined,
-): Promise<{ objects?: Iterable<unknown> | undefined; name: string; text?: string | undefined; files?: ReturnType<typeof fluxLayout> | undefined; secretPaths?: ReadonlyMap<string, readonly DataPath[]> | undefined }> {
+  packaging?: FluxPackagingArgs | undefined,
+): Promise<{ objects?: Iterable<unknown> | undefined; name: string; text?: string | undefined; files?: ReturnType<typeof fluxLayout> | undefined; secretPaths?: ReadonlyMap<string, readonly DataPath[]> | undefined; chartFiles?: FluxPackaging['files'] | undefined }> {
   const r = await readManifest(args, io, 'convert');
   if (await inputFailed(io, r, report)) return { name: '' };
   const spec = r.spec!;
@@ -218,6 +232,7 @@ async function convert(
   // Flux: the Helm release of each chart whose values hold secrets of the site, and where.
   let secretPaths: Map<string, readonly DataPath[]> | undefined;
   const secretFindings: Diagnostic[] = [];
+  let pk: FluxPackaging | undefined;
   if (helmfile !== undefined) {
     const out = toHelmfile(spec, buildPlan(spec), { ...helmfile, secretValues: helmfileSecrets(spec, r.documents, r.secrets) });
     text = toYamlDocument(out.helmfile);
@@ -229,7 +244,9 @@ async function convert(
     diagnostics = out.diagnostics.all;
   } else if (flux !== undefined) {
     const plan = buildPlan(spec);
-    const out = fluxObjectsAsRead(spec, plan, flux, FOR_YAML);
+    // Fetched only for an input without errors.
+    pk = packaging === undefined || r.diagnostics.some(isError) ? undefined : await runFluxPackaging(spec, plan, packaging, flux.localSources);
+    const out = fluxObjectsAsRead(spec, plan, pk === undefined ? flux : { ...flux, chartRepository: pk.repository, subchartOutcomes: pk.outcomes }, FOR_YAML);
     const byChart = chartValueSecrets(r.documents, r.secrets);
     if (byChart.size > 0) {
       secretPaths = new Map();
@@ -277,9 +294,9 @@ async function convert(
     objects = out.objects;
     diagnostics = out.diagnostics.all;
   }
-  const all = [...r.diagnostics, ...redactDiagnostics([...diagnostics, ...secretFindings], r.secrets)];
+  const all = [...r.diagnostics, ...redactDiagnostics([...diagnostics, ...secretFindings, ...(pk?.diagnostics ?? [])], r.secrets)];
   const notes = [...otherToolsNotes(r.documents, `convert --to ${to}`), ...(to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [])];
   if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
   // Built only for an input without errors: its objects are complete.
-  return { objects, name: spec.name, text, files: files?.(), secretPaths };
+  return { objects, name: spec.name, text, files: files?.(), secretPaths, chartFiles: pk?.files };
 }

@@ -33,6 +33,9 @@ import { lostWaits } from './flux-waits';
 import type { EffectiveWaitResource } from '../wait';
 import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, scopedName } from './flux-sources';
 import { urlCredentials } from './flux-credentials';
+import { PackagedChartRepository } from './flux-packaged';
+import { packagedChartRef } from './flux-packaged-mapping';
+import { SubchartOutcome, subchartsText } from './flux-subcharts';
 
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
 /** Annotations carrying the plan on each HelmRelease, for people reading the cluster. */
@@ -112,6 +115,20 @@ export interface FluxOptions {
    * @default - none: a local chart refers to a GitRepository for you to create (a warning)
    */
   readonly localSources?: Readonly<Record<string, ChartSource>> | undefined;
+  /**
+   * A Helm repository of the user's that holds every deployed chart assembled as Armada deploys
+   * it (made by `packageFluxCharts`): each HelmRelease then reads its chart by name and exact
+   * version from one HelmRepository at its URL, with the subcharts Armada injects, and the
+   * charts' own sources are not written.
+   * @default - none: each chart is read from its own source, as Flux builds it
+   */
+  readonly chartRepository?: PackagedChartRepository | undefined;
+  /**
+   * What Flux makes of each chart's Armada `dependencies`, by chart name, found from the charts'
+   * contents (`checkSubcharts`); the warning about a chart's dependencies says it.
+   * @default - none: the warning says that the outcome is not known
+   */
+  readonly subchartOutcomes?: Readonly<Record<string, SubchartOutcome>> | undefined;
 }
 
 /** A Go duration as Flux's `interval` and `timeout` fields want it: `15m`, `1h30m`, `45s`. */
@@ -218,7 +235,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
       if (dep.namespace === ref.namespace) continue;
       if (crossings++ < 3) crossing.push(`${ref.namespace}/${ref.name} -> ${dep.namespace}/${dep.name}`);
     }
-    const mapping = new ChartMapping(spec, chart, release, d, localSources, form);
+    const mapping = new ChartMapping(spec, chart, release, d, localSources, form, options.chartRepository, options.subchartOutcomes?.[chart.name]);
     const source = mapping.chart(sources, options.sourceNamespace ?? ref.namespace);
     mapping.report();
     systemNamespace(chart, release.namespace, namespace, d);
@@ -395,9 +412,7 @@ const PRE_DELETE_LOST: MessageWriterOf<readonly HookAction[]> = (preDelete) =>
 const PRE_UPDATE_LOST = lostText('upgrade.pre.update (Armada has ignored it since Helm 3, and Flux has no equivalent)');
 const PRE_CREATE_LOST = lostText('upgrade.pre.create (never implemented by Armada, and Flux has no equivalent)');
 const POST_LOST = lostText('upgrade.post (ignored by Armada, and Flux has no equivalent)');
-const SUBCHARTS_LOST: MessageWriterOf<readonly string[]> = (deps) =>
-  lostText(`subchart dependencies ${show(deps)}: Flux builds the chart as its source has it (its charts/ directory and Chart.yaml dependencies), so vendor those charts into it or declare them in Chart.yaml`);
-const NO_SUBCHARTS_LOST = lostText("dependencies [] (Armada removes the chart's own charts/ directory): Flux builds the chart as its source has it, with its subcharts");
+const SUBCHARTS_LOST: MessageWriterOf<{ deps: readonly string[]; outcome: SubchartOutcome | undefined }> = (x) => lostText(subchartsText(x.deps, x.outcome));
 const CONTINUE_PROCESSING_LOST = lostText('continueProcessing=true: the release is left in place when it fails (no remediation), but the HelmReleases that depend on it wait until it is Ready, where Armada carries on with the group');
 
 function checkOptions(spec: ManifestSpec, o: { namespace: string; sourceNamespace?: string | undefined; interval: Duration; sourceInterval: Duration }, d: Diagnostics): void {
@@ -508,6 +523,8 @@ class ChartMapping {
     private readonly d: Diagnostics,
     private readonly localSources: Readonly<Record<string, ChartSource>>,
     private readonly form: WriterForm,
+    private readonly repository?: PackagedChartRepository | undefined,
+    private readonly subcharts?: SubchartOutcome | undefined,
   ) {}
 
   // A large site has thousands of these, and a report prints a few: a message that names values
@@ -525,6 +542,7 @@ class ChartMapping {
 
   /** Registers the chart's source; returns where the chart comes from (see {@link chartSpec}). */
   public chart(sources: FluxSources, sourceNamespace: string): ChartRef {
+    if (this.repository !== undefined) return packagedChartRef(this.repository, this.c, sources, sourceNamespace, this.d);
     const s = this.c.source;
     if (s.type === SourceType.TAR) {
       const t = this.tar(sourceNamespace);
@@ -711,10 +729,8 @@ class ChartMapping {
     if (u?.pre?.update !== undefined && u.pre.update.length > 0) this.lost(PRE_UPDATE, PRE_UPDATE_LOST);
     if (u?.pre?.create !== undefined && u.pre.create.length > 0) this.lost(PRE_CREATE, PRE_CREATE_LOST);
     if (u?.post?.create !== undefined && u.post.create.length > 0) this.lost(POST, POST_LOST);
-    if (c.dependencies !== undefined) {
-      if (c.dependencies.length > 0) this.lost(DEPENDENCIES, SUBCHARTS_LOST, c.dependencies);
-      else this.lost(DEPENDENCIES, NO_SUBCHARTS_LOST);
-    }
+    // Packaged, the chart carries the subcharts Armada injects: nothing is lost.
+    if (c.dependencies !== undefined && this.repository === undefined) this.lost(DEPENDENCIES, SUBCHARTS_LOST, { deps: c.dependencies, outcome: this.subcharts });
     if (this.release.protected.continueProcessing) this.lost(CONTINUE_PROCESSING, CONTINUE_PROCESSING_LOST);
   }
 }
