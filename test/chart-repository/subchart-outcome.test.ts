@@ -1,35 +1,21 @@
 /**
  * `--check-subcharts`: the three outcomes (same render, different render, cannot build) on the
  * small charts of test/fixtures/subcharts, committed to a Git repository, rendered with a real
- * helm: ARMADA_CDK_TEST_HELM, or the helm 3 of the end-to-end build cache, or helm on PATH.
+ * Helm 3 (test/helpers/real-helm.ts).
  */
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource } from '../../src';
 import { compareObjects, subchartOutcomes } from '../../src/chart-repository/subchart-outcome';
 import { subchartsText } from '../../src/model/wire/flux-subcharts';
 import { toFluxObjects } from '../../src/model/wire/flux-v2';
+import { realHelm } from '../helpers/real-helm';
 import { cleanup, git, isolateEnvironment, tempDir } from '../pulumi/sources/helpers';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'subcharts');
 
-function findHelm(): string | undefined {
-  if (process.env.ARMADA_CDK_TEST_HELM) return process.env.ARMADA_CDK_TEST_HELM;
-  const cache = process.env.ARMADA_CDK_E2E_CACHE ?? path.join(os.homedir(), '.cache', 'armada-cdk-e2e');
-  const built = fs.existsSync(cache) ? fs.readdirSync(cache).filter((d) => d.startsWith('helm3-')).map((d) => path.join(cache, d, 'helm')).find((f) => fs.existsSync(f)) : undefined;
-  if (built) return built;
-  try {
-    execFileSync('helm', ['version'], { stdio: 'ignore' });
-    return 'helm';
-  } catch {
-    return undefined;
-  }
-}
-
 // Found before isolateEnvironment moves HOME.
-const helm = findHelm();
+const helm = realHelm();
 
 describe('what Flux makes of Armada dependencies, checked', () => {
   let repo: string;
@@ -43,13 +29,13 @@ describe('what Flux makes of Armada dependencies, checked', () => {
   });
   afterAll(cleanup);
 
-  (helm === undefined ? test.skip : test)('same render, different render with the objects, cannot build', async () => {
+  test('same render, different render with the objects, cannot build', async () => {
     const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
     const toolkit = new Chart(site, 'toolkit', { namespace: 'ns', source: ChartSource.git(repo, { subpath: 'toolkit-a', reference: 'main' }) });
     const g = new ChartGroup(site, 'g');
     for (const name of ['same', 'differ', 'remote']) new Chart(g, name, { namespace: 'ns', source: ChartSource.git(repo, { subpath: name, reference: 'main' }), dependencies: [toolkit] });
     const { spec, plan } = site.resolve();
-    const outcomes = await subchartOutcomes(spec, plan, { helm: helm!, cacheDir: await tempDir('cache'), log: () => undefined });
+    const outcomes = await subchartOutcomes(spec, plan, { helm, cacheDir: await tempDir('cache'), log: () => undefined });
     expect(outcomes).toEqual({
       // Chart.yaml's file://../toolkit-a is the chart Armada injects.
       same: { kind: 'same' },
@@ -67,7 +53,7 @@ describe('what Flux makes of Armada dependencies, checked', () => {
     ]);
   }, 60_000);
 
-  (helm === undefined ? test.skip : test)('a dependency Flux cannot find in the source, and a local directory Flux cannot read', async () => {
+  test('a dependency Flux cannot find in the source, and a local directory Flux cannot read', async () => {
     const site = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
     const toolkit = new Chart(site, 'toolkit', { namespace: 'ns', source: ChartSource.local(path.join(FIXTURES, 'toolkit-a')) });
     const g = new ChartGroup(site, 'g');
@@ -75,7 +61,7 @@ describe('what Flux makes of Armada dependencies, checked', () => {
     new Chart(g, 'alone', { namespace: 'ns', source: ChartSource.git(repo, { subpath: 'same', reference: 'main' }), dependencies: [toolkit] });
     new Chart(g, 'local', { namespace: 'ns', source: ChartSource.local(FIXTURES, { subpath: 'same' }), dependencies: [toolkit] });
     const { spec, plan } = site.resolve();
-    const outcomes = await subchartOutcomes(spec, plan, { helm: helm!, cacheDir: await tempDir('cache'), log: () => undefined });
+    const outcomes = await subchartOutcomes(spec, plan, { helm, cacheDir: await tempDir('cache'), log: () => undefined });
     expect(outcomes.local).toEqual({ kind: 'cannot-build', reason: `no Flux source reads the local directory ${JSON.stringify(FIXTURES)} (name the Git repository that holds it with --local-source)` });
     expect(outcomes.alone).toEqual({ kind: 'same' });
   }, 60_000);
