@@ -3,6 +3,7 @@ import { Duration, GO_DURATION_MAX_SECONDS } from '../model/duration';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../model/names';
 import { FluxOptions, HelmReleasePlacement } from '../model/wire/flux-v2';
 import { FLUX_BOOTSTRAP_SOURCE, repositoryPathProblem } from '../model/wire/flux-layout';
+import type { FluxDirectoryOptions } from '../model/wire/flux-gitops';
 import { ChartSource } from '../model/source';
 import { flag, list, OptionSpec, ParsedArgs, str } from './args';
 import { UsageError } from './io';
@@ -95,11 +96,7 @@ export function fluxOptions(args: ParsedArgs): FluxOptions {
 }
 
 /** Where `-o DIR` of flux-v2 sits in the Git repository, for its Kustomizations. */
-export interface FluxLayoutArgs {
-  readonly repositoryPath: string;
-  readonly repositorySource: string;
-  readonly substituteFrom?: string | undefined;
-}
+export type FluxLayoutArgs = FluxDirectoryOptions;
 
 /**
  * The layout options of `convert --to flux-v2`: undefined for the single-file forms (stdout, or
