@@ -155,6 +155,7 @@ describe('the API report', () => {
       'ArmadaChartOutput',
       'ArmadaDocuments',
       'ArmadaOperator',
+      'FluxLayout',
       'FluxOutput',
       'HelmReleasePlacement',
       'KeleustesReleaseNaming',
