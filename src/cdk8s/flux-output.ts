@@ -235,7 +235,7 @@ export class FluxOutput extends ManifestOutput {
     for (const o of r.objects) {
       const values = (o.spec as { values?: unknown } | undefined)?.values;
       for (const h of yamlHazards(values, 'values', 'go-yaml', 'armada-cdk convert --to flux-v2')) {
-        diagnostics.push({ severity: 'error', ...(charts.get(o.metadata.name)?.origin ?? spec.origin).locate(), field: h.field, code: DiagnosticCodes.YAML_1_1, message: h.message });
+        diagnostics.push({ severity: 'error', ...(charts.get(String((o.spec as { releaseName?: unknown } | undefined)?.releaseName))?.origin ?? spec.origin).locate(), field: h.field, code: DiagnosticCodes.YAML_1_1, message: h.message });
       }
     }
     return {

@@ -3,6 +3,7 @@ import { ArmadaManifest, Chart, ChartGroup, ChartSource } from '../../src';
 import { toFluxObjects } from '../../src/model/wire/flux-v2';
 import { fluxCrdErrors } from '../helpers/flux-crds';
 import { fluxOf } from '../helpers/flux-site';
+import { shortHash } from '../../src/model/wire/flux-sources';
 
 function site(name: string, ...sources: ChartSource[]): ArmadaManifest {
   const m = new ArmadaManifest(undefined, name, { releasePrefix: 'p' });
@@ -80,6 +81,47 @@ describe('Flux: releases in flux-system, Flux\'s namespace or kube-system', () =
       ['warning', 'site/g/flux-system', 'namespace', flux('flux-system')],
       ['warning', 'site/g/gitops', 'namespace', flux('gitops')],
       ['warning', 'site/g/kube-system', 'namespace', 'for Flux (helm.toolkit.fluxcd.io/v2): the release installs into "kube-system", which holds the tokens of the cluster\'s own controllers: whoever can change this HelmRelease in Git acts with their power; keep it there only for a chart that belongs there (a CNI, a cluster add-on)'],
+    ]);
+  });
+});
+
+describe('HelmRelease names', () => {
+  const twoCharts = (site: string, prefix: string, releases: [string, string]) => {
+    const m = new ArmadaManifest(undefined, site, { releasePrefix: prefix });
+    const g = new ChartGroup(m, 'g');
+    releases.forEach((release, i) => new Chart(g, `c${i}`, { namespace: `ns${i}`, release, source: ChartSource.git('https://e.org/r') }));
+    return m;
+  };
+
+  test('<site>.<release>: two sites with the same releasePrefix in one Flux namespace share no HelmRelease; releaseName stays the Helm release', () => {
+    const a = fluxOf(twoCharts('east', 'osh', ['mariadb', 'keystone']));
+    const b = fluxOf(twoCharts('west', 'osh', ['mariadb', 'keystone']));
+    expect(a.releases.map((r) => [r.metadata.namespace, r.metadata.name, r.spec.releaseName, r.spec.storageNamespace])).toEqual([
+      ['flux-system', 'east.osh-mariadb', 'osh-mariadb', 'ns0'],
+      ['flux-system', 'east.osh-keystone', 'osh-keystone', 'ns1'],
+    ]);
+    expect(b.releases.map((r) => r.metadata.name)).toEqual(['west.osh-mariadb', 'west.osh-keystone']);
+    expect(a.releases[1].spec.dependsOn).toBeUndefined();
+  });
+
+  test('at most 63 characters (helm-controller labels every object of the release with the name); a long release keeps a readable start and a hash of the whole', () => {
+    const long = `r${'x'.repeat(45)}`;
+    const r = fluxOf(twoCharts(`s${'y'.repeat(30)}`, 'p', [`${long}-one`, `${long}-two`]));
+    expect(r.releases.map((x) => [x.metadata.name, x.metadata.name.length, x.spec.releaseName])).toEqual([
+      [`s${'y'.repeat(19)}.p-r${'x'.repeat(30)}-${shortHash(`p-${long}-one`)}`, 63, `p-${long}-one`],
+      [`s${'y'.repeat(19)}.p-r${'x'.repeat(30)}-${shortHash(`p-${long}-two`)}`, 63, `p-${long}-two`],
+    ]);
+    for (const o of r.objects) expect(fluxCrdErrors(o)).toEqual([]);
+    // Deterministic.
+    expect(fluxOf(twoCharts(`s${'y'.repeat(30)}`, 'p', [`${long}-one`, `${long}-two`])).releases.map((x) => x.metadata.name)).toEqual(r.releases.map((x) => x.metadata.name));
+  });
+
+  test('release names that differ never share a HelmRelease (db--a, db-a); one release name twice in one namespace is an error naming both charts', () => {
+    const clash = all(twoCharts('site', 'p', ['db--a', 'db-a']));
+    expect(clash.diagnostics).toEqual([]);
+    const same = all(twoCharts('site', 'p', ['db', 'db']));
+    expect(same.diagnostics).toEqual([
+      ['error', 'site/g/c1', 'release', 'the HelmRelease "site.p-db" would be written twice in namespace "flux-system": chart "c0" (namespace "ns0") has the same Helm release name; use HelmReleasePlacement.CHART_NAMESPACE, or give one of them another release'],
     ]);
   });
 });

@@ -110,6 +110,23 @@ export function scopedName(site: string, rest: string): string {
   return `${prefix}.${slug(rest, 53 - prefix.length) || 'x'}`;
 }
 
+/**
+ * The HelmRelease of Helm release `release` of a site: `<site>.<release>`, so that two sites (two
+ * manifests with the same `releasePrefix`) in one Flux namespace never share one. At most 63
+ * characters: helm-controller labels every object of the release with it
+ * (`helm.toolkit.fluxcd.io/name`), and a label value has at most 63. A release too long for that
+ * keeps its first characters and takes a short hash of the whole name, so that the name stays
+ * deterministic and two long releases do not meet. The Helm release itself is `spec.releaseName`.
+ */
+export function helmReleaseObjectName(site: string, release: string): string {
+  const prefix = siteSlug(site);
+  const room = 63 - prefix.length - 1;
+  // A release name is a DNS label already (Helm's rule): kept as it is, so that two never meet.
+  const rest = /^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$/.test(release) ? release : slug(release);
+  if (rest.length <= room && rest !== '') return `${prefix}.${rest}`;
+  return `${prefix}.${slug(release, room - 9) || 'x'}-${shortHash(release)}`;
+}
+
 /** A name of the output that is not one of Flux's own (see {@link FLUX_RESERVED_NAMES}). */
 export function unreserved(name: string): string {
   return FLUX_RESERVED_NAMES.has(name) ? `${name}-${shortHash(name)}` : name;

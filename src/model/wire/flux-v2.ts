@@ -31,7 +31,7 @@ import { fluxNamespaceObjects } from './flux-namespaces';
 import { machineryNamespace } from '../system-namespaces';
 import { lostWaits } from './flux-waits';
 import type { EffectiveWaitResource } from '../wait';
-import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, scopedName } from './flux-sources';
+import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, helmReleaseObjectName, SOURCE_API_VERSION, gitRef, scopedName } from './flux-sources';
 import { urlCredentials } from './flux-credentials';
 
 export const HELM_RELEASE_API_VERSION = 'helm.toolkit.fluxcd.io/v2';
@@ -178,7 +178,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
   // Every chart's HelmRelease is known before any is written: dependsOn may name a chart later in
   // the same parallel step.
   const refs = new Map<string, ReleaseRef>();
-  const taken = new Map<string, string>();
+  const taken = new Map<string, { chart: string; release: string }>();
   const firsts: { release: PlannedRelease; step: number; group: string }[] = [];
   for (const step of plan.steps) {
     for (const r of step.releases) {
@@ -187,12 +187,14 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
         d.warn(chart.origin, undefined, 'not-expressible', `${LOST}: the chart is deployed again in step ${step.index} (group ${show(step.group)}), but one HelmRelease exists per release; it is deployed once, in step ${r.firstStep}, and the steps after ${step.index} wait for that one and for every release of the steps before ${step.index}`);
         continue;
       }
-      const ref = { name: r.name, namespace: placement === HelmReleasePlacement.CHART_NAMESPACE ? r.namespace : namespace };
+      const ref = { name: helmReleaseObjectName(spec.name, r.name), namespace: placement === HelmReleasePlacement.CHART_NAMESPACE ? r.namespace : namespace };
       const clash = taken.get(`${ref.namespace}/${ref.name}`);
       if (clash !== undefined) {
-        d.error(chart.origin, ['release'], 'flux-name', `the HelmRelease ${show(ref.name)} would be written twice in namespace ${show(ref.namespace)}: chart ${show(clash)} (namespace ${show(charts.get(clash)!.namespace)}) has the same Helm release name; use HelmReleasePlacement.CHART_NAMESPACE, or give one of them another release`);
+        const other = charts.get(clash.chart)!;
+        const why = clash.release === r.name ? 'the same Helm release name' : `Helm release ${show(clash.release)}, which gives the same name as ${show(r.name)}`;
+        d.error(chart.origin, ['release'], 'flux-name', `the HelmRelease ${show(ref.name)} would be written twice in namespace ${show(ref.namespace)}: chart ${show(clash.chart)} (namespace ${show(other.namespace)}) has ${why}; ${clash.release === r.name ? 'use HelmReleasePlacement.CHART_NAMESPACE, or ' : ''}give one of them another release`);
       }
-      taken.set(`${ref.namespace}/${ref.name}`, r.chart);
+      taken.set(`${ref.namespace}/${ref.name}`, { chart: r.chart, release: r.name });
       refs.set(r.chart, ref);
       firsts.push({ release: r, step: step.index, group: step.group });
     }
