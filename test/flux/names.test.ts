@@ -27,6 +27,17 @@ describe('Flux names', () => {
     expect(fluxOf(site('a-b', c)).sources.map((s) => s.metadata.name)).toEqual(['a-b.c-master']);
   });
 
+  test('manifest names a.b and a-b (or a-b-<8 hex>, or a long one) never give one site prefix: a name that is its own slug is kept, any other is hashed', () => {
+    const long = `${'a'.repeat(20)}.b`;
+    const names = ['a-b', 'a.b', `a-b-${shortHash('a.b')}`, 'site', long, `${'a'.repeat(20)}-b`];
+    const prefixes = names.map((n) => fluxOf(site(n, ChartSource.git('https://e.org/x/c'))).sources[0].metadata.name.split('.')[0]);
+    expect(prefixes).toEqual(['a-b', `a-b-${shortHash('a.b')}`, `a-b-${shortHash('a.b').slice(0, 7)}-${shortHash(`a-b-${shortHash('a.b')}`)}`, 'site', `aaaaaaaaaaa-${shortHash(long)}`, `aaaaaaaaaaa-${shortHash(`${'a'.repeat(20)}-b`)}`]);
+    expect(new Set(prefixes).size).toBe(names.length);
+    // Every object's name takes it: sources, HelmReleases, the directory's Kustomizations.
+    const hr = fluxOf(site('a.b', ChartSource.git('https://e.org/x/c'))).releases[0];
+    expect(hr.metadata.name).toBe(`a-b-${shortHash('a.b')}.p-c0`);
+  });
+
   test('a repository called flux at ref system is not flux-system, Flux\'s own GitRepository', () => {
     const { sources, releases } = fluxOf(site('site', ChartSource.git('https://e.org/org/flux', { reference: 'system' })));
     expect(sources.map((s) => [s.metadata.namespace, s.metadata.name])).toEqual([['flux-system', 'site.flux-system']]);
@@ -37,7 +48,7 @@ describe('Flux names', () => {
     const long = 'a'.repeat(80);
     const r = fluxOf(site(`s${'x'.repeat(40)}`, ChartSource.git(`https://e.org/one/${long}`), ChartSource.git(`https://f.org/two/${long}`)));
     expect(r.sources.map((s) => s.metadata.name.length)).toEqual([63, 63]);
-    expect(r.sources.map((s) => s.metadata.name.slice(0, 21))).toEqual(['sxxxxxxxxxxxxxxxxxxx.', 'sxxxxxxxxxxxxxxxxxxx.']);
+    expect(r.sources.map((s) => s.metadata.name.slice(0, 21))).toEqual([`sxxxxxxxxxx-${shortHash(`s${'x'.repeat(40)}`)}.`, `sxxxxxxxxxx-${shortHash(`s${'x'.repeat(40)}`)}.`]);
     expect(r.sources[0].metadata.name).not.toBe(r.sources[1].metadata.name);
     for (const o of r.objects) expect(fluxCrdErrors(o)).toEqual([]);
   });
@@ -108,8 +119,8 @@ describe('HelmRelease names', () => {
     const long = `r${'x'.repeat(45)}`;
     const r = fluxOf(twoCharts(`s${'y'.repeat(30)}`, 'p', [`${long}-one`, `${long}-two`]));
     expect(r.releases.map((x) => [x.metadata.name, x.metadata.name.length, x.spec.releaseName])).toEqual([
-      [`s${'y'.repeat(19)}.p-r${'x'.repeat(30)}-${shortHash(`p-${long}-one`)}`, 63, `p-${long}-one`],
-      [`s${'y'.repeat(19)}.p-r${'x'.repeat(30)}-${shortHash(`p-${long}-two`)}`, 63, `p-${long}-two`],
+      [`syyyyyyyyyy-${shortHash(`s${'y'.repeat(30)}`)}.p-r${'x'.repeat(30)}-${shortHash(`p-${long}-one`)}`, 63, `p-${long}-one`],
+      [`syyyyyyyyyy-${shortHash(`s${'y'.repeat(30)}`)}.p-r${'x'.repeat(30)}-${shortHash(`p-${long}-two`)}`, 63, `p-${long}-two`],
     ]);
     for (const o of r.objects) expect(fluxCrdErrors(o)).toEqual([]);
     // Deterministic.

@@ -5,7 +5,8 @@
  *
  * Names are readable and scoped to the site: `<site>.<repository>-<ref>`
  * (`osh.openstack-helm-infra-master`). The dot cannot occur in either part, so two sites never
- * share a source, even when one's name ends as another's repository begins (sites `a-b` and `a`);
+ * share a source, even when one's name ends as another's repository begins (sites `a-b` and `a`),
+ * and the site's part differs for any two manifest names (`a.b` and `a-b`: see {@link siteSlug});
  * only when two different sources of a site would get the same readable name do all of them take
  * a short hash of what they fetch, so that a name never depends on the order in which charts were
  * written. Every name has at most 63 characters, and none is one of Flux's own (`flux-system`).
@@ -96,10 +97,22 @@ function urlStem(url: string): string {
  */
 export const FLUX_RESERVED_NAMES: ReadonlySet<string> = new Set(['flux-system']);
 
-/** The site's part of every name: at most 20 characters, never empty. */
+/**
+ * The site's part of every name: at most 20 characters, never empty, and a different one for
+ * each manifest name, so that two sites written into one Flux repository (or one namespace)
+ * never share an object. A name that is already lower-case letters, digits and single hyphens,
+ * of at most 20 characters, is kept; any other (`a.b`, `Site`, a long one) keeps a readable
+ * start and takes a hash of the whole name (`a-b-1f0c2e4d`), and so does a name that ends the
+ * way such a one does, which `a.b` would otherwise meet as `a-b`.
+ */
 export function siteSlug(site: string): string {
-  return slug(site, 20) || 'site';
+  const s = slug(site, 20);
+  if (s !== '' && s === site && !HASHED_SLUG.test(site)) return s;
+  return `${slug(site, 11) || 'site'}-${shortHash(site)}`;
 }
+
+/** How {@link siteSlug} ends a name it hashed. */
+const HASHED_SLUG = /-[0-9a-f]{8}$/;
 
 /**
  * `<site>.<rest>`, at most 54 characters (room for a hash suffix: 63 in all), for the objects of
