@@ -193,6 +193,7 @@ export class FluxOutput extends ManifestOutput {
       sourceNamespace: p.sourceNamespace,
       suspend: p.suspend,
       localSources: p.localSources,
+      sourceSecrets: p.sourceSecrets,
     };
   }
 

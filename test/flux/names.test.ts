@@ -55,7 +55,7 @@ describe('Flux names', () => {
 });
 
 describe('Flux credentials in a chart URL', () => {
-  const FIX_GIT = "Remove it from the URL and give the GitRepository spec.secretRef, a Secret of the same namespace with username and password (a token as the password), or identity and known_hosts for an ssh:// URL";
+  const FIX_GIT = "Remove it from the URL and give the GitRepository spec.secretRef, a Secret of the same namespace with username and password (a token as the password), or identity and known_hosts for an ssh:// URL: name it in sourceSecrets (--source-secret URL=SECRET)";
   test('refused, quoted without them, with the secretRef to use; nothing is written for the chart', () => {
     const r = all(site('site',
       ChartSource.git('https://user:hunter2@e.org/r.git'),
@@ -69,7 +69,7 @@ describe('Flux credentials in a chart URL', () => {
       ['error', 'site/g/c1', 'source.location', `received "https://***@github.com/o/r", which carries credentials before the host: the GitRepository's spec.url would hold it in clear, in Git. ${FIX_GIT}`],
       ['error', 'site/g/c2', 'source.location', `received "ssh://***@e.org/r", which carries a password: the GitRepository's spec.url would hold it in clear, in Git. ${FIX_GIT}`],
       ['error', 'site/g/c3', 'source.location', `received "https://e.org/r?private_token=***", which carries a secret query or fragment parameter: the GitRepository's spec.url would hold it in clear, in Git. ${FIX_GIT}`],
-      ['error', 'site/g/c4', 'source.location', `received "https://***@charts.e.org/repo/mariadb-0.1.0.tgz", which carries credentials before the host: the HelmRepository's spec.url would hold it in clear, in Git. Remove it from the URL and give the HelmRepository spec.secretRef, a Secret of the same namespace with username and password`],
+      ['error', 'site/g/c4', 'source.location', `received "https://***@charts.e.org/repo/mariadb-0.1.0.tgz", which carries credentials before the host: the HelmRepository's spec.url would hold it in clear, in Git. Remove it from the URL and give the HelmRepository spec.secretRef, a Secret of the same namespace with username and password: name it in sourceSecrets (--source-secret URL=SECRET)`],
     ]);
     expect(JSON.stringify(r)).not.toMatch(/hunter2|ghp_abcdef|pw@|glpat|robot|tok@/);
   });
@@ -134,5 +134,43 @@ describe('HelmRelease names', () => {
     expect(same.diagnostics).toEqual([
       ['error', 'site/g/c1', 'release', 'the HelmRelease "site.p-db" would be written twice in namespace "flux-system": chart "c0" (namespace "ns0") has the same Helm release name; use HelmReleasePlacement.CHART_NAMESPACE, or give one of them another release'],
     ]);
+  });
+});
+
+describe('Flux sourceSecrets: spec.secretRef on the sources that need credentials', () => {
+  const sources = () => site('site',
+    ChartSource.git('https://e.org/private/r.git', { reference: 'main' }),
+    ChartSource.git('git@github.com:o/r.git'),
+    ChartSource.tar('https://charts.e.org/repo/mariadb-0.1.0.tgz'),
+    ChartSource.git('https://e.org/public/p'),
+  );
+
+  test('named by spec.url, by a chart\'s location or by object name; written as secretRef {name}, valid against the CRDs; the rest untouched', () => {
+    for (const given of [
+      { 'https://e.org/private/r.git': 'git-creds', 'git@github.com:o/r.git': 'gh-key', 'https://charts.e.org/repo/mariadb-0.1.0.tgz': 'charts' },
+      { 'site.r-main': 'git-creds', 'ssh://git@github.com/o/r.git': 'gh-key', 'https://charts.e.org/repo': 'charts' },
+    ]) {
+      const r = all(sources(), { sourceSecrets: given });
+      expect(r.diagnostics).toEqual([]);
+      const out = r.objects.filter((o) => o.kind !== 'HelmRelease');
+      expect(out.map((o) => [o.kind, o.metadata.name, (o.spec as { secretRef?: unknown }).secretRef])).toEqual([
+        ['GitRepository', 'site.r-main', { name: 'git-creds' }],
+        ['GitRepository', 'site.r-master', { name: 'gh-key' }],
+        ['HelmRepository', 'site.repo', { name: 'charts' }],
+        ['GitRepository', 'site.p-master', undefined],
+      ]);
+      expect(Object.keys(out[0].spec as object)).toEqual(['url', 'ref', 'interval', 'secretRef']);
+      for (const o of r.objects) expect(fluxCrdErrors(o)).toEqual([]);
+    }
+  });
+
+  test('a name that matches no source, or a Secret name that is none, is an error (a URL quoted without credentials)', () => {
+    const r = all(sources(), { sourceSecrets: { 'https://e.org/other': 'x', 'https://u:pw@e.org/private/r.git': 'y', 'https://e.org/public/p': 'Not_A_Name' } });
+    expect(r.diagnostics).toEqual([
+      ['error', 'site', undefined, 'Flux option sourceSecrets["https://e.org/public/p"]: received "Not_A_Name"; a Secret name must be a DNS-1123 subdomain: lower-case letters, digits, "-" and ".", starting and ending with a letter or digit'],
+      ['error', 'site', undefined, 'Flux option sourceSecrets["https://e.org/other"]: matches no source of the site; name one by its URL, a chart\'s source location or its object name: GitRepository site.r-main (https://e.org/private/r.git), GitRepository site.r-master (ssh://git@github.com/o/r.git), HelmRepository site.repo (https://charts.e.org/repo), GitRepository site.p-master (https://e.org/public/p)'],
+      ['error', 'site', undefined, expect.stringMatching(/^Flux option sourceSecrets\["https:\/\/\*\*\*@e\.org\/private\/r\.git"\]: matches no source of the site;/)],
+    ]);
+    expect(JSON.stringify(r.diagnostics)).not.toContain('pw@');
   });
 });

@@ -158,12 +158,28 @@ export class FluxSources {
   /** @param site the manifest's name, which every source's name starts with */
   constructor(private readonly site: string) {}
 
-  /** Adds a source (once per identity); returns its identity, to look its name up later. */
-  public add(key: FluxSourceKey): string {
+  /** The locations as the charts write them, by identity (a tarball's URL, a `git@host:path`). */
+  private readonly written = new Map<string, Set<string>>();
+
+  /**
+   * Adds a source (once per identity); returns its identity, to look its name up later.
+   * `location` is the chart's own, when it differs from the source's URL.
+   */
+  public add(key: FluxSourceKey, location?: string): string {
     const id = sourceIdentity(key);
     if (!this.keys.has(id)) this.keys.set(id, key);
+    if (location !== undefined && location !== key.url) {
+      const set = this.written.get(id);
+      if (set) set.add(location);
+      else this.written.set(id, new Set([location]));
+    }
     this.names = undefined;
     return id;
+  }
+
+  /** What a user may name a source by: its URL, the charts' locations of it, its object name. */
+  public handles(id: string): string[] {
+    return [this.keys.get(id)!.url, ...(this.written.get(id) ?? []), this.nameOf(id)];
   }
 
   /** The object name of a source added before. */

@@ -19,7 +19,8 @@ import { Diagnostics, FieldPath, formatFieldPath, MessageWriterOf, show } from '
 import { Duration, GO_DURATION_MAX_SECONDS } from '../duration';
 import { hasOwnKey } from '../own-keys';
 import { effectiveNativeWait } from '../effective';
-import { dns1123LabelProblem } from '../names';
+import { dns1123LabelProblem, dns1123SubdomainProblem } from '../names';
+import { redactCredentials } from '../safe-text';
 import { Plan, PlannedRelease } from '../plan';
 import { firstByName } from '../first-by-name';
 import { ChartSource, SourceType } from '../source';
@@ -112,6 +113,17 @@ export interface FluxOptions {
    * @default - none: a local chart refers to a GitRepository for you to create (a warning)
    */
   readonly localSources?: Readonly<Record<string, ChartSource>> | undefined;
+  /**
+   * The sources that need credentials: a source, named by its URL (the GitRepository's or
+   * HelmRepository's `spec.url`, or a chart's `source.location` that gives it, a tarball's URL
+   * included) or by its object name, to the Secret that holds them, written as the source's
+   * `spec.secretRef` (for a GitRepository `username` and `password`, a token as the password,
+   * or `identity` and `known_hosts` for `ssh://`; for a HelmRepository `username` and
+   * `password`). The Secret must exist in the source's namespace, each of them with
+   * CHART_NAMESPACE. A name that matches no source is an error.
+   * @default - no source has a secretRef
+   */
+  readonly sourceSecrets?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A Go duration as Flux's `interval` and `timeout` fields want it: `15m`, `1h30m`, `45s`. */
@@ -245,7 +257,8 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
   const head: KubeObject[] = placement === HelmReleasePlacement.CHART_NAMESPACE
     ? fluxNamespaceObjects([...sources.all.map((x) => x.key.namespace), ...releases.map((r) => r.ref.namespace)], namespace)
     : [];
-  for (const { id, key } of sources.all) head.push(sourceObject(sources.nameOf(id), key, sourceInterval));
+  const secretOf = sourceSecrets(spec, sources, options.sourceSecrets ?? {}, d);
+  for (const { id, key } of sources.all) head.push(sourceObject(sources.nameOf(id), key, sourceInterval, secretOf.get(id)));
   return {
     objects: {
       *[Symbol.iterator]() {
@@ -484,7 +497,39 @@ interface StepReleases {
   readonly has: ReadonlySet<string>;
 }
 
-function sourceObject(name: string, key: FluxSourceKey, interval: Duration): KubeObject {
+/**
+ * The Secret of each source `given` names (by URL, a chart's location of it, or object name), by
+ * source identity; a name that matches no source, or a Secret name that is none, is an error.
+ */
+function sourceSecrets(spec: ManifestSpec, sources: FluxSources, given: Readonly<Record<string, string>>, d: Diagnostics): Map<string, string> {
+  const out = new Map<string, string>();
+  const entries = Object.entries(given);
+  if (entries.length === 0) return out;
+  const used = new Set<string>();
+  for (const [handle, secret] of entries) {
+    const p = typeof secret === 'string' ? dns1123SubdomainProblem(secret) : 'must be a string';
+    if (p) {
+      d.error(spec.origin, undefined, 'flux-option', `Flux option sourceSecrets[${show(redactCredentials(handle))}]: received ${show(secret)}; a Secret name ${p}`);
+      used.add(handle);
+    }
+  }
+  for (const { id } of sources.all) {
+    // The first handle given wins: the source's URL, then a chart's location, then its name.
+    const handle = sources.handles(id).find((h) => Object.prototype.hasOwnProperty.call(given, h));
+    if (handle === undefined) continue;
+    used.add(handle);
+    if (!dns1123SubdomainProblem(given[handle])) out.set(id, given[handle]);
+  }
+  const unused = entries.filter(([h]) => !used.has(h)).map(([h]) => h);
+  if (unused.length > 0) {
+    // A source URL never holds credentials (they are refused), so it is quoted as written.
+    const known = sources.all.map(({ id, key }) => `${key.kind} ${sources.nameOf(id)} (${key.url})`);
+    for (const h of unused) d.error(spec.origin, undefined, 'flux-option', `Flux option sourceSecrets[${show(redactCredentials(h))}]: matches no source of the site; name one by its URL, a chart's source location or its object name: ${known.length === 0 ? 'the site has no source' : known.slice(0, 5).join(', ') + (known.length > 5 ? ` and ${known.length - 5} more` : '')}`);
+  }
+  return out;
+}
+
+function sourceObject(name: string, key: FluxSourceKey, interval: Duration, secret: string | undefined): KubeObject {
   return {
     apiVersion: SOURCE_API_VERSION,
     kind: key.kind,
@@ -493,6 +538,8 @@ function sourceObject(name: string, key: FluxSourceKey, interval: Duration): Kub
       ['url', key.url],
       ['ref', key.kind === 'GitRepository' ? { ...key.ref } : undefined],
       ['interval', goDuration(interval.toSeconds())],
+      // source-controller's own field (a LocalObjectReference): credentials stay in the cluster.
+      ['secretRef', secret === undefined ? undefined : { name: secret }],
     ]),
   };
 }
@@ -531,9 +578,10 @@ class ChartMapping {
     if (s.type === SourceType.TAR) {
       const t = this.tar(sourceNamespace);
       if (t === undefined) return NO_CHART;
-      return { kind: 'HelmRepository', id: sources.add(t.key), chart: t.chart, version: t.version };
+      return { kind: 'HelmRepository', id: sources.add(t.key, s.location), chart: t.chart, version: t.version };
     }
     let key: FluxSourceKey | undefined;
+    let location: string | undefined;
     let path = chartPath(s.subpath);
     const published = s.type === SourceType.LOCAL && Object.prototype.hasOwnProperty.call(this.localSources, s.location) ? this.localSources[s.location] : undefined;
     if (published !== undefined) {
@@ -545,12 +593,14 @@ class ChartMapping {
       const url = this.gitUrl(published.location, `${what}: `);
       if (url === undefined) return NO_CHART;
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(published.reference) };
+      location = published.location;
       this.checkBranch(['source', 'location'], key.ref, `${what}: `);
       path = chartPath(`${published.effectiveSubpath}/${s.effectiveSubpath}`);
     } else if (s.type === SourceType.GIT) {
       const url = this.gitUrl(s.location, '');
       if (url === undefined) return NO_CHART;
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(s.reference) };
+      location = s.location;
       this.checkBranch(['source', 'reference'], key.ref);
       if (s.proxyServer !== undefined) this.lost(SOURCE_PROXY, GIT_PROXY_LOST, s);
       if (s.authMethod !== undefined) this.lost(SOURCE_AUTH, GIT_AUTH_LOST, s);
@@ -562,7 +612,7 @@ class ChartMapping {
       this.lost(SOURCE_TYPE, LOCAL_SOURCE_LOST, local);
       return local;
     }
-    return { kind: 'GitRepository', id: sources.add(key), path };
+    return { kind: 'GitRepository', id: sources.add(key, location), path };
   }
 
   /**
@@ -572,7 +622,7 @@ class ChartMapping {
   private hasCredentials(loc: string, kind: string, what: string): boolean {
     const found = urlCredentials(loc);
     if (found === undefined) return false;
-    this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}received ${show(found.redacted)}, which carries ${found.what}: the ${kind}'s spec.url would hold it in clear, in Git. Remove it from the URL and give the ${kind} spec.secretRef, a Secret of the same namespace with ${kind === 'GitRepository' ? 'username and password (a token as the password), or identity and known_hosts for an ssh:// URL' : 'username and password'}`);
+    this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}received ${show(found.redacted)}, which carries ${found.what}: the ${kind}'s spec.url would hold it in clear, in Git. Remove it from the URL and give the ${kind} spec.secretRef, a Secret of the same namespace with ${kind === 'GitRepository' ? 'username and password (a token as the password), or identity and known_hosts for an ssh:// URL' : 'username and password'}: name it in sourceSecrets (--source-secret URL=SECRET)`);
     return true;
   }
 
