@@ -42,10 +42,10 @@ describe('flux-v2 output with post-install hooks', () => {
     const namespace = await createNamespace('flux-hooks');
     const out = await convertToFlux('hooks', hookSite(namespace));
     const releases = (yaml.loadAll(out) as { kind: string; metadata: { name: string }; spec: Record<string, any> }[]).filter((o) => o.kind === 'HelmRelease');
-    expect(releases.map((r) => [r.metadata.name, r.spec.install.disableWait, r.spec.upgrade.disableWait, r.spec.waitStrategy])).toEqual([['fhooks-api', true, true, undefined]]);
+    expect(releases.map((r) => [r.metadata.name, r.spec.install.disableWait, r.spec.upgrade.disableWait, r.spec.waitStrategy])).toEqual([['hooks.fhooks-api', true, true, undefined]]);
     await applyYaml(out);
     // The chart's wait timeout is 2 minutes; Ready within 4 is what Armada delivers.
-    await waitForReady(['fhooks-api'], 240_000);
+    await waitForReady(['hooks.fhooks-api'], 240_000);
     // Installed once, not remediated (an uninstall and a second install would be version 2).
     const record = await helmRecord(namespace, 'fhooks-api', 'helm4');
     expect([record?.info.status, record?.version]).toEqual(['deployed', 1]);

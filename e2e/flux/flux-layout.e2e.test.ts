@@ -109,12 +109,14 @@ describe('flux-v2 GitOps directory', () => {
       '---\n' + yaml.dump({ apiVersion: 'kustomize.toolkit.fluxcd.io/v1', kind: 'Kustomization', metadata: { name: 'e2e-root', namespace: FLUX_NAMESPACE }, spec: { interval: '1m', path: './sites/layout', prune: false, sourceRef: { kind: 'GitRepository', name: 'e2e-gitops' } } }));
 
     const names = GROUPS.map((g) => `flay-${g}`);
-    const readyAt = await firstReady(names, 600_000);
+    // The HelmReleases are <manifest>.<Helm release>.
+    const objects = names.map((n) => `layout.${n}`);
+    const readyAt = await firstReady(objects, 600_000);
     const first = await Promise.all(names.map((n) => helmRecord(namespace, n, 'helm4')));
     for (let i = 1; i < names.length; i++) {
       const start = helmTime(first[i]!.info.first_deployed);
       // Installed after the step before was Ready, so at least its pods' delay after that one started.
-      expect([names[i], start >= readyAt.get(names[i - 1])!, start - helmTime(first[i - 1]!.info.first_deployed) >= BigInt(READY_AFTER_S) * 1_000_000_000n]).toEqual([names[i], true, true]);
+      expect([names[i], start >= readyAt.get(objects[i - 1])!, start - helmTime(first[i - 1]!.info.first_deployed) >= BigInt(READY_AFTER_S) * 1_000_000_000n]).toEqual([names[i], true, true]);
     }
 
     // One commit changes the first step and the last.

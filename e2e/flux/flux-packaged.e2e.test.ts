@@ -71,7 +71,8 @@ describe('flux-v2 output with packaged charts', () => {
     expect(docs[0].spec.url).toBe(url);
     expect(docs[1].spec.chart.spec.version).toMatch(/^0\.1\.0\+[0-9a-f]{12}$/);
     await applyYaml(out);
-    await waitForReady(['fpkg-db'], 300_000);
+    // The HelmRelease is named after the site (<manifest>.<release>); the Helm release keeps its name.
+    await waitForReady(['pkg.fpkg-db'], 300_000);
 
     // What Armada installs: the chart from Git, charts/ replaced by helm-toolkit from Git.
     const armada = path.join(work, 'armada-e2e-db');

@@ -10,8 +10,9 @@ export type { ArmadaChartOutputProps, ArmadaDocumentsProps, OutputProps, Rendere
 export type { RenderedIdentity } from './rendered-object';
 export { OperatorApi } from './operator-api';
 export { KeleustesReleaseNaming } from '../model/wire/keleustes-v1alpha1';
-export { FluxOutput } from './flux-output';
+export { FluxLayout, FluxOutput } from './flux-output';
 export type { FluxOutputProps } from './flux-output';
+export type { FluxDirectory, FluxDirectoryFile, SecretPlaceholder } from '../model/wire/flux-gitops';
 export type { FluxOptions } from '../model/wire/flux-v2';
 export { ChartPackagingError, packageFluxCharts } from '../chart-repository/package-charts';
 export type { ChartPackagingFailure, ChartRepositoryFile, PackageChartsOptions, PackagedCharts } from '../chart-repository/package-charts';

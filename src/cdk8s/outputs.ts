@@ -117,6 +117,16 @@ export abstract class ManifestOutput extends Construct {
     this.renderOnce();
   }
 
+  /**
+   * @internal Renders now (once, as synth does) and returns every error that stops it: the
+   * manifest's own and the output's, one line each.
+   */
+  protected _renderErrors(): string[] {
+    const modelErrors = errorsOf(this.manifest.resolve().diagnostics);
+    if (modelErrors.length > 0) return modelErrors.map(line);
+    return this.renderOnce();
+  }
+
   /** @internal */
   public _describe(): string {
     return `the ${this._kindName()} ${this.node.path}`;

@@ -3,7 +3,9 @@ import { Duration, GO_DURATION_MAX_SECONDS } from '../model/duration';
 import { dns1123LabelProblem, dns1123SubdomainProblem } from '../model/names';
 import { FluxOptions, HelmReleasePlacement } from '../model/wire/flux-v2';
 import { FLUX_BOOTSTRAP_SOURCE, repositoryPathProblem } from '../model/wire/flux-layout';
+import type { FluxDirectoryOptions } from '../model/wire/flux-gitops';
 import { ChartSource } from '../model/source';
+import { redactCredentials } from '../model/safe-text';
 import { flag, list, OptionSpec, ParsedArgs, str } from './args';
 import { UsageError } from './io';
 
@@ -15,6 +17,7 @@ export const FLUX_CLI_OPTIONS: Record<string, OptionSpec> = {
   'source-namespace': { type: 'string' },
   suspend: { type: 'boolean' },
   'local-source': { type: 'string', multiple: true },
+  'source-secret': { type: 'string', multiple: true },
   'single-file': { type: 'boolean' },
   'repository-path': { type: 'string' },
   'repository-source': { type: 'string' },
@@ -36,6 +39,11 @@ export const FLUX_CLI_HELP = `  --interval DURATION  flux-v2: HelmRelease spec.i
   --local-source DIR=URL[#REF]
                        flux-v2: the Git repository (and reference) that holds the local directory
                        DIR of local sources (repeatable)
+  --source-secret SOURCE=SECRET
+                       flux-v2: the source needs credentials: write spec.secretRef {name: SECRET}
+                       on the GitRepository/HelmRepository that SOURCE names (its URL, a chart's
+                       source location, or the object's name); the Secret is yours to create in
+                       the source's namespace (repeatable)
   -o DIR (flux-v2)     writes DIR/<manifest>/, a directory Flux can point at: kustomization.yaml,
                        flux-kustomizations.yaml (one Kustomization for the sources, then one per
                        plan step, each dependsOn the one before, wait: true), sources/ and
@@ -82,6 +90,21 @@ function localSources(args: ParsedArgs): Record<string, ChartSource> | undefined
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** `SOURCE=SECRET`, repeatable: split at the last `=` (a URL's query may hold one, a Secret's name never). */
+function sourceSecrets(args: ParsedArgs): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const v of list(args, 'source-secret')) {
+    const at = v.lastIndexOf('=');
+    const [source, secret] = at < 0 ? ['', ''] : [v.slice(0, at), v.slice(at + 1)];
+    if (source === '' || secret === '') throw new UsageError(`--source-secret must be SOURCE=SECRET (a source's URL or name, and the Secret with its credentials); received ${JSON.stringify(redactCredentials(v))}`, 'convert');
+    const p = dns1123SubdomainProblem(secret);
+    if (p) throw new UsageError(`--source-secret ${JSON.stringify(redactCredentials(source))}: received Secret ${JSON.stringify(secret)}; a Secret name ${p}`, 'convert');
+    if (Object.prototype.hasOwnProperty.call(out, source) && out[source] !== secret) throw new UsageError(`--source-secret ${JSON.stringify(redactCredentials(source))}: given twice, with Secrets ${JSON.stringify(out[source])} and ${JSON.stringify(secret)}`, 'convert');
+    out[source] = secret;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 export function fluxOptions(args: ParsedArgs): FluxOptions {
   return {
     interval: duration(args, 'interval'),
@@ -91,15 +114,12 @@ export function fluxOptions(args: ParsedArgs): FluxOptions {
     sourceNamespace: namespace(args, 'source-namespace'),
     suspend: flag(args, 'suspend'),
     localSources: localSources(args),
+    sourceSecrets: sourceSecrets(args),
   };
 }
 
 /** Where `-o DIR` of flux-v2 sits in the Git repository, for its Kustomizations. */
-export interface FluxLayoutArgs {
-  readonly repositoryPath: string;
-  readonly repositorySource: string;
-  readonly substituteFrom?: string | undefined;
-}
+export type FluxLayoutArgs = FluxDirectoryOptions;
 
 /**
  * The layout options of `convert --to flux-v2`: undefined for the single-file forms (stdout, or

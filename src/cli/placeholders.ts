@@ -13,8 +13,8 @@ import { Diagnostic } from '../model/diagnostics';
 import { formatWirePath } from '../model/wire/fields';
 import type { LoadedDocument } from '../importer/load';
 import { DiagnosticCodes } from '../model/codes';
+import { envsubstMeant, PLACEHOLDER, WirePath } from '../model/envsubst';
 
-export const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const PLACEHOLDER_OR_ESCAPE = ['${', '\\'];
 
 /** One warning per string of an Armada document that holds `${VAR}`. */
@@ -39,26 +39,6 @@ export function placeholderWarnings(documents: readonly LoadedDocument[]): Diagn
     });
   }
   return out;
-}
-
-type WirePath = readonly (string | number)[];
-
-/** Keys whose values are programs or templates that their own runtime expands. */
-const RUNTIME_KEY = /^(?:command|commands|args|script|scripts|template|templates|exec|entrypoint|lifecycle|content|contents)$|(?:[-_]script|Script|[-_]template|Template|\.sh|\.conf|\.tpl)$/;
-/** A command line (a shell expands it when it runs). */
-const SHELL_LINE = /(?:^|\s)(?:echo|export|exec|eval|sh|bash|set|if|for|test)\s|\$\(|&&|\|\||;\s|\s\|\s|`/;
-
-/**
- * Whether a `${...}` of `value` was plausibly meant for envsubst before Armada: not in a
- * multi-line text (a script or configuration file), not under a key that holds a program or a
- * template, not when every name is lower case (fluentd and fluent-bit record fields), not in a
- * shell command line.
- */
-export function envsubstMeant(path: WirePath, value: string, names: readonly string[]): boolean {
-  if (value.includes('\n')) return false;
-  if (path.some((s) => typeof s === 'string' && RUNTIME_KEY.test(s))) return false;
-  if (names.every((n) => n === n.toLowerCase())) return false;
-  return !SHELL_LINE.test(value);
 }
 
 /** Visits every string under `v`; `path` is one stack, copied only for a visit (large sites). */

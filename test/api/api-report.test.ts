@@ -156,6 +156,7 @@ describe('the API report', () => {
       'ArmadaDocuments',
       'ArmadaOperator',
       'ChartPackagingError',
+      'FluxLayout',
       'FluxOutput',
       'HelmReleasePlacement',
       'KeleustesReleaseNaming',

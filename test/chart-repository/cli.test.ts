@@ -54,7 +54,7 @@ describe('convert --to flux-v2 --package-charts', () => {
     expect(charts[1]).toMatch(/^same-0\.1\.0\+[0-9a-f]{12}\.tgz$/);
     const version = /^same-(.*)\.tgz$/.exec(charts[0] === 'index.yaml' ? charts[1] : charts[0])![1];
     const objects = [...fs.readFileSync(path.join(dir, 'out', 'demo', 'sources', 'sources.yaml'), 'utf8').split(/^---\n/m), ...fs.readFileSync(path.join(dir, 'out', 'demo', 'steps', '0-apps', 'helmreleases.yaml'), 'utf8').split(/^---\n/m)].filter((t) => t.trim() !== '').map((t) => YAML.parse(t));
-    expect(objects.map((o) => [o.kind, o.metadata.name, fluxCrdErrors(o)])).toEqual([['HelmRepository', 'demo.demo', []], ['HelmRelease', 'demo-same', []]]);
+    expect(objects.map((o) => [o.kind, o.metadata.name, fluxCrdErrors(o)])).toEqual([['HelmRepository', 'demo.demo', []], ['HelmRelease', 'demo.demo-same', []]]);
     expect(objects[0].spec.url).toBe(URL);
     expect(objects[1].spec.chart).toEqual({ spec: { chart: 'same', version, sourceRef: { kind: 'HelmRepository', name: 'demo.demo' } } });
     // No warning about the local source or the subcharts: both are in the package.

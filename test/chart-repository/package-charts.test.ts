@@ -160,7 +160,7 @@ describe('the HelmReleases of a packaged site', () => {
     const { spec, plan } = (await site()).resolve();
     const repo = { url: URL, charts: { app: { name: 'app', version: '0.1.0+aaaaaaaaaaaa' }, 'app-copy': { name: 'app', version: '0.1.0+bbbbbbbbbbbb' }, plain: { name: 'plain', version: '1.2.3+cccccccccccc' } } };
     const r = toFluxObjects(spec, plan, { chartRepository: repo });
-    expect(r.objects.map((o) => `${o.kind} ${o.metadata.name}`)).toEqual(['HelmRepository site.site', 'HelmRelease p-app', 'HelmRelease p-plain', 'HelmRelease p-app-copy']);
+    expect(r.objects.map((o) => `${o.kind} ${o.metadata.name}`)).toEqual(['HelmRepository site.site', 'HelmRelease site.p-app', 'HelmRelease site.p-plain', 'HelmRelease site.p-app-copy']);
     expect(r.objects[0].spec).toEqual({ url: URL, interval: '10m' });
     expect(r.objects.slice(1).map((o) => (o.spec as { chart: unknown }).chart)).toEqual([
       { spec: { chart: 'app', version: '0.1.0+aaaaaaaaaaaa', sourceRef: { kind: 'HelmRepository', name: 'site.site' } } },

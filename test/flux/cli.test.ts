@@ -33,7 +33,8 @@ describe('convert --to flux-v2', () => {
     expect(levelsFromDependsOn(objects)).toEqual(await planSteps(corpus(file)));
     for (const o of objects.filter((x) => x.kind === 'HelmRelease')) {
       expect(o.spec.storageNamespace).toBe(o.spec.targetNamespace);
-      expect(o.metadata.name).toBe(o.spec.releaseName);
+      // Scoped to the site (the corpus's manifest names are short slugs already); the Helm release as written.
+      expect(o.metadata.name).toBe(`${o.metadata.annotations['armada-cdk.io/manifest']}.${o.spec.releaseName}`);
     }
     // Every finding is one line naming the file position, the document and the field.
     for (const line of r.stderr.split('\n').filter((l) => / warning: /.test(l) && /Flux/.test(l))) {
@@ -117,11 +118,28 @@ describe('convert --to flux-v2', () => {
       [['--flux-namespace', 'Flux'], '--flux-namespace: received "Flux"; a namespace must be a DNS-1123 label'],
       [['--placement', 'everywhere'], '--placement must be one of single-namespace, chart-namespace; received "everywhere"'],
       [['--local-source', '/opt/charts'], '--local-source must be DIR=URL or DIR=URL#REF (the Git repository that holds the local directory DIR); received "/opt/charts"'],
+      [['--source-secret', 'https://e.org/r'], '--source-secret must be SOURCE=SECRET (a source\'s URL or name, and the Secret with its credentials); received "https://e.org/r"'],
+      [['--source-secret', 'https://e.org/r?ref=1=Creds'], '--source-secret "https://e.org/r?ref=1": received Secret "Creds"; a Secret name must be a DNS-1123 subdomain'],
+      [['--source-secret', 'x=a', '--source-secret', 'x=b'], '--source-secret "x": given twice, with Secrets "a" and "b"'],
     ] as const) {
       const r = await cli(['convert', corpus('armada__examples__simple.yaml'), '--to', 'flux-v2', '-o', dir, ...args]);
       expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, expect.stringContaining(message)]);
     }
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  test('--source-secret SOURCE=SECRET: spec.secretRef on the source it names (by URL, at the last =); one that names none is an error', async () => {
+    const file = corpus('armada__examples__simple.yaml');
+    const r = await cli(['convert', file, '--to', 'flux-v2', '--source-secret', 'https://github.com/gardlt/hello-world-chart=repo-creds']);
+    expect([r.code, r.stderr.split('\n').filter((l) => / error: /.test(l))]).toEqual([0, []]);
+    const sources = parse(r.stdout).filter((o) => o.kind === 'GitRepository');
+    expect(sources.map((o) => [o.spec.url, o.spec.secretRef])).toEqual([
+      ['https://github.com/gardlt/hello-world-chart', { name: 'repo-creds' }],
+      ['https://github.com/gardlt/hello-world-chart', { name: 'repo-creds' }],
+    ]);
+    for (const o of sources) expect(fluxCrdErrors(o)).toEqual([]);
+    const bad = await cli(['convert', file, '--to', 'flux-v2', '--source-secret', 'https://e.org/nothing=creds']);
+    expect([bad.code, bad.stdout, bad.stderr.split('\n').filter((l) => / error: /.test(l))]).toEqual([1, '', [expect.stringContaining('error: armada/Manifest/v1 simple-armada: Flux option sourceSecrets["https://e.org/nothing"]: matches no source of the site;')]]);
   });
 
   test('-o --single-file writes <manifest>.flux-v2.yaml; an error writes nothing', async () => {

@@ -8,11 +8,11 @@ const LOST_PREFIX = 'cannot be expressed for Flux (helm.toolkit.fluxcd.io/v2): '
 const REMEDIATE = { retries: 0, remediateLastFailure: true, ignoreTestFailures: true };
 
 describe('Flux mapping: one HelmRelease per deployed chart', () => {
-  test('identity: name and releaseName = the Helm release, targetNamespace = storageNamespace = the chart namespace, in flux-system', () => {
+  test('identity: name <site>.<release>, releaseName = the Helm release, targetNamespace = storageNamespace = the chart namespace, in flux-system', () => {
     const { release, objects } = oneChart();
     expect(release.apiVersion).toBe('helm.toolkit.fluxcd.io/v2');
     expect(release.metadata).toEqual({
-      name: 'airship-mariadb',
+      name: 'site.airship-mariadb',
       namespace: 'flux-system',
       annotations: { 'armada-cdk.io/chart-group': 'g', 'armada-cdk.io/manifest': 'site', 'armada-cdk.io/step': '0' },
     });
@@ -243,6 +243,6 @@ describe('Flux mapping: sources', () => {
 
   test('sources come first, in first-use order, then the HelmReleases in plan order', () => {
     const { objects } = gitSite(ChartSource.git('https://e.org/r'), TAR, ChartSource.git('https://e.org/r'));
-    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['GitRepository/site.r-master', 'HelmRepository/site.charts', 'HelmRelease/p-c0', 'HelmRelease/p-c1', 'HelmRelease/p-c2']);
+    expect(objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(['GitRepository/site.r-master', 'HelmRepository/site.charts', 'HelmRelease/site.p-c0', 'HelmRelease/site.p-c1', 'HelmRelease/site.p-c2']);
   });
 });

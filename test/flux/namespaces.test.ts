@@ -26,9 +26,9 @@ describe('Flux CHART_NAMESPACE: the Namespaces it writes into', () => {
       'Namespace//zeta',
       'HelmRepository/zeta/site.charts',
       'HelmRepository/alpha/site.charts',
-      'HelmRelease/zeta/p-c',
-      'HelmRelease/alpha/p-a',
-      'HelmRelease/zeta/p-b',
+      'HelmRelease/zeta/site.p-c',
+      'HelmRelease/alpha/site.p-a',
+      'HelmRelease/zeta/site.p-b',
     ]);
     expect(objects.slice(0, 2)).toEqual([ns('alpha'), ns('zeta')]);
     for (const o of objects) expect([o.kind, o.metadata.name, fluxCrdErrors(o)]).toEqual([o.kind, o.metadata.name, []]);
@@ -52,14 +52,14 @@ describe('Flux CHART_NAMESPACE: the Namespaces it writes into', () => {
   test('sourceNamespace: its Namespace too, sorted with the charts\'; none when it is Flux\'s', () => {
     const m = site([['a', 'one'], ['b', 'two']]);
     const { objects } = fluxOf(m, { ...CHART_NAMESPACE, sourceNamespace: 'charts-src' });
-    expect(where(objects)).toEqual(['Namespace//charts-src', 'Namespace//one', 'Namespace//two', 'HelmRepository/charts-src/site.charts', 'HelmRelease/one/p-a', 'HelmRelease/two/p-b']);
+    expect(where(objects)).toEqual(['Namespace//charts-src', 'Namespace//one', 'Namespace//two', 'HelmRepository/charts-src/site.charts', 'HelmRelease/one/site.p-a', 'HelmRelease/two/site.p-b']);
     for (const o of objects) expect(fluxCrdErrors(o)).toEqual([]);
     expect(fluxOf(m, { ...CHART_NAMESPACE, sourceNamespace: 'flux-system' }).objects.filter((o) => o.kind === 'Namespace').map((o) => o.metadata.name)).toEqual(['one', 'two']);
   });
 
   test('only namespaces the output writes into: a local chart\'s GitRepository is not written, so sourceNamespace gets no Namespace for it', () => {
     const { objects } = fluxOf(site([['a', 'one']], ChartSource.local('/opt/charts/a')), { ...CHART_NAMESPACE, sourceNamespace: 'sources' });
-    expect(where(objects)).toEqual(['Namespace//one', 'HelmRelease/one/p-a']);
+    expect(where(objects)).toEqual(['Namespace//one', 'HelmRelease/one/site.p-a']);
     expect(objects[1].spec.chart.spec.sourceRef).toEqual({ kind: 'GitRepository', name: 'site.local-opt-charts-a', namespace: 'sources' });
   });
 
@@ -70,7 +70,7 @@ describe('Flux CHART_NAMESPACE: the Namespaces it writes into', () => {
       expect(objects.filter((o) => o.kind === 'HelmRelease').map((o) => o.spec.install.createNamespace)).toEqual([true, true]);
       if (options !== CHART_NAMESPACE) expect(objects.filter((o) => o.kind === 'Namespace')).toEqual([]);
     }
-    expect(where(fluxOf(m, { sourceNamespace: 'sources', namespace: 'gitops' }).objects)).toEqual(['HelmRepository/sources/site.charts', 'HelmRelease/gitops/p-a', 'HelmRelease/gitops/p-k']);
+    expect(where(fluxOf(m, { sourceNamespace: 'sources', namespace: 'gitops' }).objects)).toEqual(['HelmRepository/sources/site.charts', 'HelmRelease/gitops/site.p-a', 'HelmRelease/gitops/site.p-k']);
   });
 
   test('the order is kept: dependsOn across the namespaces gives back the plan', () => {

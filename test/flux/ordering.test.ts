@@ -35,12 +35,12 @@ describe('Flux ordering', () => {
     new Chart(last, 'f', { namespace: 'ns', source: TAR });
     const { releases } = fluxOf(site);
     expect(releases.map((r) => [r.metadata.name, r.spec.dependsOn?.map((x: any) => x.name)])).toEqual([
-      ['p-a', undefined],
-      ['p-b', ['p-a']],
-      ['p-c', ['p-b']],
-      ['p-d', ['p-b']],
-      ['p-e', ['p-b']],
-      ['p-f', ['p-c', 'p-d', 'p-e']],
+      ['site.p-a', undefined],
+      ['site.p-b', ['site.p-a']],
+      ['site.p-c', ['site.p-b']],
+      ['site.p-d', ['site.p-b']],
+      ['site.p-e', ['site.p-b']],
+      ['site.p-f', ['site.p-c', 'site.p-d', 'site.p-e']],
     ]);
     expect(levelsFromDependsOn(releases)).toEqual(planSteps(site));
   });
@@ -57,10 +57,10 @@ describe('Flux ordering', () => {
     b.addDependency(a);
     const { releases } = fluxOf(site);
     expect(releases.map((r) => [r.metadata.name, r.spec.dependsOn?.map((x: any) => x.name)])).toEqual([
-      ['p-a', undefined],
-      ['p-b', ['p-a']],
-      ['p-c', ['p-a', 'p-b']],
-      ['p-d', ['p-a', 'p-b', 'p-c']],
+      ['site.p-a', undefined],
+      ['site.p-b', ['site.p-a']],
+      ['site.p-c', ['site.p-a', 'site.p-b']],
+      ['site.p-d', ['site.p-a', 'site.p-b', 'site.p-c']],
     ]);
     // The explicit edges serialise inside the steps, and nothing else does.
     expect(levelsFromDependsOn(releases)).toEqual([['p-a'], ['p-b'], ['p-c'], ['p-d']]);

@@ -25,7 +25,7 @@ describe('FluxOutput', () => {
       'HelmRepository/flux-system/site.openstack-helm-infra',
       'GitRepository/flux-system/site.openstack-helm-changes-61-924261-3',
       'HelmRepository/flux-system/site.openstack-helm',
-      ...site.resolve().plan.releases.map((r) => `HelmRelease/flux-system/${r.name}`),
+      ...site.resolve().plan.releases.map((r) => `HelmRelease/flux-system/site.${r.name}`),
     ]);
     for (const o of objects) expect([o.metadata.name, fluxCrdErrors(o)]).toEqual([o.metadata.name, []]);
     expect(levelsFromDependsOn(objects)).toEqual(site.resolve().plan.steps.map((s) => s.releases.map((r) => r.name)));

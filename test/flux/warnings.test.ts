@@ -80,7 +80,7 @@ describe('Flux warnings: upgrade, subcharts, protection', () => {
       ['dependencies', `${LOST}dependencies [] (Armada empties the chart's charts/ directory): Flux builds the chart as its source has it (its charts/ and the dependencies its Chart.yaml lists); not checked whether it then renders the same objects, renders others or cannot be built: convert with --check-subcharts to know, or with --package-charts URL to deploy what Armada deploys`],
     ]);
     // helm-toolkit is a subchart only: no HelmRelease.
-    expect(r.releases.map((x) => x.metadata.name)).toEqual(['p-a', 'p-b']);
+    expect(r.releases.map((x) => x.metadata.name)).toEqual(['site.p-a', 'site.p-b']);
   });
 
   test('protected.continueProcessing: the dependants wait, where Armada carries on', () => {
@@ -166,7 +166,7 @@ describe('Flux warnings and errors: the site', () => {
     new Chart(g2, 'b', { namespace: 'ns', source: TAR });
     g2.addChart(a);
     const r = fluxOf(site);
-    expect(r.releases.map((x) => x.metadata.name)).toEqual(['p-a', 'p-b']);
+    expect(r.releases.map((x) => x.metadata.name)).toEqual(['site.p-a', 'site.p-b']);
     expect(r.diagnostics.filter((d) => d.code === 'not-expressible' && d.field !== 'wait').map((d) => [d.location, d.field, d.message])).toEqual([
       ['site/a', undefined, `${LOST}the chart is deployed again in step 1 (group "g2"), but one HelmRelease exists per release; it is deployed once, in step 0, and the steps after 1 wait for that one and for every release of the steps before 1`],
     ]);
@@ -202,10 +202,11 @@ describe('Flux warnings and errors: the site', () => {
     new ChartGroup(seq, 'again', { charts: [sa] });
     new Chart(new ChartGroup(seq, 'last'), 'c', { namespace: 'ns', source: TAR });
     for (const m of [site, seq]) {
+      const n = (r: string) => `${m.node.id}.${r}`;
       expect(fluxOf(m).releases.map((x) => [x.metadata.name, x.spec.dependsOn])).toEqual([
-        ['p-a', undefined],
-        ['p-b', m === seq ? [{ name: 'p-a' }] : undefined],
-        ['p-c', [{ name: 'p-a' }, { name: 'p-b' }]],
+        [n('p-a'), undefined],
+        [n('p-b'), m === seq ? [{ name: n('p-a') }] : undefined],
+        [n('p-c'), [{ name: n('p-a') }, { name: n('p-b') }]],
       ]);
     }
   });
@@ -216,7 +217,7 @@ describe('Flux warnings and errors: the site', () => {
     new Chart(g, 'ingress-a', { namespace: 'one', release: 'ingress', source: TAR });
     new Chart(g, 'ingress-b', { namespace: 'two', release: 'ingress', source: TAR });
     expect(fluxOf(site).diagnostics.filter((d) => d.severity === 'error').map((d) => [d.location, d.field, d.message])).toEqual([
-      ['site/g/ingress-b', 'release', 'the HelmRelease "p-ingress" would be written twice in namespace "flux-system": chart "ingress-a" (namespace "one") has the same Helm release name; use HelmReleasePlacement.CHART_NAMESPACE, or give one of them another release'],
+      ['site/g/ingress-b', 'release', 'the HelmRelease "site.p-ingress" would be written twice in namespace "flux-system": chart "ingress-a" (namespace "one") has the same Helm release name; use HelmReleasePlacement.CHART_NAMESPACE, or give one of them another release'],
     ]);
     expect(fluxOf(site, { placement: HelmReleasePlacement.CHART_NAMESPACE }).diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
@@ -229,9 +230,9 @@ describe('Flux warnings and errors: the site', () => {
     new Chart(g, 'c', { namespace: 'two', source: TAR });
     const r = fluxOf(site, { placement: HelmReleasePlacement.CHART_NAMESPACE });
     expect(r.diagnostics.filter((d) => d.code === 'flux-cross-namespace').map((d) => [d.location, d.field, d.message])).toEqual([
-      ['site', undefined, '1 dependsOn reference crosses namespaces (two/p-b -> one/p-a): helm-controller follows dependsOn across namespaces, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses it; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace'],
+      ['site', undefined, '1 dependsOn reference crosses namespaces (two/site.p-b -> one/site.p-a): helm-controller follows dependsOn across namespaces, also when it runs with --no-cross-namespace-refs (that flag refuses cross-namespace chart sources), but a cluster policy that forbids cross-namespace references refuses it; HelmReleasePlacement.SINGLE_NAMESPACE keeps every reference inside one namespace'],
     ]);
-    expect(r.releases.map((x) => x.spec.dependsOn)).toEqual([undefined, [{ name: 'p-a', namespace: 'one' }], [{ name: 'p-b' }]]);
+    expect(r.releases.map((x) => x.spec.dependsOn)).toEqual([undefined, [{ name: 'site.p-a', namespace: 'one' }], [{ name: 'site.p-b' }]]);
     expect(fluxOf(site).diagnostics.filter((d) => d.code === 'flux-cross-namespace')).toEqual([]);
   });
 

@@ -15,13 +15,10 @@ import { HELMFILE_CLI_HELP, HELMFILE_CLI_OPTIONS, helmfileOptions, helmfileSecre
 import { flag, list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, FluxLayoutArgs, fluxLayoutArgs, fluxOptions } from '../flux-options';
-import { fluxLayout } from '../../model/wire/flux-layout';
+import { FluxDirectory, fluxDirectory, fluxSecretPaths } from '../../model/wire/flux-gitops';
 import { FLUX_PACKAGING_HELP, FLUX_PACKAGING_OPTIONS, FluxPackaging, FluxPackagingArgs, fluxPackagingArgs, runFluxPackaging } from '../flux-packaging';
-import { forSubstitution, SecretPlaceholder } from '../flux-substitute';
 import { chartValueSecrets } from '../../pegleg/secrets';
-import type { DataPath } from '../../pegleg/deckhand-path';
-import { formatFieldPath } from '../../model/diagnostics';
-import { FLUX_DEFAULT_INTERVAL, FLUX_DEFAULT_NAMESPACE, fluxObjectsAsRead, goDuration } from '../../model/wire/flux-v2';
+import { fluxObjectsAsRead } from '../../model/wire/flux-v2';
 import { CliIo, EXIT, UsageError, writePieces } from '../io';
 import { plural } from '../report';
 import { checkOutputDirectory, checkOutputNotInput, planDirectoryOutput, writeFilesAtomically } from '../write';
@@ -125,7 +122,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   const packaging = to === 'flux-v2' ? fluxPackagingArgs(args, dir, io.cwd) : undefined;
   if (dir !== undefined && dir !== '-') checkOutputDirectory(io.cwd, dir, 'convert');
   const helmfile = to === 'helmfile' ? helmfileOptions(args, io.cwd, dir === undefined || dir === '-' ? io.cwd : path.resolve(io.cwd, dir)) : undefined;
-  const { objects, name, text, files, secretPaths, chartFiles } = await convert(args, io, to, flux, report, layout, helmfile, packaging);
+  const { objects, name, text, directory, chartFiles } = await convert(args, io, to, flux, report, layout, helmfile, packaging);
   if (!objects) return EXIT.INVALID;
   if (text !== undefined) {
     // One YAML document, as Helmfile reads a state file: no document markers.
@@ -144,37 +141,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`wrote ${path.relative(io.cwd, file) || file}\n`);
     return EXIT.OK;
   }
-  if (files !== undefined && dir !== undefined) {
-    // The GitOps layout: kustomization.yaml files are one document each, as kustomize reads them.
-    const placeholders = new Set<string>();
-    const secrets: SecretPlaceholder[] = [];
-    const out = files.map((f) => {
-      let objects = f.objects;
-      if (layout?.substituteFrom !== undefined && f.path.startsWith('steps/') && path.basename(f.path) === 'helmreleases.yaml') {
-        const r = forSubstitution(objects, secretPaths);
-        objects = r.objects;
-        for (const n of r.names) placeholders.add(n);
-        secrets.push(...r.secrets);
-      }
-      return { name: `${name}/${f.path}`, content: path.basename(f.path) === 'kustomization.yaml' ? toYamlDocument(objects[0]) : toYamlStream(objects) };
-    });
+  if (directory !== undefined && dir !== undefined) {
+    const out = directory.files.map((f) => ({ name: f.path, content: f.content }));
     const plan = planDirectoryOutput(io.cwd, dir, [...out, ...(chartFiles ?? [])], { force: flag(args, 'force'), command: 'convert' });
     for (const f of plan.files) checkOutputNotInput(io.cwd, `the output ${path.relative(io.cwd, f.path) || f.path}`, f.path, [...args.positionals, ...list(args, 'values')], 'convert');
     await writeFilesAtomically(plan, (p) => path.relative(io.cwd, p) || p);
-    const count = files.reduce((n, f) => n + (path.basename(f.path) === 'kustomization.yaml' ? 0 : f.objects.length), 0);
-    io.stderr.write(`wrote ${path.join(dir, name)}/ (${plural(files.length, 'file')}, ${plural(count, 'object')})\n`);
+    io.stderr.write(`wrote ${path.join(dir, name)}/ (${plural(directory.files.length, 'file')}, ${plural(directory.objectCount, 'object')})\n`);
     wroteCharts(io, dir, name, chartFiles, packaging);
-    if (layout?.substituteFrom !== undefined) {
-      const ns = flux?.namespace ?? FLUX_DEFAULT_NAMESPACE;
-      if (secrets.length > 0) {
-        // Where each secret was, never what it is.
-        io.stderr.write(`note: ${plural(secrets.length, 'secret value')} of the site became placeholders, for the Secret ${layout.substituteFrom} in namespace ${ns}:\n`);
-        for (const x of secrets) io.stderr.write(`  ${x.variable}: release ${x.release}, ${formatFieldPath(['values', ...x.path])}\n`);
-      }
-      io.stderr.write(placeholders.size === 0
-        ? `note: no \${VAR} placeholder in the values; the steps substitute from Secret ${layout.substituteFrom} all the same\n`
-        : `note: the values keep ${[...placeholders].map((n) => `\${${n}}`).join(', ')} for kustomize-controller to substitute from the Secret ${layout.substituteFrom} in namespace ${ns}: create it, out of Git, with ${placeholders.size === 1 ? 'that key' : 'those keys'} (kubectl create secret generic ${layout.substituteFrom} -n ${ns} --from-literal=${[...placeholders][0]}=...)\n`);
-    }
+    for (const line of directory.notes) io.stderr.write(`${line}\n`);
     return EXIT.OK;
   }
   if (dir === undefined || dir === '-') {
@@ -221,16 +195,14 @@ async function convert(
   layout: FluxLayoutArgs | undefined,
   helmfile?: HelmfileOptions | undefined,
   packaging?: FluxPackagingArgs | undefined,
-): Promise<{ objects?: Iterable<unknown> | undefined; name: string; text?: string | undefined; files?: ReturnType<typeof fluxLayout> | undefined; secretPaths?: ReadonlyMap<string, readonly DataPath[]> | undefined; chartFiles?: FluxPackaging['files'] | undefined }> {
+): Promise<{ objects?: Iterable<unknown> | undefined; name: string; text?: string | undefined; directory?: FluxDirectory | undefined; chartFiles?: FluxPackaging['files'] | undefined }> {
   const r = await readManifest(args, io, 'convert');
   if (await inputFailed(io, r, report)) return { name: '' };
   const spec = r.spec!;
   let objects: Iterable<unknown>;
   let diagnostics: readonly Diagnostic[];
   let text: string | undefined;
-  let files: (() => ReturnType<typeof fluxLayout>) | undefined;
-  // Flux: the Helm release of each chart whose values hold secrets of the site, and where.
-  let secretPaths: Map<string, readonly DataPath[]> | undefined;
+  let directory: (() => FluxDirectory) | undefined;
   const secretFindings: Diagnostic[] = [];
   let pk: FluxPackaging | undefined;
   if (helmfile !== undefined) {
@@ -246,43 +218,20 @@ async function convert(
     const plan = buildPlan(spec);
     // Fetched only for an input without errors.
     pk = packaging === undefined || r.diagnostics.some(isError) ? undefined : await runFluxPackaging(spec, plan, packaging, flux.localSources);
-    const out = fluxObjectsAsRead(spec, plan, pk === undefined ? flux : { ...flux, chartRepository: pk.repository, subchartOutcomes: pk.outcomes }, FOR_YAML);
-    const byChart = chartValueSecrets(r.documents, r.secrets);
-    if (byChart.size > 0) {
-      secretPaths = new Map();
-      const charts = new Map(spec.charts.map((c) => [c.name, c]));
-      const written = new Set<string>();
-      for (const x of plan.releases) {
-        const found = byChart.get(x.chart);
-        if (found === undefined || written.has(x.name)) continue;
-        // A value substituted twice (two substitutions, or a layer's and its parent's) is one.
-        const paths = [...new Map(found.map((p) => [JSON.stringify(p), p])).values()];
-        written.add(x.name);
-        secretPaths.set(x.name, paths);
-        const fields = paths.slice(0, 3).map((p) => formatFieldPath(['values', ...p])).join(', ') + (paths.length > 3 ? ` and ${paths.length - 3} more` : '');
-        const origin = charts.get(x.chart)?.origin ?? spec.origin;
-        const inFiles = str(args, 'output') !== undefined && str(args, 'output') !== '-';
-        if (layout?.substituteFrom !== undefined) continue;
-        secretFindings.push({
-          severity: inFiles ? 'error' : 'warning',
-          ...origin.locate(),
-          field: formatFieldPath(['values', ...paths[0]]),
-          code: DiagnosticCodes.FLUX_SOURCE,
-          message: `${fields} hold${paths.length === 1 ? 's' : ''} secrets of the site (from Deckhand's secret documents): the HelmRelease would carry ${paths.length === 1 ? 'it' : 'them'} in clear in spec.values, in Git; write the GitOps directory with -o DIR --substitute-from SECRET, which puts a \${SECRET_...} placeholder there and names the keys to put in that Secret`,
-        });
-      }
-    }
+    const options = pk === undefined ? flux : { ...flux, chartRepository: pk.repository, subchartOutcomes: pk.outcomes };
+    const out = fluxObjectsAsRead(spec, plan, options, FOR_YAML);
+    const toFiles = str(args, 'output') !== undefined && str(args, 'output') !== '-';
+    const secrets = fluxSecretPaths(spec, plan, chartValueSecrets(r.documents, r.secrets), {
+      substituteFrom: layout?.substituteFrom,
+      toFiles,
+      from: "from Deckhand's secret documents",
+      fix: 'write the GitOps directory with -o DIR --substitute-from SECRET, which puts a ${SECRET_...} placeholder there and names the keys to put in that Secret',
+    });
+    secretFindings.push(...secrets.diagnostics);
     objects = out.objects;
     diagnostics = out.diagnostics.all;
     if (layout !== undefined) {
-      files = () => fluxLayout(spec, plan, out.objects, {
-        repositorySource: layout.repositorySource,
-        substituteFrom: layout.substituteFrom,
-        // The layout is the folder <manifest>/ of DIR.
-        repositoryPath: `${layout.repositoryPath}/${spec.name}`,
-        namespace: flux.namespace ?? FLUX_DEFAULT_NAMESPACE,
-        interval: goDuration((flux.interval ?? FLUX_DEFAULT_INTERVAL).toSeconds()),
-      });
+      directory = () => fluxDirectory(spec, plan, out.objects, options, layout, secrets.secretPaths);
     }
   } else if (to === 'airship-v1') {
     const out = airshipChartsAsRead(spec, buildPlan(spec), { syncWaves: flag(args, 'sync-waves') }, FOR_YAML);
@@ -298,5 +247,5 @@ async function convert(
   const notes = [...otherToolsNotes(r.documents, `convert --to ${to}`), ...(to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [])];
   if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
   // Built only for an input without errors: its objects are complete.
-  return { objects, name: spec.name, text, files: files?.(), secretPaths, chartFiles: pk?.files };
+  return { objects, name: spec.name, text, directory: directory?.(), chartFiles: pk?.files };
 }

@@ -5,7 +5,8 @@
  *
  * Names are readable and scoped to the site: `<site>.<repository>-<ref>`
  * (`osh.openstack-helm-infra-master`). The dot cannot occur in either part, so two sites never
- * share a source, even when one's name ends as another's repository begins (sites `a-b` and `a`);
+ * share a source, even when one's name ends as another's repository begins (sites `a-b` and `a`),
+ * and the site's part differs for any two manifest names (`a.b` and `a-b`: see {@link siteSlug});
  * only when two different sources of a site would get the same readable name do all of them take
  * a short hash of what they fetch, so that a name never depends on the order in which charts were
  * written. Every name has at most 63 characters, and none is one of Flux's own (`flux-system`).
@@ -96,10 +97,22 @@ function urlStem(url: string): string {
  */
 export const FLUX_RESERVED_NAMES: ReadonlySet<string> = new Set(['flux-system']);
 
-/** The site's part of every name: at most 20 characters, never empty. */
+/**
+ * The site's part of every name: at most 20 characters, never empty, and a different one for
+ * each manifest name, so that two sites written into one Flux repository (or one namespace)
+ * never share an object. A name that is already lower-case letters, digits and single hyphens,
+ * of at most 20 characters, is kept; any other (`a.b`, `Site`, a long one) keeps a readable
+ * start and takes a hash of the whole name (`a-b-1f0c2e4d`), and so does a name that ends the
+ * way such a one does, which `a.b` would otherwise meet as `a-b`.
+ */
 export function siteSlug(site: string): string {
-  return slug(site, 20) || 'site';
+  const s = slug(site, 20);
+  if (s !== '' && s === site && !HASHED_SLUG.test(site)) return s;
+  return `${slug(site, 11) || 'site'}-${shortHash(site)}`;
 }
+
+/** How {@link siteSlug} ends a name it hashed. */
+const HASHED_SLUG = /-[0-9a-f]{8}$/;
 
 /**
  * `<site>.<rest>`, at most 54 characters (room for a hash suffix: 63 in all), for the objects of
@@ -108,6 +121,23 @@ export function siteSlug(site: string): string {
 export function scopedName(site: string, rest: string): string {
   const prefix = siteSlug(site);
   return `${prefix}.${slug(rest, 53 - prefix.length) || 'x'}`;
+}
+
+/**
+ * The HelmRelease of Helm release `release` of a site: `<site>.<release>`, so that two sites (two
+ * manifests with the same `releasePrefix`) in one Flux namespace never share one. At most 63
+ * characters: helm-controller labels every object of the release with it
+ * (`helm.toolkit.fluxcd.io/name`), and a label value has at most 63. A release too long for that
+ * keeps its first characters and takes a short hash of the whole name, so that the name stays
+ * deterministic and two long releases do not meet. The Helm release itself is `spec.releaseName`.
+ */
+export function helmReleaseObjectName(site: string, release: string): string {
+  const prefix = siteSlug(site);
+  const room = 63 - prefix.length - 1;
+  // A release name is a DNS label already (Helm's rule): kept as it is, so that two never meet.
+  const rest = /^[a-z0-9](?:[-a-z0-9]*[a-z0-9])?$/.test(release) ? release : slug(release);
+  if (rest.length <= room && rest !== '') return `${prefix}.${rest}`;
+  return `${prefix}.${slug(release, room - 9) || 'x'}-${shortHash(release)}`;
 }
 
 /** A name of the output that is not one of Flux's own (see {@link FLUX_RESERVED_NAMES}). */
@@ -128,12 +158,28 @@ export class FluxSources {
   /** @param site the manifest's name, which every source's name starts with */
   constructor(private readonly site: string) {}
 
-  /** Adds a source (once per identity); returns its identity, to look its name up later. */
-  public add(key: FluxSourceKey): string {
+  /** The locations as the charts write them, by identity (a tarball's URL, a `git@host:path`). */
+  private readonly written = new Map<string, Set<string>>();
+
+  /**
+   * Adds a source (once per identity); returns its identity, to look its name up later.
+   * `location` is the chart's own, when it differs from the source's URL.
+   */
+  public add(key: FluxSourceKey, location?: string): string {
     const id = sourceIdentity(key);
     if (!this.keys.has(id)) this.keys.set(id, key);
+    if (location !== undefined && location !== key.url) {
+      const set = this.written.get(id);
+      if (set) set.add(location);
+      else this.written.set(id, new Set([location]));
+    }
     this.names = undefined;
     return id;
+  }
+
+  /** What a user may name a source by: its URL, the charts' locations of it, its object name. */
+  public handles(id: string): string[] {
+    return [this.keys.get(id)!.url, ...(this.written.get(id) ?? []), this.nameOf(id)];
   }
 
   /** The object name of a source added before. */

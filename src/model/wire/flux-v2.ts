@@ -19,7 +19,8 @@ import { Diagnostics, FieldPath, formatFieldPath, MessageWriterOf, show } from '
 import { Duration, GO_DURATION_MAX_SECONDS } from '../duration';
 import { hasOwnKey } from '../own-keys';
 import { effectiveNativeWait } from '../effective';
-import { dns1123LabelProblem } from '../names';
+import { dns1123LabelProblem, dns1123SubdomainProblem } from '../names';
+import { redactCredentials } from '../safe-text';
 import { Plan, PlannedRelease } from '../plan';
 import { firstByName } from '../first-by-name';
 import { ChartSource, SourceType } from '../source';
@@ -31,7 +32,7 @@ import { fluxNamespaceObjects } from './flux-namespaces';
 import { machineryNamespace } from '../system-namespaces';
 import { lostWaits } from './flux-waits';
 import type { EffectiveWaitResource } from '../wait';
-import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, SOURCE_API_VERSION, gitRef, scopedName } from './flux-sources';
+import { doubtfulBranch, FluxSourceKey, FluxSources, GitRef, helmReleaseObjectName, SOURCE_API_VERSION, gitRef, scopedName } from './flux-sources';
 import { urlCredentials } from './flux-credentials';
 import { PackagedChartRepository } from './flux-packaged';
 import { packagedChartRef } from './flux-packaged-mapping';
@@ -129,6 +130,17 @@ export interface FluxOptions {
    * @default - none: the warning says that the outcome is not known
    */
   readonly subchartOutcomes?: Readonly<Record<string, SubchartOutcome>> | undefined;
+  /**
+   * The sources that need credentials: a source, named by its URL (the GitRepository's or
+   * HelmRepository's `spec.url`, or a chart's `source.location` that gives it, a tarball's URL
+   * included) or by its object name, to the Secret that holds them, written as the source's
+   * `spec.secretRef` (for a GitRepository `username` and `password`, a token as the password,
+   * or `identity` and `known_hosts` for `ssh://`; for a HelmRepository `username` and
+   * `password`). The Secret must exist in the source's namespace, each of them with
+   * CHART_NAMESPACE. A name that matches no source is an error.
+   * @default - no source has a secretRef
+   */
+  readonly sourceSecrets?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A Go duration as Flux's `interval` and `timeout` fields want it: `15m`, `1h30m`, `45s`. */
@@ -195,7 +207,7 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
   // Every chart's HelmRelease is known before any is written: dependsOn may name a chart later in
   // the same parallel step.
   const refs = new Map<string, ReleaseRef>();
-  const taken = new Map<string, string>();
+  const taken = new Map<string, { chart: string; release: string }>();
   const firsts: { release: PlannedRelease; step: number; group: string }[] = [];
   for (const step of plan.steps) {
     for (const r of step.releases) {
@@ -204,12 +216,14 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
         d.warn(chart.origin, undefined, 'not-expressible', `${LOST}: the chart is deployed again in step ${step.index} (group ${show(step.group)}), but one HelmRelease exists per release; it is deployed once, in step ${r.firstStep}, and the steps after ${step.index} wait for that one and for every release of the steps before ${step.index}`);
         continue;
       }
-      const ref = { name: r.name, namespace: placement === HelmReleasePlacement.CHART_NAMESPACE ? r.namespace : namespace };
+      const ref = { name: helmReleaseObjectName(spec.name, r.name), namespace: placement === HelmReleasePlacement.CHART_NAMESPACE ? r.namespace : namespace };
       const clash = taken.get(`${ref.namespace}/${ref.name}`);
       if (clash !== undefined) {
-        d.error(chart.origin, ['release'], 'flux-name', `the HelmRelease ${show(ref.name)} would be written twice in namespace ${show(ref.namespace)}: chart ${show(clash)} (namespace ${show(charts.get(clash)!.namespace)}) has the same Helm release name; use HelmReleasePlacement.CHART_NAMESPACE, or give one of them another release`);
+        const other = charts.get(clash.chart)!;
+        const why = clash.release === r.name ? 'the same Helm release name' : `Helm release ${show(clash.release)}, which gives the same name as ${show(r.name)}`;
+        d.error(chart.origin, ['release'], 'flux-name', `the HelmRelease ${show(ref.name)} would be written twice in namespace ${show(ref.namespace)}: chart ${show(clash.chart)} (namespace ${show(other.namespace)}) has ${why}; ${clash.release === r.name ? 'use HelmReleasePlacement.CHART_NAMESPACE, or ' : ''}give one of them another release`);
       }
-      taken.set(`${ref.namespace}/${ref.name}`, r.chart);
+      taken.set(`${ref.namespace}/${ref.name}`, { chart: r.chart, release: r.name });
       refs.set(r.chart, ref);
       firsts.push({ release: r, step: step.index, group: step.group });
     }
@@ -260,7 +274,8 @@ export function fluxObjectsAsRead(spec: ManifestSpec, plan: Plan, options: FluxO
   const head: KubeObject[] = placement === HelmReleasePlacement.CHART_NAMESPACE
     ? fluxNamespaceObjects([...sources.all.map((x) => x.key.namespace), ...releases.map((r) => r.ref.namespace)], namespace)
     : [];
-  for (const { id, key } of sources.all) head.push(sourceObject(sources.nameOf(id), key, sourceInterval));
+  const secretOf = sourceSecrets(spec, sources, options.sourceSecrets ?? {}, d);
+  for (const { id, key } of sources.all) head.push(sourceObject(sources.nameOf(id), key, sourceInterval, secretOf.get(id)));
   return {
     objects: {
       *[Symbol.iterator]() {
@@ -497,7 +512,39 @@ interface StepReleases {
   readonly has: ReadonlySet<string>;
 }
 
-function sourceObject(name: string, key: FluxSourceKey, interval: Duration): KubeObject {
+/**
+ * The Secret of each source `given` names (by URL, a chart's location of it, or object name), by
+ * source identity; a name that matches no source, or a Secret name that is none, is an error.
+ */
+function sourceSecrets(spec: ManifestSpec, sources: FluxSources, given: Readonly<Record<string, string>>, d: Diagnostics): Map<string, string> {
+  const out = new Map<string, string>();
+  const entries = Object.entries(given);
+  if (entries.length === 0) return out;
+  const used = new Set<string>();
+  for (const [handle, secret] of entries) {
+    const p = typeof secret === 'string' ? dns1123SubdomainProblem(secret) : 'must be a string';
+    if (p) {
+      d.error(spec.origin, undefined, 'flux-option', `Flux option sourceSecrets[${show(redactCredentials(handle))}]: received ${show(secret)}; a Secret name ${p}`);
+      used.add(handle);
+    }
+  }
+  for (const { id } of sources.all) {
+    // The first handle given wins: the source's URL, then a chart's location, then its name.
+    const handle = sources.handles(id).find((h) => Object.prototype.hasOwnProperty.call(given, h));
+    if (handle === undefined) continue;
+    used.add(handle);
+    if (!dns1123SubdomainProblem(given[handle])) out.set(id, given[handle]);
+  }
+  const unused = entries.filter(([h]) => !used.has(h)).map(([h]) => h);
+  if (unused.length > 0) {
+    // A source URL never holds credentials (they are refused), so it is quoted as written.
+    const known = sources.all.map(({ id, key }) => `${key.kind} ${sources.nameOf(id)} (${key.url})`);
+    for (const h of unused) d.error(spec.origin, undefined, 'flux-option', `Flux option sourceSecrets[${show(redactCredentials(h))}]: matches no source of the site; name one by its URL, a chart's source location or its object name: ${known.length === 0 ? 'the site has no source' : known.slice(0, 5).join(', ') + (known.length > 5 ? ` and ${known.length - 5} more` : '')}`);
+  }
+  return out;
+}
+
+function sourceObject(name: string, key: FluxSourceKey, interval: Duration, secret: string | undefined): KubeObject {
   return {
     apiVersion: SOURCE_API_VERSION,
     kind: key.kind,
@@ -506,6 +553,8 @@ function sourceObject(name: string, key: FluxSourceKey, interval: Duration): Kub
       ['url', key.url],
       ['ref', key.kind === 'GitRepository' ? { ...key.ref } : undefined],
       ['interval', goDuration(interval.toSeconds())],
+      // source-controller's own field (a LocalObjectReference): credentials stay in the cluster.
+      ['secretRef', secret === undefined ? undefined : { name: secret }],
     ]),
   };
 }
@@ -547,9 +596,10 @@ class ChartMapping {
     if (s.type === SourceType.TAR) {
       const t = this.tar(sourceNamespace);
       if (t === undefined) return NO_CHART;
-      return { kind: 'HelmRepository', id: sources.add(t.key), chart: t.chart, version: t.version };
+      return { kind: 'HelmRepository', id: sources.add(t.key, s.location), chart: t.chart, version: t.version };
     }
     let key: FluxSourceKey | undefined;
+    let location: string | undefined;
     let path = chartPath(s.subpath);
     const published = s.type === SourceType.LOCAL && Object.prototype.hasOwnProperty.call(this.localSources, s.location) ? this.localSources[s.location] : undefined;
     if (published !== undefined) {
@@ -561,12 +611,14 @@ class ChartMapping {
       const url = this.gitUrl(published.location, `${what}: `);
       if (url === undefined) return NO_CHART;
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(published.reference) };
+      location = published.location;
       this.checkBranch(['source', 'location'], key.ref, `${what}: `);
       path = chartPath(`${published.effectiveSubpath}/${s.effectiveSubpath}`);
     } else if (s.type === SourceType.GIT) {
       const url = this.gitUrl(s.location, '');
       if (url === undefined) return NO_CHART;
       key = { kind: 'GitRepository', namespace: sourceNamespace, url, ref: gitRef(s.reference) };
+      location = s.location;
       this.checkBranch(['source', 'reference'], key.ref);
       if (s.proxyServer !== undefined) this.lost(SOURCE_PROXY, GIT_PROXY_LOST, s);
       if (s.authMethod !== undefined) this.lost(SOURCE_AUTH, GIT_AUTH_LOST, s);
@@ -578,7 +630,7 @@ class ChartMapping {
       this.lost(SOURCE_TYPE, LOCAL_SOURCE_LOST, local);
       return local;
     }
-    return { kind: 'GitRepository', id: sources.add(key), path };
+    return { kind: 'GitRepository', id: sources.add(key, location), path };
   }
 
   /**
@@ -588,7 +640,7 @@ class ChartMapping {
   private hasCredentials(loc: string, kind: string, what: string): boolean {
     const found = urlCredentials(loc);
     if (found === undefined) return false;
-    this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}received ${show(found.redacted)}, which carries ${found.what}: the ${kind}'s spec.url would hold it in clear, in Git. Remove it from the URL and give the ${kind} spec.secretRef, a Secret of the same namespace with ${kind === 'GitRepository' ? 'username and password (a token as the password), or identity and known_hosts for an ssh:// URL' : 'username and password'}`);
+    this.d.error(this.c.origin, ['source', 'location'], 'flux-source', `${what}received ${show(found.redacted)}, which carries ${found.what}: the ${kind}'s spec.url would hold it in clear, in Git. Remove it from the URL and give the ${kind} spec.secretRef, a Secret of the same namespace with ${kind === 'GitRepository' ? 'username and password (a token as the password), or identity and known_hosts for an ssh:// URL' : 'username and password'}: name it in sourceSecrets (--source-secret URL=SECRET)`);
     return true;
   }
 

@@ -10,8 +10,8 @@
  * other secret documents) become placeholders too, `${SECRET_<RELEASE>_<PATH>}`: the directory
  * then holds no secret, and the user puts each one in the Secret from where the site keeps it.
  */
-import { SortedValuesView } from '../model/wire/yaml';
-import { envsubstMeant, PLACEHOLDER } from './placeholders';
+import { SortedValuesView } from './yaml';
+import { envsubstMeant, PLACEHOLDER } from '../envsubst';
 
 /** A copy of `values` with the `${` of runtime templates escaped; `names` collects the placeholders kept. */
 function escape(v: unknown, path: (string | number)[], names: Set<string>): unknown {
