@@ -9,13 +9,13 @@
  * document's data through the shallow copy a pattern-less substitution makes (Deckhand's
  * aliasing, which makes its output depend on input order).
  */
-import { createHash } from 'crypto';
 import { DeckhandCodes } from './codes';
 import { Doc } from './document';
 import { Fatal } from './fatal';
 import { Chain, findPath, floatAt, JsonPathError, jsonpathParse, jsonpathReplace, normalizeJsonPath, parseJsonPath, Step } from './jsonpath';
-import { copyKeyType, copyValueType, deepCopy, Dict, isDict, jsonDumpsString, PyException, setKey, truthy } from './python';
+import { copyKeyType, copyValueType, deepCopy, Dict, isDict, PyException, setKey, truthy } from './python';
 import { PatternError } from './python-regex';
+import { redact } from './redact';
 import { sourceKey } from './layering';
 
 type Path = (string | number)[];
@@ -33,11 +33,6 @@ export interface SubstitutionContext {
   warn(doc: Doc, code: string, message: string, field?: string): void;
   /** Containers placed in several documents by pattern-less substitutions. */
   readonly shared: WeakMap<object, Owner[]>;
-}
-
-/** Deckhand's `DocumentDict.redact`: sha256 of the JSON text. */
-export function redact(value: string): string {
-  return createHash('sha256').update(jsonDumpsString(value), 'utf8').digest('hex');
 }
 
 const UUID_HEX = /^[0-9a-f]{32}$/;

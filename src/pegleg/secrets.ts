@@ -7,7 +7,7 @@
  * configuration. Pure.
  */
 import { SECRET_SCHEMAS } from '../deckhand/document';
-import { redact as pathHash } from '../deckhand/substitution';
+import { redact as pathHash } from '../deckhand/redact';
 import { DataPath, parseDataPath } from './deckhand-path';
 
 type Doc = Record<string, unknown>;

@@ -61,6 +61,8 @@ describe('a small validate run loads only what it needs', () => {
     // and the alias measure live there and serve every input; they are no check)
     expect(under(r.modules, 'src/values-schema/').sort()).toEqual(['src/values-schema/alias-budget.ts', 'src/values-schema/read-file.ts']);
     expect(under(r.modules, 'src/cli/commands/')).toEqual(['src/cli/commands/validate.ts']);
+    // Pegleg's secret tracking runs on every input, Deckhand's rendering engine only on a site
+    expect(under(r.modules, 'src/deckhand/').sort()).toEqual(['src/deckhand/document.ts', 'src/deckhand/python.ts', 'src/deckhand/redact.ts']);
     // the run itself went through the loader whose imports are checked here
     expect(r.modules).toEqual(expect.arrayContaining(['src/importer/load/parse.ts', 'src/importer/load/aliases.ts', 'src/importer/load/pyyaml-keys.ts']));
   }, 90_000);
