@@ -24,17 +24,20 @@ describe('helmfile apply of convert --to helmfile', () => {
       ['hf-agent-b', 1, 'deployed'],
     ]);
     expectPlanOrder(site, states, started);
-    // helm-diff ran for each release (helmfile's debug log names each call), then the hooks.
-    for (const name of site.steps.flat()) expect([name, log.includes(`diff upgrade --allow-unreleased ${name} `)]).toEqual([name, true]);
+    // helm-diff ran for each release (helmfile's debug log names each call), then each release's
+    // postsync hook: its wait, and the API's tests.
+    for (const name of site.steps.flat()) expect([name, log.includes(` diff upgrade --allow-unreleased ${name} `)]).toEqual([name, true]);
+    expect(log.match(/triggered by event "postsync"/g)).toHaveLength(4);
     for (const name of site.steps.flat()) expect(log).toContain(`${site.namespace}/${name}: ready`);
     expect(log).toContain(`${site.namespace}/hf-api: tests passed`);
 
     const second = await helmfile(site, 'apply');
     const log2 = second.stdout + second.stderr;
     expect([second.code, second.code === 0 ? '' : log2]).toEqual([0, '']);
-    // Nothing upgraded: the same revisions and deploy times; and no postsync hook ran.
+    // Diffed again, nothing upgraded (the same revisions and deploy times), and no hook ran.
     expect(await releaseStates(site)).toEqual(states);
-    expect(log2).not.toContain('armada-cdk wait');
+    for (const name of site.steps.flat()) expect([name, log2.includes(` diff upgrade --allow-unreleased ${name} `)]).toEqual([name, true]);
+    expect(log2).not.toContain('triggered by event');
     expect(log2).not.toContain(': ready');
   });
 });
