@@ -1,11 +1,13 @@
 /**
  * The engines the suite deploys through, besides the cluster: the Pulumi CLI and its Kubernetes
- * provider, Flux's source-, helm- and kustomize-controller, and Helmfile. Built into the same cache
- * as the cluster's components, one after the other (each `go build` already uses every core).
+ * provider, Flux's source-, helm- and kustomize-controller, Helmfile and the helm-diff plugin its
+ * `apply` runs. Built into the same cache as the cluster's components, one after the other (each
+ * `go build` already uses every core).
  */
 import { ensureBuilt, isBuilt } from './cache';
 import type { GoComponent } from './go-components';
 import { helmController } from './helm-controller';
+import { helmDiff } from './helm-diff';
 import { helmfile } from './helmfile';
 import { kustomizeController } from './kustomize-controller';
 import { pulumiCli, pulumiVersion } from './pulumi';
@@ -22,6 +24,8 @@ export interface EngineBinaries {
   readonly helmController: string;
   readonly kustomizeController: string;
   readonly helmfile: string;
+  /** The `HELM_PLUGINS` folder that holds helm-diff (`helm diff`, which `helmfile apply` runs). */
+  readonly helmPlugins: string;
 }
 
 function components() {
@@ -32,6 +36,7 @@ function components() {
     helmController: helmController(),
     kustomizeController: kustomizeController(),
     helmfile: helmfile(),
+    helmDiff: helmDiff(),
   };
 }
 
@@ -45,6 +50,7 @@ function binariesOf(c: ReturnType<typeof components>): EngineBinaries {
     helmController: one(c.helmController, 'helm-controller'),
     kustomizeController: one(c.kustomizeController, 'kustomize-controller'),
     helmfile: one(c.helmfile, 'helmfile'),
+    helmPlugins: c.helmDiff.pluginsDir,
   };
 }
 

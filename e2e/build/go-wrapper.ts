@@ -35,6 +35,17 @@ export interface WrapperRecipe {
    * @default - nothing
    */
   readonly prepare?: ((src: string, env: NodeJS.ProcessEnv, logFile: string) => Promise<void>) | undefined;
+  /**
+   * Where the binaries go, relative to the cache directory: a Helm plugin's binary lives inside its
+   * plugin folder.
+   * @default 'bin'
+   */
+  readonly binDir?: string | undefined;
+  /**
+   * Whatever else `prepare` makes that the build must be redone for when it changes (named texts).
+   * @default - nothing
+   */
+  readonly stamp?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -73,8 +84,11 @@ export function wrapperComponent(recipe: WrapperRecipe): GoComponent {
     goMod: wrapperGoMod(recipe),
     ldflags,
     binaries: JSON.stringify(recipe.binaries),
+    // Only when set, so that the stamps of the other components stay as they were.
+    ...(recipe.binDir ? { binDir: recipe.binDir } : {}),
+    ...recipe.stamp,
   });
-  const bin = path.join(entry.dir, 'bin');
+  const bin = path.join(entry.dir, recipe.binDir ?? 'bin');
   return {
     entry,
     binaries: Object.fromEntries(Object.keys(recipe.binaries).map((b) => [b, path.join(bin, b)])),

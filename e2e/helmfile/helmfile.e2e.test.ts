@@ -1,10 +1,11 @@
 /**
  * Helmfile (issue 46's engine), built from its module: a smoke test that it runs against the
- * stack with the harness's Helm. The deployment tests are helmfile-site.e2e.test.ts and wait.e2e.test.ts.
+ * stack with the harness's Helm, and that Helm 3 and 4 load the helm-diff plugin its `apply` runs. The deployment tests are helmfile-site.e2e.test.ts and wait.e2e.test.ts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { engineBinaries } from '../build/engines';
+import { HELM_DIFF_VERSION } from '../build/helm-diff';
 import { HELMFILE_VERSION } from '../build/helmfile';
 import { createNamespace, runTool, stack } from '../stack';
 
@@ -12,6 +13,11 @@ describe('helmfile', () => {
   test('reports the pinned release', async () => {
     const r = await runTool(engineBinaries('helmfile').helmfile, ['--version']);
     expect(r.stdout).toContain(HELMFILE_VERSION.replace(/^v/, ''));
+  });
+
+  test.each(['helm3', 'helm4'] as const)('%s loads the helm-diff plugin of the build (HELM_PLUGINS)', async (helm) => {
+    const r = await runTool(helm, ['diff', 'version'], { env: { HELM_PLUGINS: engineBinaries('helmDiff').helmPlugins } });
+    expect(r.stdout.trim()).toBe(HELM_DIFF_VERSION.replace(/^v/, ''));
   });
 
   test('lists a release of the fixture repository against the stack', async () => {

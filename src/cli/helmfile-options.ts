@@ -3,11 +3,7 @@
  * the same site again (`armada-cdk wait ARGS --chart NAME`), from the helmfile's directory.
  */
 import * as path from 'path';
-import type { FieldPath } from '../model/diagnostics';
-import type { ManifestSpec } from '../model/spec';
-import { leafPaths } from '../model/values';
 import type { HelmfileOptions } from '../model/wire/helmfile';
-import type { StreamSecrets } from '../pegleg/secrets';
 import { list, OptionSpec, ParsedArgs, str } from './args';
 import { UsageError } from './io';
 
@@ -67,39 +63,3 @@ export function helmfileOptions(args: ParsedArgs, cwd: string, helmfileDir: stri
     ...(Object.keys(chartPaths).length > 0 ? { chartPaths } : {}),
   };
 }
-
-/**
- * The secret values of each chart, as paths inside its values: where the site's substitutions put
- * a secret (a chart document that is secret itself: every value), and, whatever the paths say,
- * every string that contains the text of a secret document. Nothing secret may reach the
- * helmfile in clear, so the second net catches what the first misses (a value layered or
- * overridden from a secret).
- */
-export function helmfileSecrets(spec: ManifestSpec, documents: readonly { readonly schema?: string | undefined; readonly name?: string | undefined }[], secrets: StreamSecrets): Map<string, FieldPath[]> {
-  const out = new Map<string, FieldPath[]>();
-  const add = (chart: string, p: FieldPath) => {
-    const list = out.get(chart) ?? [];
-    if (!list.some((q) => q.length === p.length && q.every((s, i) => s === p[i]))) list.push(p);
-    out.set(chart, list);
-  };
-  const whole = new Set<string>();
-  const seen = new Set<string>();
-  documents.forEach((doc, i) => {
-    if ((doc.schema !== 'armada/Chart/v1' && doc.schema !== 'armada/Chart/v2') || doc.name === undefined || seen.has(doc.name)) return;
-    seen.add(doc.name);
-    for (const p of secrets.paths[i] ?? []) {
-      if (p.length === 0 || (p.length === 1 && p[0] === 'values')) whole.add(doc.name);
-      else if (p[0] === 'values') add(doc.name, p.slice(1));
-    }
-  });
-  const texts = secrets.texts.filter((t) => t.length >= MIN_SECRET_TEXT);
-  for (const c of spec.charts) {
-    if (c.values === undefined) continue;
-    const all = whole.has(c.name);
-    for (const p of leafPaths(c.values, (v) => all || (typeof v === 'string' && texts.some((t) => v.includes(t))))) add(c.name, p);
-  }
-  return out;
-}
-
-/** Secret texts shorter than this are not looked for in values: they would match everywhere. */
-const MIN_SECRET_TEXT = 4;

@@ -8,6 +8,7 @@
  */
 import { SECRET_SCHEMAS } from '../deckhand/document';
 import { redact as pathHash } from '../deckhand/redact';
+import { leafPaths } from '../model/values';
 import { DataPath, parseDataPath } from './deckhand-path';
 
 type Doc = Record<string, unknown>;
@@ -211,16 +212,29 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/** For each chart (the first document of a name, as Armada takes it), the secret paths inside its values. */
-export function chartValueSecrets(documents: readonly { readonly schema?: string | undefined; readonly name?: string | undefined }[], secrets: StreamSecrets): Map<string, DataPath[]> {
+/**
+ * For each chart (the first document of a name, as Armada takes it), the secret paths inside its
+ * values, each once. A secret substituted at `values` itself or at the document's root (or a chart
+ * document secret whole) makes every value secret: then each leaf of the document's values is
+ * given, so that every consumer (Flux's placeholders, Helmfile's references, codegen's and
+ * `loadPeglegSite`'s secret readers) handles it as any other secret value.
+ */
+export function chartValueSecrets(
+  documents: readonly { readonly schema?: string | undefined; readonly name?: string | undefined; readonly data?: unknown }[],
+  secrets: StreamSecrets,
+): Map<string, DataPath[]> {
   const out = new Map<string, DataPath[]>();
   const seen = new Set<string>();
   documents.forEach((doc, i) => {
     if ((doc.schema !== 'armada/Chart/v1' && doc.schema !== 'armada/Chart/v2') || doc.name === undefined || seen.has(doc.name)) return;
     seen.add(doc.name);
-    const paths = (secrets.paths[i] ?? []).filter((p) => p.length > 1 && p[0] === 'values').map((p) => p.slice(1));
-    if (paths.length > 0) out.set(doc.name, paths);
+    const found = secrets.paths[i] ?? [];
+    const whole = found.some((p) => p.length === 0 || (p.length === 1 && p[0] === 'values'));
+    const values = isMap(doc.data) ? doc.data.values : undefined;
+    const paths = whole ? leafPaths(values, () => true).filter((p) => p.length > 0) : found.filter((p) => p.length > 1 && p[0] === 'values').map((p) => p.slice(1));
+    // A value substituted twice (two substitutions, or a layer's and its parent's) is one.
+    const unique = [...new Map(paths.map((p) => [JSON.stringify(p), p])).values()];
+    if (unique.length > 0) out.set(doc.name, unique);
   });
   return out;
 }
-

@@ -47,8 +47,8 @@ data: {release_prefix: airship, chart_groups: [infra]}
 `,
 ].join('');
 
-function kubeconfig(dir: string, server: string): string {
-  return write(dir, 'kubeconfig', ['apiVersion: v1', 'kind: Config', 'current-context: fake', 'clusters:', '- name: fake', '  cluster:', `    server: ${server}`, '    insecure-skip-tls-verify: true', 'users:', '- name: ci', '  user:', '    token: t0ken', 'contexts:', '- name: fake', '  context: {cluster: fake, user: ci}', ''].join('\n'));
+function kubeconfig(dir: string, server: string, skipTlsVerify = true): string {
+  return write(dir, 'kubeconfig', ['apiVersion: v1', 'kind: Config', 'current-context: fake', 'clusters:', '- name: fake', '  cluster:', `    server: ${server}`, ...(skipTlsVerify ? ['    insecure-skip-tls-verify: true'] : []), 'users:', '- name: ci', '  user:', '    token: t0ken', 'contexts:', '- name: fake', '  context: {cluster: fake, user: ci}', ''].join('\n'));
 }
 
 /** Runs the CLI in a child process; resolves with its exit code and output. */
@@ -122,6 +122,17 @@ describe('armada-cdk wait against a cluster', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(api.lists(PODS).map((q) => [q.query.get('labelSelector'), q.headers.authorization])).toEqual([['application=db', 'Bearer t0ken']]);
+  });
+
+  test('a plain-HTTP server without insecure-skip-tls-verify (client-node refuses it): exit 3 at once, saying so and what to do', async () => {
+    const r = await child(['wait', path.join(dir, 'site.yaml'), '--chart', 'db'], dir, { KUBECONFIG: kubeconfig(dir, api.url, false) });
+    const host = new URL(api.url).host;
+    const why = `the kubeconfig's cluster 'fake' has a plain-HTTP server (http://${host}), which @kubernetes/client-node refuses unless the cluster sets insecure-skip-tls-verify: true. Give the server's https:// address, or, for a server without TLS, set it: kubectl config set-cluster fake --insecure-skip-tls-verify=true`;
+    expect(r.code).toBe(3);
+    // Reading the release's revision, then the wait itself (not retried until the timeout).
+    expect(r.stderr).toContain(`warning: openstack/airship-db: cannot read the release's revision (GET /api/v1/namespaces/openstack/secrets: ${why});`);
+    expect(r.stderr).toContain(`armada-cdk wait: Helm release openstack/airship-db is not ready: GET ${PODS}: ${why}\n`);
+    expect(api.requests).toHaveLength(0);
   });
 
   test('a pod not ready within a fresh --timeout: exit 3 naming it', async () => {

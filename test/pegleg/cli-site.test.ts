@@ -224,6 +224,45 @@ describe('--site on validate, plan, convert and import', () => {
     }
   });
 
+  /** A site whose chart takes its values whole from an encrypted document: at `.values`, or at the root (merged). */
+  const wholeValuesSite = (dest: '.values' | '.') =>
+    siteRepo({
+      'global/layering-policy.yaml': LAYERING_POLICY,
+      'global/chart.yaml': doc(
+        'armada/Chart/v1',
+        'blog',
+        'global',
+        '  chart_name: blog\n  release: blog\n  namespace: default\n  wait: {labels: {release_group: armada-blog}}\n  source: {type: local, location: /charts, subpath: blog}\n  values: {replicas: 1}\n',
+        `  substitutions:\n    - src: {schema: x/DbValues/v1, name: db, path: .}\n      dest: {path: ${dest}}\n`,
+      ),
+      'global/group.yaml': doc('armada/ChartGroup/v1', 'blog-group', 'global', '  chart_group:\n    - blog\n'),
+      'global/manifest.yaml': doc('armada/Manifest/v1', 'site-manifest', 'global', '  release_prefix: armada\n  chart_groups:\n    - blog-group\n'),
+      'site/s1/site-definition.yaml': siteDefinition('s1', 'small'),
+      'site/s1/secrets/db.yaml': doc('x/DbValues/v1', 'db', 'site', dest === '.' ? '  values:\n    db: {password: s3cret-db-passw0rd, user: s3cret-db-us3r}\n' : '  db: {password: s3cret-db-passw0rd, user: s3cret-db-us3r}\n').replace(
+        'storagePolicy: cleartext',
+        'storagePolicy: encrypted',
+      ),
+    });
+
+  test.each(['.values', '.'] as const)('a secret document substituted at %s: every value is secret, for import (codegen), Helmfile and Flux alike', async (dest) => {
+    const repo = wholeValuesSite(dest);
+    const imported = await cli(['import', '-q', '--site', 's1', '--repo', repo]);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).not.toContain('s3cret');
+    expect(imported.stdout).toContain("    db: {\n      password: siteSecret('blog', ['db', 'password']),\n      user: siteSecret('blog', ['db', 'user']),\n    },\n");
+    const out = tmpdir();
+    const helmfile = await cli(['convert', '-q', '--site', 's1', '--repo', repo, '--to', 'helmfile', '-o', out]);
+    expect(helmfile.code).toBe(0);
+    expect(fs.readFileSync(path.join(out, 'site-manifest.helmfile.yaml'), 'utf8')).toContain(
+      '      - db:\n          password: "ref+envsubst://$ARMADA_SECRET_BLOG_DB_PASSWORD"\n          user: "ref+envsubst://$ARMADA_SECRET_BLOG_DB_USER"\n',
+    );
+    // Flux on stdout: a warning (an error with -o, where the files would go to Git).
+    const flux = await cli(['convert', '--site', 's1', '--repo', repo, '--to', 'flux-v2']);
+    expect(flux.code).toBe(0);
+    expect(flux.stderr).toContain("values.db.password, values.db.user hold secrets of the site (from Deckhand's secret documents): the HelmRelease would carry them in clear in spec.values, in Git;");
+    expect(helmfile.stderr + flux.stderr).not.toContain('s3cret');
+  });
+
   test('usage: --site with files, --repo without --site', async () => {
     expect((await cli(['validate', '--site', 's', 'x.yaml'])).code).toBe(2);
     expect((await cli(['plan', '--repo', 'r', 'x.yaml'])).stderr).toContain('--repo goes with a --site');

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { parseYamlStream } from '../../src/importer/load';
 import { createHash } from 'crypto';
-import { isSecretDocument, redact, secretDestinations, streamSecrets } from '../../src/pegleg/secrets';
+import { chartValueSecrets, isSecretDocument, redact, secretDestinations, streamSecrets } from '../../src/pegleg/secrets';
 import { cli, tmpdir, write } from '../helpers/cli';
 import { SITES } from './helpers';
 import * as fs from 'fs';
@@ -38,6 +38,26 @@ describe('which values are secret', () => {
     expect(keys).toContain('values.endpoints.identity.auth.admin.password');
     expect(keys).not.toContain('values.endpoints.identity.auth.admin.username');
     expect(keys.some((k) => k.includes('host_fqdn_override'))).toBe(false);
+  });
+});
+
+describe('the secret values of each chart', () => {
+  const chart = (name: string, values: unknown) => ({ schema: 'armada/Chart/v2', name, data: { values } });
+  const values = { db: { password: 'p', port: 5432 }, list: ['a', { k: 'b' }], empty: {} };
+
+  test('the paths inside values, each once; the first document of a name only; other schemas and paths outside values left out', () => {
+    const docs = [chart('c', values), chart('c', values), { schema: 'x/Other/v1', name: 'c', data: {} }, chart('d', values)];
+    const paths = [[['values', 'db', 'password'], ['values', 'db', 'password'], ['values', 'list', 1], ['wait', 'timeout']], [['values', 'db', 'port']], [[]], [['source', 'location']]];
+    expect([...chartValueSecrets(docs, { paths, texts: [] })]).toEqual([['c', [['db', 'password'], ['list', 1]]]]);
+  });
+
+  test('a secret at values itself or at the root (the document secret whole): every leaf of the values', () => {
+    const leaves = [['db', 'password'], ['db', 'port'], ['list', 0], ['list', 1, 'k']];
+    for (const at of [['values'], []]) {
+      expect([...chartValueSecrets([chart('c', values)], { paths: [[['values', 'db', 'password'], at]], texts: [] })]).toEqual([['c', leaves]]);
+    }
+    // Values that are not a mapping (the chart is refused for them) have no leaf path.
+    expect(chartValueSecrets([chart('c', 'text')], { paths: [[['values']]], texts: [] }).size).toBe(0);
   });
 });
 

@@ -9,9 +9,10 @@ import { otherToolsNotes } from '../left-out';
 import { redactDiagnostics } from '../pegleg-input';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../../model/wire/keleustes-v1alpha1';
 import { WriterForm } from '../../model/wire/emit';
-import { toYamlDocument, toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
-import { HelmfileOptions, toHelmfile } from '../../model/wire/helmfile';
-import { HELMFILE_CLI_HELP, HELMFILE_CLI_OPTIONS, helmfileOptions, helmfileSecrets } from '../helmfile-options';
+import { toYamlStream, yamlStreamChunks } from '../../model/wire/yaml';
+import type { HelmfileOptions } from '../../model/wire/helmfile';
+import { helmfileFromDocuments } from '../../helmfile/from-documents';
+import { HELMFILE_CLI_HELP, HELMFILE_CLI_OPTIONS, helmfileOptions } from '../helmfile-options';
 import { flag, list, parse, str } from '../args';
 import { finishReport, INPUT_HELP, INPUT_OPTIONS, SITE_HELP, SITE_OPTIONS, inputFailed, readManifest, REPORT_HELP, REPORT_OPTIONS, reportOptions } from '../common';
 import { FLUX_CLI_HELP, FLUX_CLI_OPTIONS, FluxLayoutArgs, fluxLayoutArgs, fluxOptions } from '../flux-options';
@@ -206,10 +207,10 @@ async function convert(
   const secretFindings: Diagnostic[] = [];
   let pk: FluxPackaging | undefined;
   if (helmfile !== undefined) {
-    const out = toHelmfile(spec, buildPlan(spec), { ...helmfile, secretValues: helmfileSecrets(spec, r.documents, r.secrets) });
-    text = toYamlDocument(out.helmfile);
-    objects = [out.helmfile];
-    diagnostics = out.diagnostics.all;
+    const out = helmfileFromDocuments({ spec, documents: r.documents, secrets: r.secrets }, helmfile);
+    text = out.text;
+    objects = [];
+    diagnostics = out.diagnostics;
   } else if (to === 'documents-v1' || to === 'documents-v2') {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 }, FOR_YAML);
     objects = out.documents;

@@ -6,7 +6,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { CredentialError, IdleConnectionError, KubernetesApiError, ResponseTooLargeError, TransportError } from './errors';
-import type { KubeConfigLike } from './kubeconfig';
+import { KubeConfigLike, plainHttpRefused } from './kubeconfig';
 import type { KubeObject } from './objects';
 import { setLongTimeout } from './timers';
 
@@ -148,6 +148,9 @@ export class KubeApiClient {
     try {
       await this.kubeConfig.applyToHTTPSOptions(options);
     } catch (e) {
+      // A plain-HTTP server client-node refuses: a fault of the kubeconfig, not retried.
+      const refused = plainHttpRefused(this.kubeConfig, e);
+      if (refused !== undefined) throw new Error(`GET ${path}: ${refused}`);
       // An exec plugin or token refresh that fails once may work on the next attempt. Its own
       // message can quote what the plugin printed, so only the kind of failure is kept.
       throw new CredentialError(`The kubeconfig's credentials could not be applied (${e instanceof Error ? e.name : typeof e})`, { cause: e });

@@ -51,6 +51,31 @@ export async function resolveKubeConfig(config: ClusterConfig | undefined, conte
   return kc;
 }
 
+/**
+ * What to do when `applyToHTTPSOptions` failed with `error` because `@kubernetes/client-node`
+ * refuses the cluster's plain-HTTP server (`http://`, allowed only with `insecure-skip-tls-verify`
+ * or a proxy), or undefined for any other failure. The callers keep only the kind of such a
+ * failure (its message may quote what an exec plugin printed), which for this one said nothing
+ * useful; this one is the kubeconfig's fault, so it is not worth retrying either.
+ */
+export function plainHttpRefused(kc: KubeConfigLike, error: unknown): string | undefined {
+  const cluster = kc.getCurrentCluster() as { server: string; name?: unknown } | null;
+  // client-node's own text (1.x): "HTTP protocol is not allowed when skipTLSVerify is not set or false".
+  if (!cluster || !/^http:/i.test(cluster.server) || !(error instanceof Error) || !/^HTTP protocol is not allowed\b/.test(error.message)) return undefined;
+  let server = 'http://...';
+  try {
+    // Scheme, host and port only: nothing of the URL's user part.
+    server = `http://${new URL(cluster.server).host}`;
+  } catch {
+    // an unparsable address is not shown
+  }
+  const named = typeof cluster.name === 'string' && cluster.name !== '';
+  return (
+    `the kubeconfig's cluster${named ? ` '${cluster.name as string}'` : ''} has a plain-HTTP server (${server}), which @kubernetes/client-node refuses unless the cluster ` +
+    `sets insecure-skip-tls-verify: true. Give the server's https:// address, or, for a server without TLS, set it: kubectl config set-cluster ${named ? (cluster.name as string) : 'NAME'} --insecure-skip-tls-verify=true`
+  );
+}
+
 /** What went wrong, without any text of the kubeconfig: the YAML error's kind and position, or a field that is missing. */
 function safeReason(e: unknown): string {
   const err = e as { name?: string | undefined; reason?: unknown; mark?: { line?: unknown; column?: unknown }; message?: unknown; code?: unknown };
