@@ -2,8 +2,9 @@
  * A chart as `helm package` lays it out (`<name>-<version>.tgz`, every file under `<name>/`), made
  * byte-identical on every run: files only (as Helm writes them), sorted by name, mode 0644, owner
  * 0, mtime 0, a POSIX ustar archive (a PAX header for a name longer than ustar holds), and gzip
- * with no time and a fixed OS byte. The bytes depend on the zlib Node ships; the chart's version
- * (see packageChart) depends on the files alone.
+ * with no time and a fixed OS byte. The bytes come from the zlib Node ships (the same on Node.js
+ * 20, 22 and 24: a test pins them); the chart's version (see packageChart) depends on the files
+ * alone.
  */
 import { gzipSync } from 'zlib';
 import type { ChartFile } from './helmignore';
@@ -20,7 +21,7 @@ export function chartArchive(top: string, files: readonly ChartFile[]): Buffer {
       // A PAX record `<len> path=<name>\n`, its length counting itself.
       const body = `path=${name}\n`;
       let len = Buffer.byteLength(body) + 2;
-      while (`${len} ${body}`.length !== len) len = Buffer.byteLength(`${len} ${body}`);
+      while (Buffer.byteLength(`${len} ${body}`) !== len) len = Buffer.byteLength(`${len} ${body}`);
       const record = Buffer.from(`${len} ${body}`);
       parts.push(header({ name: 'PaxHeader', prefix: '', size: record.length, type: 'x' }), pad(record));
       parts.push(header({ name: Buffer.from(name).subarray(0, 100).toString('latin1'), prefix: '', size: f.data.length, type: '0', latin1: true }), pad(f.data));

@@ -214,6 +214,14 @@ describe('Helm\'s chart files and archive', () => {
     expect([tgz[0], tgz[1], tgz.readUInt32LE(4), tgz[9]]).toEqual([0x1f, 0x8b, 0, 3]);
   });
 
+  test('a long non-ASCII name gets a PAX header whose length counts bytes; the same bytes on every Node.js', () => {
+    const name = `templates/${'é'.repeat(60)}.yaml`;
+    const tgz = chartArchive('c', [{ name, data: Buffer.from('a') }, { name: 'Chart.yaml', data: Buffer.from('name: c\nversion: 0.1.0\n') }]);
+    expect(entries(tgz).map((e) => [e.name, e.data])).toEqual([[`c/${name}`, 'a'], ['c/Chart.yaml', 'name: c\nversion: 0.1.0\n']]);
+    // Pinned: the archive, and so index.yaml's digest, must not depend on the machine (CI runs Node.js 22 and 24).
+    expect(createHash('sha256').update(tgz).digest('hex')).toBe('29edf81568395aa6422831995538d27afda36640af36330fe9822c97e04c5980');
+  });
+
   test('a symbolic link is followed, as Helm loads a chart', async () => {
     const dir = await tempDir('links');
     await writeChart(path.join(dir, 'c'), 'c');
