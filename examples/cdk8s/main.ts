@@ -2,10 +2,10 @@
 // Armada documents for `armada apply` (dist/armada-documents.k8s.yaml), and the operator that
 // reconciles those ArmadaCharts (dist/operator.k8s.yaml, after dist/operator-crds.k8s.yaml and
 // dist/operator-release-namespaces.k8s.yaml: apply the three first, then the site); and the same
-// site for Flux (dist/flux.k8s.yaml).
+// site as a Flux GitOps directory (dist/<manifest>/, for a Flux Kustomization to point at).
 import * as cdk8s from 'cdk8s';
 import { ChartSource } from 'armada-cdk';
-import { ArmadaChartOutput, ArmadaDocuments, ArmadaOperator, FluxOutput, OperatorApi, PodSecurityLevel, ResourceKinds } from 'armada-cdk/cdk8s';
+import { ArmadaChartOutput, ArmadaDocuments, ArmadaOperator, FluxLayout, FluxOutput, OperatorApi, PodSecurityLevel, ResourceKinds } from 'armada-cdk/cdk8s';
 import { site } from '../site';
 
 const app = new cdk8s.App();
@@ -26,9 +26,13 @@ new ArmadaOperator(new cdk8s.Chart(app, 'operator'), 'armada-operator', {
   podSecurity: { openstack: PodSecurityLevel.PRIVILEGED },
 });
 // Flux reads no directory of the deployment host: the local charts come from the repository that
-// holds that directory.
-new FluxOutput(new cdk8s.Chart(app, 'flux'), 'flux', {
+// holds that directory. The GitOps directory is written after the synth, into the app's outdir;
+// its Kustomizations read it at `dist/` of the Git repository this project is committed to.
+const flux = new FluxOutput(new cdk8s.Chart(app, 'flux'), 'flux', {
   manifest: site,
+  layout: FluxLayout.DIRECTORY,
+  repositoryPath: 'dist',
   localSources: { '/opt/charts/openstack-helm-infra': ChartSource.git('https://opendev.org/openstack/openstack-helm-infra', { reference: 'master' }) },
 });
 app.synth();
+flux.writeDirectory();

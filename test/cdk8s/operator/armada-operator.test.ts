@@ -599,7 +599,10 @@ describe('the example app', () => {
       if (previous === undefined) delete process.env.CDK8S_OUTDIR;
       else process.env.CDK8S_OUTDIR = previous;
     }
-    expect(fs.readdirSync(outdir).sort()).toEqual(['armada-documents.k8s.yaml', 'flux.k8s.yaml', 'operator-crds.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml', 'site.k8s.yaml']);
+    // The Flux chart's file is empty: its output is the GitOps directory site/ (test/flux/output-directory.test.ts).
+    expect(fs.readdirSync(outdir).sort()).toEqual(['armada-documents.k8s.yaml', 'flux.k8s.yaml', 'operator-crds.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml', 'site', 'site.k8s.yaml']);
+    expect(fs.readFileSync(path.join(outdir, 'flux.k8s.yaml'), 'utf8')).toBe('');
+    expect(fs.readdirSync(path.join(outdir, 'site')).sort()).toEqual(['flux-kustomizations.yaml', 'kustomization.yaml', 'sources', 'steps']);
     const read = (f: string) => yaml.loadAll(fs.readFileSync(path.join(outdir, f), 'utf8')) as any[];
     const [crds, namespaces, objects] = ['operator-crds.k8s.yaml', 'operator-release-namespaces.k8s.yaml', 'operator.k8s.yaml'].map(read);
     expect(ids(objects).filter((i) => i.startsWith('Namespace '))).toEqual(['Namespace armada-operator-system']);
