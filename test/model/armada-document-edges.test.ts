@@ -91,7 +91,8 @@ describe('a Manifest whose data is a list (validate.py validate_armada_manifests
 });
 
 describe('a sequence as a mapping key (PyYAML construct_mapping: "found unhashable key")', () => {
-  const forms = ['    [a, b]: v', '    {[a]: v}: w', '    ? - a\n    : v', '    s: &s [a]\n    t: {*s : v}'];
+  // The last: a tagged key inside a key; PyYAML constructs the outer key first, and refuses it.
+  const forms = ['    [a, b]: v', '    {[a]: v}: w', '    ? - a\n    : v', '    s: &s [a]\n    t: {*s : v}', '    {!!python/tuple [a]: v}: w'];
   test.each(forms.map((f) => [f]))('%j is refused', async (form) => {
     const file = write(dir, 'seq-key.yaml', SITE.replace('  dependencies: []\n', `  dependencies: []\n  values:\n${form}\n`));
     const r = await cli(['validate', file]);
@@ -105,6 +106,28 @@ describe('a sequence as a mapping key (PyYAML construct_mapping: "found unhashab
       const text = SITE.replace('  dependencies: []\n', `  dependencies: []\n  values:\n${form}\n`);
       const run = spawnSync('python3', ['-c', 'import sys, yaml\ntry:\n    list(yaml.safe_load_all(sys.stdin.read()))\n    print("ok")\nexcept yaml.YAMLError as e:\n    print(e.problem)'], { input: text, encoding: 'utf8' });
       expect([form, run.stdout.trim()]).toEqual([form, 'found unhashable key']);
+    }
+  });
+
+  // PyYAML constructs a key before it hashes it: a tag SafeLoader does not know fails first, where the node starts.
+  const tagged: [string, string, string][] = [
+    ['    ? !!python/tuple [a, b]\n    : v', 'tag:yaml.org,2002:python/tuple', '12:7'],
+    ['    ? &t !local {a: 1}\n    : v', '!local', '12:7'],
+  ];
+  test.each(tagged)('%j: the unknown tag is refused where the node starts', async (form, tag, at) => {
+    const file = write(dir, 'tagged-key.yaml', SITE.replace('  dependencies: []\n', `  dependencies: []\n  values:\n${form}\n`));
+    const r = await cli(['validate', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`tagged-key.yaml:${at}: error: armada/Chart/v1 `);
+    expect(r.stderr).toContain(`could not determine a constructor for the tag '${tag}' (PyYAML's SafeLoader knows no such tag)`);
+    expect(r.stderr).not.toContain('unhashable');
+  });
+
+  (python ? test : test.skip)('cross-check: PyYAML fails on the tag, at that line and column', () => {
+    for (const [form, tag, at] of tagged) {
+      const text = SITE.replace('  dependencies: []\n', `  dependencies: []\n  values:\n${form}\n`);
+      const run = spawnSync('python3', ['-c', 'import sys, yaml\ntry:\n    list(yaml.safe_load_all(sys.stdin.read()))\n    print("ok")\nexcept yaml.YAMLError as e:\n    print(e.problem, "%d:%d" % (e.problem_mark.line + 1, e.problem_mark.column + 1))'], { input: text, encoding: 'utf8' });
+      expect([form, run.stdout.trim()]).toEqual([form, `could not determine a constructor for the tag '${tag}' ${at}`]);
     }
   });
 });

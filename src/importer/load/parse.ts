@@ -242,6 +242,10 @@ function checkDocument(doc: YamlDocument, chunkText: string, index: number, chec
   if (checks.keys !== undefined) {
     const found = watched ? withPositions(doc, watched.collectionKeys.get(index)) : doc.collectionKeys();
     for (const k of found) {
+      if ('unknownTag' in k && k.unknownTag !== undefined) {
+        if (!findings.errorAt(doc, k.unknownTag.at, LoadCodes.YAML_CONSTRUCT, `could not determine a constructor for the tag '${k.unknownTag.tag}' (PyYAML's SafeLoader knows no such tag)`)) return false;
+        continue;
+      }
       const template = k.template ? ": is this an unrendered template? Quote '{{ ... }}' or render it first" : ': a mapping or a sequence cannot be a key';
       if (!findings.errorAt(doc, k.at, LoadCodes.YAML_CONSTRUCT, `found unhashable key${template}`)) return false;
     }

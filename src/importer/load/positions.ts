@@ -83,6 +83,23 @@ export class ChunkAst {
     return i >= 0 ? this.text[i] : '';
   }
 
+  /**
+   * Where the properties (`&anchor`, `!tag`) of the node whose content starts at `offset` begin:
+   * where PyYAML's marks place the node. `offset` itself when it has none.
+   */
+  public propertiesStart(offset: number): number {
+    let start = offset;
+    for (let n = 0; n < 2; n++) {
+      let end = start;
+      while (end > 0 && (this.text[end - 1] === ' ' || this.text[end - 1] === '\t')) end--;
+      let i = end;
+      while (i > 0 && !' \t\n\r'.includes(this.text[i - 1])) i--;
+      if (i === end || (this.text[i] !== '!' && this.text[i] !== '&')) break;
+      start = i;
+    }
+    return start;
+  }
+
   /** The file position of an offset in this chunk's text. */
   /** Whether the node at `offset` is an explicit key: `?` and blanks before it on its line. */
   public explicitKeyAt(offset: number): boolean {
@@ -197,13 +214,33 @@ export class ChunkAst {
   }
 }
 
+/** A collection used as a key, where it is written. */
+export interface CollectionKeyAt {
+  readonly at: SourcePosition;
+  /** A mapping right inside a flow mapping (`{{ x }}`): most likely an unrendered template. */
+  readonly template: boolean;
+  /**
+   * A tag SafeLoader has no constructor for (`!!python/tuple [1, 2]`), resolved, and where the
+   * node's properties start: PyYAML constructs a key before it hashes it, and fails there first.
+   * (js-yaml refuses such a tag, so only the second reader's documents have one.)
+   */
+  readonly unknownTag?: { readonly tag: string; readonly at: SourcePosition } | undefined;
+}
+
+/** The collection tags SafeLoader constructs (and then cannot hash as a key). */
+const SAFE_COLLECTION_TAGS: ReadonlySet<string> = new Set(['seq', 'map', 'set', 'omap', 'pairs'].map((t) => `tag:yaml.org,2002:${t}`));
+
+function unknownCollectionTag(tag: string | undefined): string | undefined {
+  return tag === undefined || tag === '!' || SAFE_COLLECTION_TAGS.has(tag) ? undefined : tag;
+}
+
 /**
  * Keys that are mappings or sequences (`{{ .Values.x }}: ...`, `? [a, b]`): PyYAML refuses them
  * ("found unhashable key"), where js-yaml turns them into strings.
  */
-export function collectionKeys(ast: ChunkAst, index: number): { at: SourcePosition; template: boolean }[] {
+export function collectionKeys(ast: ChunkAst, index: number): CollectionKeyAt[] {
   const doc = ast.documents()[index];
-  const out: { at: SourcePosition; template: boolean }[] = [];
+  const out: CollectionKeyAt[] = [];
   if (!doc) return out;
   const seen = new Set<unknown>();
   const walk = (node: unknown): void => {
@@ -215,7 +252,8 @@ export function collectionKeys(ast: ChunkAst, index: number): { at: SourcePositi
       if (isMap(k) || isSeq(k)) {
         const at = startOf(p.key) ?? 0;
         // `{{ ... }}`: the key is a flow mapping right inside another one
-        out.push({ at: ast.position(at), template: isMap(k) && ast.precedingChar(at) === '{' });
+        const tag = isAlias(p.key) ? undefined : unknownCollectionTag(k.tag);
+        out.push({ at: ast.position(at), template: isMap(k) && ast.precedingChar(at) === '{', ...(tag !== undefined ? { unknownTag: { tag, at: ast.position(ast.propertiesStart(at)) } } : {}) });
       }
       walk(p.value);
     }
