@@ -13,6 +13,9 @@ if (typeof enableCompileCache === 'function') enableCompileCache();
 // bundle was made: then some module under lib/src is newer than the bundle (tsc rewrites only
 // the modules whose output changed, so `main.js` alone cannot tell). In an installed package the
 // files' times say only in which order they were unpacked.
+// tsc (incremental) rewrites lib/.tsbuildinfo whenever it emits, so a checkout whose build info
+// is older than the bundle was bundled after its last emit: one stat instead of a walk over
+// every module, which would cost a short run a quarter of its time.
 const fs = require('fs');
 const path = require('path');
 
@@ -28,9 +31,12 @@ function newerModule(dir, than) {
   return false;
 }
 function current() {
-  if (!fs.existsSync(bundle)) return false;
+  const built = fs.statSync(bundle, { throwIfNoEntry: false });
+  if (built === undefined) return false;
   if (!fs.existsSync(path.join(root, 'tsconfig.json')) || !fs.existsSync(modules)) return true;
-  return !newerModule(path.join(lib, 'src'), fs.statSync(bundle).mtimeMs);
+  const info = fs.statSync(path.join(lib, '.tsbuildinfo'), { throwIfNoEntry: false });
+  if (info !== undefined && info.mtimeMs <= built.mtimeMs) return true;
+  return !newerModule(path.join(lib, 'src'), built.mtimeMs);
 }
 
 require(current() ? bundle : modules)

@@ -179,10 +179,6 @@ export class Diagnostics {
   public warnBelow(origin: Origin, parent: FieldPath, key: string | number, code: DiagnosticCode, message: string | MessageWriter): void {
     this.warn(origin, [...parent, key], code, message);
   }
-  /** {@link warnBelow} about each of `keys` of `parent`, in their order, with one message writer. */
-  public warnBelowEach(origin: Origin, parent: FieldPath, keys: readonly (string | number)[], code: DiagnosticCode, message: string | MessageWriter): void {
-    for (const k of keys) this.warnBelow(origin, parent, k, code, message);
-  }
 }
 
 /** Whether `d` stops synthesis. */

@@ -154,7 +154,7 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
     expect([...b.executed].sort()).toEqual(['lib/src/cli/io.js', 'lib/src/cli/main.js', 'lib/src/importer/load/package-root.js', 'lib/src/model/diagnostics.js', 'lib/src/model/safe-text.js']);
   }, 90_000);
 
-  test('an installed package runs its bundle whatever order its files were unpacked in; a checkout recompiled by tsc alone (any module newer than the bundle) runs the modules', async () => {
+  test('an installed package runs its bundle whatever order its files were unpacked in; a checkout recompiled by tsc alone (build info and a module newer than the bundle) runs the modules', async () => {
     // On a copy: the packages are shared with the other tests of the run.
     const pkg = copyPackage(packages.bundled);
     try {
@@ -174,6 +174,17 @@ describe('the bundled CLI runs only what the compiled modules load', () => {
       expect((await binRun(pkg, ['--version'])).modules).toContain('lib/armada-cdk-cli.js');
       fs.utimesSync(path.join(pkg, 'lib', 'src', 'model', 'plan.js'), later, later);
       expect((await binRun(pkg, ['--version'])).modules).not.toContain('lib/armada-cdk-cli.js');
+      // tsc (incremental) writes lib/.tsbuildinfo whenever it emits: build info older than the
+      // bundle means the bundle was made after the last emit, and the modules are not looked at
+      const info = path.join(pkg, 'lib', '.tsbuildinfo');
+      fs.writeFileSync(info, '{}');
+      fs.utimesSync(info, earlier, earlier);
+      expect((await binRun(pkg, ['--version'])).modules).toContain('lib/armada-cdk-cli.js');
+      // newer build info: tsc emitted since; the modules' times decide, as without it
+      fs.utimesSync(info, later, later);
+      expect((await binRun(pkg, ['--version'])).modules).not.toContain('lib/armada-cdk-cli.js');
+      fs.utimesSync(path.join(pkg, 'lib', 'src', 'model', 'plan.js'), earlier, earlier);
+      expect((await binRun(pkg, ['--version'])).modules).toContain('lib/armada-cdk-cli.js');
     } finally {
       fs.rmSync(pkg, { recursive: true, force: true });
     }

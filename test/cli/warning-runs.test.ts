@@ -1,5 +1,5 @@
 /**
- * Like warnings about several keys of one object (`warnBelowEach`) are one diagnostic per key,
+ * Like warnings about several keys of one object are one diagnostic per key,
  * reported like any others: a grouped line shows the one first in the file and counts them all, a
  * group of no more than three prints each in file order, and `--max-warnings`, the summary and
  * the JSON form count each. The keleustes values check instead
@@ -19,13 +19,18 @@ const doc = (file: string, startLine: number, label: string, lines: Record<strin
 
 const dropped = (field: FieldPath) => `${field.join('.')}: unknown to the CRD schema`;
 
+/** A warning about each of `keys` of `values`, in their order, as a rule that finds several makes them. */
+const warnEach = (d: Diagnostics, origin: Parameters<Diagnostics['warn']>[0], keys: readonly string[]) => {
+  for (const k of keys) d.warnBelow(origin, ['values'], k, 'not-expressible', dropped);
+};
+
 describe('warnings about each key of one object', () => {
   // Keys in the order the rule found them; in the file `b` comes first.
   const origin = () => doc('a.yaml', 10, 'armada/Chart/v1 one', { a: [14, 5], b: [12, 5], c: [13, 5], d: [15, 5] });
 
   test('are one diagnostic per key, in the order given, each located', () => {
     const d = new Diagnostics();
-    d.warnBelowEach(origin(), ['values'], ['a', 'b', 'c', 'd'], 'not-expressible', dropped);
+    warnEach(d, origin(), ['a', 'b', 'c', 'd']);
     d.warn(origin(), ['source'], 'not-expressible', 'other');
     expect(d.all.map((x) => [x.location, x.field, x.message])).toEqual([
       ['a.yaml:14:5', 'values.a', 'values.a: unknown to the CRD schema'],
@@ -39,28 +44,28 @@ describe('warnings about each key of one object', () => {
 
   test('none is nothing', () => {
     const d = new Diagnostics();
-    d.warnBelowEach(origin(), ['values'], [], 'not-expressible', dropped);
+    warnEach(d, origin(), []);
     expect(d.all).toEqual([]);
   });
 
   test('a grouped line shows the one first in the file and counts them all', () => {
     const d = new Diagnostics();
-    d.warnBelowEach(doc('a.yaml', 40, 'armada/Chart/v1 two', { a: [41, 5], b: [42, 5] }), ['values'], ['a', 'b'], 'not-expressible', dropped);
-    d.warnBelowEach(origin(), ['values'], ['a', 'b', 'c', 'd'], 'not-expressible', dropped);
+    warnEach(d, doc('a.yaml', 40, 'armada/Chart/v1 two', { a: [41, 5], b: [42, 5] }), ['a', 'b']);
+    warnEach(d, origin(), ['a', 'b', 'c', 'd']);
     expect(reportLines(d.all)).toEqual(['a.yaml:12:5: warning: armada/Chart/v1 one: values.b: values.b: unknown to the CRD schema [not-expressible: 6 warnings like this one, also in armada/Chart/v1 two]']);
     expect(reportLines(d.all, { allWarnings: true }).map((l) => l.split(': warning')[0])).toEqual(['a.yaml:12:5', 'a.yaml:13:5', 'a.yaml:14:5', 'a.yaml:15:5', 'a.yaml:41:5', 'a.yaml:42:5']);
   });
 
   test('a group of no more than 3 prints each, in file order', () => {
     const d = new Diagnostics();
-    d.warnBelowEach(doc('a.yaml', 10, 'armada/Chart/v1 one', { a: [14, 5], b: [12, 5] }), ['values'], ['a', 'b'], 'not-expressible', dropped);
+    warnEach(d, doc('a.yaml', 10, 'armada/Chart/v1 one', { a: [14, 5], b: [12, 5] }), ['a', 'b']);
     d.warn(doc('a.yaml', 20, 'armada/Chart/v1 two', {}), ['values'], 'not-expressible', 'values: unknown to the CRD schema');
     expect(reportLines(d.all).map((l) => l.split(': warning')[0])).toEqual(['a.yaml:12:5', 'a.yaml:14:5', 'a.yaml:20:1']);
   });
 
   test('--max-warnings and the JSON form count each', () => {
     const d = new Diagnostics();
-    d.warnBelowEach(origin(), ['values'], ['a', 'b', 'c', 'd'], 'not-expressible', dropped);
+    warnEach(d, origin(), ['a', 'b', 'c', 'd']);
     expect(tooManyWarnings(d.all, { maxWarnings: 3 })).toBe(true);
     expect(tooManyWarnings(d.all, { maxWarnings: 4 })).toBe(false);
     const json = toJson(d.all);

@@ -164,8 +164,8 @@ class ChartWriter {
     private readonly form: WriterForm,
   ) {}
 
-  // A large site has thousands of these, and a report prints a few: a message that names values
-  // is written only when it is read, by one of the writers above.
+  // A message that names values comes from one of the writers above, at module level, so that a
+  // site's thousands of these share one function per rule.
   private lost<T>(field: FieldPath, message: string | MessageWriterOf<T>, value?: T): void {
     if (typeof message === 'string') this.d.warn(this.chart.origin, field, 'not-expressible', message);
     else this.d.warnOf(this.chart.origin, field, 'not-expressible', message, value as T);

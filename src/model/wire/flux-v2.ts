@@ -576,9 +576,8 @@ class ChartMapping {
     private readonly subcharts?: SubchartOutcome | undefined,
   ) {}
 
-  // A large site has thousands of these, and a report prints a few: a message that names values
-  // is written only when it is read, by a writer of this module from a value the chart holds
-  // anyway (see Diagnostics.warnOf); one that names none is a string of this module.
+  // A message that names values comes from a writer of this module, applied to a value the chart
+  // holds anyway (see Diagnostics.warnOf); one that names none is a string of this module.
   private lost<T>(field: FieldPath, message: string | MessageWriterOf<T>, value?: T): void {
     if (typeof message === 'string') this.d.warn(this.c.origin, field, 'not-expressible', message);
     else this.d.warnOf(this.c.origin, field, 'not-expressible', message, value as T);
