@@ -124,14 +124,23 @@ describe('armada-cdk wait against a cluster', () => {
     expect(api.lists(PODS).map((q) => [q.query.get('labelSelector'), q.headers.authorization])).toEqual([['application=db', 'Bearer t0ken']]);
   });
 
-  test('a plain-HTTP server without insecure-skip-tls-verify (client-node refuses it): exit 3 at once, saying so and what to do', async () => {
-    const r = await child(['wait', path.join(dir, 'site.yaml'), '--chart', 'db'], dir, { KUBECONFIG: kubeconfig(dir, api.url, false) });
+  test('a plain-HTTP server without insecure-skip-tls-verify (client-node refuses it): exit 3 at once, saying nothing was asked of the cluster, why and what to do', async () => {
+    const env = { KUBECONFIG: kubeconfig(dir, api.url, false) };
     const host = new URL(api.url).host;
     const why = `the kubeconfig's cluster 'fake' has a plain-HTTP server (http://${host}), which @kubernetes/client-node refuses unless the cluster sets insecure-skip-tls-verify: true. Give the server's https:// address, or, for a server without TLS, set it: kubectl config set-cluster fake --insecure-skip-tls-verify=true`;
-    expect(r.code).toBe(3);
-    // Reading the release's revision, then the wait itself (not retried until the timeout).
-    expect(r.stderr).toContain(`warning: openstack/airship-db: cannot read the release's revision (GET /api/v1/namespaces/openstack/secrets: ${why});`);
-    expect(r.stderr).toContain(`armada-cdk wait: Helm release openstack/airship-db is not ready: GET ${PODS}: ${why}\n`);
+    const cannot = (what: string) => `armada-cdk wait: cannot ${what}: no request can be sent to the cluster, because ${why}\n`;
+    // Stopped at the release's revision: no warning about a wait that never starts, no "not ready".
+    const r = await child(['wait', path.join(dir, 'site.yaml'), '--chart', 'db'], dir, env);
+    expect(r).toEqual({ code: 3, stdout: '', stderr: cannot('wait for Helm release openstack/airship-db') });
+    // With --timeout the revision is not read: the wait starts, and its first request says the same.
+    expect(await child(['wait', path.join(dir, 'site.yaml'), '--chart', 'db', '--timeout', '5'], dir, env)).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `openstack/airship-db: Waiting for pods (namespace=openstack, labels=application=db, required=true) for 5s\n${cannot('wait for Helm release openstack/airship-db')}`,
+    });
+    // A sequenced group stops at its first chart; the pre-upgrade deletes say what they could not do.
+    expect(await child(['wait', path.join(dir, 'site.yaml'), '--group', 'infra'], dir, env)).toEqual({ code: 3, stdout: '', stderr: cannot('wait for Helm release openstack/airship-db') });
+    expect(await child(['wait', path.join(dir, 'site.yaml'), '--chart', 'db', '--pre-upgrade'], dir, env)).toEqual({ code: 3, stdout: '', stderr: cannot('run the pre-upgrade deletes of Helm release openstack/airship-db') });
     expect(api.requests).toHaveLength(0);
   });
 

@@ -88,6 +88,76 @@ data:
     expect(r.stderr).not.toContain('s3cret-db-passw0rd');
     expect(text).toContain('      - db:\n          password: "ref+envsubst://$ARMADA_SECRET_BLOG_DB_PASSWORD"\n');
     expect(r.stderr).toContain('values.db.password: for Helmfile: a secret value, written as ref+envsubst://$ARMADA_SECRET_BLOG_DB_PASSWORD; set ARMADA_SECRET_BLOG_DB_PASSWORD in the environment of helmfile');
+    expect(r.stderr).toContain('note: 1 secret value of the site is written as a ref+envsubst:// reference; set its variable in the environment of helmfile, or change the reference to your secret store:\n  ARMADA_SECRET_BLOG_DB_PASSWORD: release default/armada-blog, values.db.password\n0 errors, 1 warning\n');
     expect(text).toContain(`          - "--site"\n          - s1\n          - "--repo"\n          - ${repo}\n`);
+  });
+
+  test('a Pegleg site whose secret is a mapping and a list: a reference per leaf, each variable named; import reads the mapping whole at run time', async () => {
+    const repo = siteRepo({
+      'global/layering-policy.yaml': LAYERING_POLICY,
+      'global/chart.yaml': doc(
+        'armada/Chart/v1',
+        'blog',
+        'global',
+        '  chart_name: blog\n  release: blog\n  namespace: default\n  wait: {labels: {release_group: armada-blog}}\n  source: {type: local, location: /charts, subpath: blog}\n  values: {conf: {plain: x}}\n',
+        '  substitutions:\n    - src: {schema: x/DbValues/v1, name: db, path: .block}\n      dest: {path: .values.conf.secret_block}\n    - src: {schema: x/DbValues/v1, name: db, path: .hosts}\n      dest: {path: .values.conf.hosts}\n',
+      ),
+      'global/group.yaml': doc('armada/ChartGroup/v1', 'blog-group', 'global', '  chart_group:\n    - blog\n'),
+      'global/manifest.yaml': doc('armada/Manifest/v1', 'site-manifest', 'global', '  release_prefix: armada\n  chart_groups:\n    - blog-group\n'),
+      'site/s1/site-definition.yaml': siteDefinition('s1', 'small'),
+      'site/s1/secrets/db.yaml': doc('x/DbValues/v1', 'db', 'site', '  block: {user: s3cret-db-us3r, port: 54321, tls: {}}\n  hosts: [s3cret-h0st-a, s3cret-h0st-b]\n').replace('storagePolicy: cleartext', 'storagePolicy: encrypted'),
+    });
+    const out = tmpdir();
+    const r = await cli(['convert', '--site', 's1', '--repo', repo, '--to', 'helmfile', '-o', out]);
+    expect(r.code).toBe(0);
+    const text = fs.readFileSync(path.join(out, 'site-manifest.helmfile.yaml'), 'utf8');
+    expect(text.slice(text.indexOf('    values:\n'))).toBe(
+      [
+        '    values:',
+        '      - conf:',
+        '          hosts:',
+        '            - "ref+envsubst://$ARMADA_SECRET_BLOG_CONF_HOSTS_0"',
+        '            - "ref+envsubst://$ARMADA_SECRET_BLOG_CONF_HOSTS_1"',
+        '          plain: x',
+        '          secret_block:',
+        '            port: "ref+envsubst://$ARMADA_SECRET_BLOG_CONF_SECRET_BLOCK_PORT"',
+        '            tls: {}',
+        '            user: "ref+envsubst://$ARMADA_SECRET_BLOG_CONF_SECRET_BLOCK_USER"',
+        '',
+      ].join('\n'),
+    );
+    // The report folds the four warnings of the values into one line; the note names every variable, in the file's order.
+    expect(r.stderr).toContain('data.values.conf.hosts[0]: for Helmfile: a secret value, written as ref+envsubst://$ARMADA_SECRET_BLOG_CONF_HOSTS_0; set ARMADA_SECRET_BLOG_CONF_HOSTS_0 in the environment of helmfile (or change the reference to your secret store, e.g. ref+vault://...) [helmfile-secret: 4 warnings like this one]\n');
+    expect(r.stderr.slice(r.stderr.indexOf('note: 4 secret values'))).toBe(
+      [
+        'note: 4 secret values of the site are written as ref+envsubst:// references; set each variable in the environment of helmfile, or change the references to your secret store:',
+        '  ARMADA_SECRET_BLOG_CONF_HOSTS_0: release default/armada-blog, values.conf.hosts[0]',
+        '  ARMADA_SECRET_BLOG_CONF_HOSTS_1: release default/armada-blog, values.conf.hosts[1]',
+        '  ARMADA_SECRET_BLOG_CONF_SECRET_BLOCK_PORT: release default/armada-blog, values.conf.secret_block.port',
+        '  ARMADA_SECRET_BLOG_CONF_SECRET_BLOCK_USER: release default/armada-blog, values.conf.secret_block.user',
+        '0 errors, 4 warnings',
+        `wrote ${path.relative(process.cwd(), path.join(out, 'site-manifest.helmfile.yaml'))}`,
+        '',
+      ].join('\n'),
+    );
+    // With --all-warnings each has its line; the non-string one says vals gives back a string.
+    const all = await cli(['convert', '--site', 's1', '--repo', repo, '--to', 'helmfile', '--all-warnings']);
+    expect(all.stderr.split('\n').filter((l) => l.includes('helmfile-secret') || l.includes('a secret value')).map((l) => l.slice(l.indexOf('data.values.')))).toEqual([
+      'data.values.conf.hosts[0]: for Helmfile: a secret value, written as ref+envsubst://$ARMADA_SECRET_BLOG_CONF_HOSTS_0; set ARMADA_SECRET_BLOG_CONF_HOSTS_0 in the environment of helmfile (or change the reference to your secret store, e.g. ref+vault://...)',
+      'data.values.conf.hosts[1]: for Helmfile: a secret value, written as ref+envsubst://$ARMADA_SECRET_BLOG_CONF_HOSTS_1; set ARMADA_SECRET_BLOG_CONF_HOSTS_1 in the environment of helmfile (or change the reference to your secret store, e.g. ref+vault://...)',
+      'data.values.conf.secret_block.port: for Helmfile: a secret value, written as ref+envsubst://$ARMADA_SECRET_BLOG_CONF_SECRET_BLOCK_PORT; set ARMADA_SECRET_BLOG_CONF_SECRET_BLOCK_PORT in the environment of helmfile (or change the reference to your secret store, e.g. ref+vault://...); vals gives back a string, where the value was not one',
+      'data.values.conf.secret_block.user: for Helmfile: a secret value, written as ref+envsubst://$ARMADA_SECRET_BLOG_CONF_SECRET_BLOCK_USER; set ARMADA_SECRET_BLOG_CONF_SECRET_BLOCK_USER in the environment of helmfile (or change the reference to your secret store, e.g. ref+vault://...)',
+    ]);
+    expect(all.stdout).toBe(text);
+    for (const secret of ['s3cret', '54321']) {
+      expect(text).not.toContain(secret);
+      expect(r.stderr + all.stderr).not.toContain(secret);
+    }
+    // import writes a reader of the value, which gives the mapping and the list as they are.
+    const imported = await cli(['import', '-q', '--site', 's1', '--repo', repo]);
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).not.toContain('s3cret');
+    expect(imported.stdout).toContain("hosts: siteSecret('blog', ['conf', 'hosts']),");
+    expect(imported.stdout).toContain("secret_block: siteSecret('blog', ['conf', 'secret_block']),");
   });
 });

@@ -87,6 +87,84 @@ describe('Helmfile release fields', () => {
     expect(text).not.toContain('k-secret');
   });
 
+  /** The findings of secret references, as [field, variable, whether the type changed]. */
+  const secretFindings = (findings: unknown[][]) =>
+    findings.map(([severity, field, code, message]) => {
+      const m = /^for Helmfile: a secret value, written as ref\+envsubst:\/\/\$(\w+); set \1 in the environment of helmfile \(or change the reference to your secret store, e\.g\. ref\+vault:\/\/\.\.\.\)(; vals gives back a string, where the value was not one)?$/.exec(String(message));
+      return [severity, field, code, m?.[1], m?.[2] !== undefined];
+    });
+
+  test('a secret mapping keeps its shape: a reference per leaf (non-strings flagged), empty collections as they are; never in clear', () => {
+    const values = { conf: { plain: 'x', secret_block: { user: 'admin-s3cret', port: 5432, tls: { enabled: true, ca: 'ca-s3cret-text' }, none: {}, list: [] } } };
+    const r = oneChart({ values }, { waitInput: ['s.yaml'], secretValues: new Map([['mariadb', [['conf', 'secret_block']]]]) });
+    const text = toYamlDocument(r.helmfile);
+    expect(text.slice(text.indexOf('    values:\n'))).toBe(
+      [
+        '    values:',
+        '      - conf:',
+        '          plain: x',
+        '          secret_block:',
+        '            list: []',
+        '            none: {}',
+        '            port: "ref+envsubst://$ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_PORT"',
+        '            tls:',
+        '              ca: "ref+envsubst://$ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_TLS_CA"',
+        '              enabled: "ref+envsubst://$ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_TLS_ENABLED"',
+        '            user: "ref+envsubst://$ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_USER"',
+        '',
+      ].join('\n'),
+    );
+    expect(r.secretVariables).toEqual(['ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_PORT', 'ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_TLS_CA', 'ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_TLS_ENABLED', 'ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_USER']);
+    expect(secretFindings(r.findings)).toEqual([
+      ['warning', 'values.conf.secret_block.port', 'helmfile-secret', 'ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_PORT', true],
+      ['warning', 'values.conf.secret_block.tls.ca', 'helmfile-secret', 'ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_TLS_CA', false],
+      ['warning', 'values.conf.secret_block.tls.enabled', 'helmfile-secret', 'ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_TLS_ENABLED', true],
+      ['warning', 'values.conf.secret_block.user', 'helmfile-secret', 'ARMADA_SECRET_MARIADB_CONF_SECRET_BLOCK_USER', false],
+    ]);
+    const written = text + JSON.stringify(r.findings);
+    for (const secret of ['admin-s3cret', '5432', 'ca-s3cret-text']) expect(written).not.toContain(secret);
+    // The chart's own values are not changed.
+    expect(values.conf.secret_block.user).toBe('admin-s3cret');
+  });
+
+  test('a secret sequence keeps its shape: a reference per item, and per leaf of an item that is a mapping', () => {
+    const r = oneChart({ values: { hosts: ['h1-s3cret', { name: 'h2-s3cret', weight: 2 }, []], plain: 'x' } }, { waitInput: ['s.yaml'], secretValues: new Map([['mariadb', [['hosts']]]]) });
+    const text = toYamlDocument(r.helmfile);
+    expect(text.slice(text.indexOf('    values:\n'))).toBe(
+      [
+        '    values:',
+        '      - hosts:',
+        '          - "ref+envsubst://$ARMADA_SECRET_MARIADB_HOSTS_0"',
+        '          - name: "ref+envsubst://$ARMADA_SECRET_MARIADB_HOSTS_1_NAME"',
+        '            weight: "ref+envsubst://$ARMADA_SECRET_MARIADB_HOSTS_1_WEIGHT"',
+        '          - []',
+        '        plain: x',
+        '',
+      ].join('\n'),
+    );
+    expect(r.secretVariables).toEqual(['ARMADA_SECRET_MARIADB_HOSTS_0', 'ARMADA_SECRET_MARIADB_HOSTS_1_NAME', 'ARMADA_SECRET_MARIADB_HOSTS_1_WEIGHT']);
+    expect(secretFindings(r.findings)).toEqual([
+      ['warning', 'values.hosts[0]', 'helmfile-secret', 'ARMADA_SECRET_MARIADB_HOSTS_0', false],
+      ['warning', 'values.hosts[1].name', 'helmfile-secret', 'ARMADA_SECRET_MARIADB_HOSTS_1_NAME', false],
+      ['warning', 'values.hosts[1].weight', 'helmfile-secret', 'ARMADA_SECRET_MARIADB_HOSTS_1_WEIGHT', true],
+    ]);
+    expect(text + JSON.stringify(r.findings)).not.toMatch(/h[12]-s3cret/);
+  });
+
+  test('an index written as a string names the item of a list, and a number the key of a mapping: a path found is never written in clear', () => {
+    const r = oneChart({ values: { list: ['a-s3cret', 'b'], map: { 0: 'c-s3cret' } } }, { waitInput: ['s.yaml'], secretValues: new Map([['mariadb', [['list', '0'], ['map', 0], ['list', '2'], ['list', '01']]]]) });
+    expect(r.release.values).toEqual([{ list: ['ref+envsubst://$ARMADA_SECRET_MARIADB_LIST_0', 'b'], map: { 0: 'ref+envsubst://$ARMADA_SECRET_MARIADB_MAP_0' } }]);
+    expect(r.findings.map((f) => f[1])).toEqual(['values.list[0]', 'values.map.0']);
+  });
+
+  test('the whole values ([]) and a path inside a secret mapping: each leaf once; a path the values lack: nothing', () => {
+    const values = { db: { password: 'pw-s3cret', port: 3306 }, empty: {}, name: 'n-s3cret' };
+    const r = oneChart({ values }, { waitInput: ['s.yaml'], secretValues: new Map([['mariadb', [['db', 'password'], [], ['db'], ['absent', 'x']]]]) });
+    expect(r.release.values).toEqual([{ db: { password: 'ref+envsubst://$ARMADA_SECRET_MARIADB_DB_PASSWORD', port: 'ref+envsubst://$ARMADA_SECRET_MARIADB_DB_PORT' }, empty: {}, name: 'ref+envsubst://$ARMADA_SECRET_MARIADB_NAME' }]);
+    expect(r.secretVariables).toEqual(['ARMADA_SECRET_MARIADB_DB_PASSWORD', 'ARMADA_SECRET_MARIADB_DB_PORT', 'ARMADA_SECRET_MARIADB_NAME']);
+    expect(r.findings.map((f) => f[1])).toEqual(['values.db.password', 'values.db.port', 'values.name']);
+  });
+
   test('a value vals would read as a reference is an error naming the field', () => {
     const { findings } = oneChart({ values: { conf: { x: 'prefix ref+file:///etc/passwd' } } });
     expect(findings).toEqual([['error', 'values.conf.x', 'helmfile-values', 'the value at values.conf.x holds a vals reference (ref+BACKEND://...): Helmfile evaluates every release value with vals and would put what it refers to in its place; change the value']]);

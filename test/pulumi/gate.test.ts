@@ -5,7 +5,7 @@ import { decodeReleaseRecord, encodeReleaseRecord, MAX_RELEASE_RECORD_BYTES, rea
 import { readinessGateProvider } from '../../src/pulumi/resources/readiness-gate';
 import type { TestTarget } from '../../src/pulumi/provider/helm-test-run';
 import { checkReadiness, diffGate, GateInputs, GateState, GateTarget, gateDeadline, gateDue, runGate, testsDue, UntestedGate } from '../../src/pulumi/provider/readiness-gate-run';
-import { ReadinessTimeoutError, WaitForResourcesOptions } from '../../src/pulumi/provider/readiness';
+import { KubeconfigRefusedError, ReadinessTimeoutError, WaitForResourcesOptions } from '../../src/pulumi/provider/readiness';
 import { FakeKube } from './fake-kube';
 
 const pods: EffectiveWaitResource = { type: 'pod', labels: { app: 'db' }, minReady: '100%', required: true, allowAsyncUpdates: false };
@@ -116,6 +116,22 @@ describe('checkReadiness', () => {
       "Helm release ns/p-db is not ready: Timed out waiting for pods (namespace=ns, labels=(app=db)). These pods were not ready=['db-0']\n  pod db-0: Waiting for pod db-0 to be ready...",
     );
     await expect(failure).rejects.toMatchObject({ cause: timeout });
+  });
+
+  test('a kubeconfig refused before any request: "cannot wait", never "not ready", at once and without a warning about the deadline', async () => {
+    const why = "the kubeconfig's cluster 'c' has a plain-HTTP server (http://h:8080), which @kubernetes/client-node refuses unless the cluster sets insecure-skip-tls-verify: true. Give the server's https:// address, or, for a server without TLS, set it: kubectl config set-cluster c --insecure-skip-tls-verify=true";
+    const expected = `cannot wait for Helm release ns/p-db: no request can be sent to the cluster, because ${why}`;
+    // From the wait's first request.
+    const refused = new KubeconfigRefusedError('GET /api/v1/namespaces/ns/pods', why);
+    expect(refused.message).toBe(`GET /api/v1/namespaces/ns/pods: ${why}`);
+    const waiting = harness({ wait: async () => Promise.reject(refused) });
+    const failure = checkReadiness({ target: target({ sharesDeadline: false }), release: { revision: 1 } }, waiting.deps);
+    await expect(failure).rejects.toThrow(expected);
+    await expect(failure).rejects.toMatchObject({ message: expected, cause: refused });
+    // From reading the release record: the wait is not started.
+    const reading = harness({ deployStart: new KubeconfigRefusedError('GET /api/v1/namespaces/ns/secrets/sh.helm.release.v1.p-db.v1', why) });
+    await expect(checkReadiness({ target: target(), release: { revision: 1 } }, reading.deps)).rejects.toMatchObject({ message: expected });
+    expect([reading.waits, reading.logs]).toEqual([[], []]);
   });
 
   test('wait.resources: [] needs no cluster', async () => {

@@ -205,12 +205,14 @@ async function convert(
   let text: string | undefined;
   let directory: (() => FluxDirectory) | undefined;
   const secretFindings: Diagnostic[] = [];
+  let secretNotes: readonly string[] = [];
   let pk: FluxPackaging | undefined;
   if (helmfile !== undefined) {
     const out = helmfileFromDocuments({ spec, documents: r.documents, secrets: r.secrets }, helmfile);
     text = out.text;
     objects = [];
     diagnostics = out.diagnostics;
+    secretNotes = out.notes;
   } else if (to === 'documents-v1' || to === 'documents-v2') {
     const out = toArmadaDocuments(spec, { version: to === 'documents-v1' ? SchemaVersion.V1 : SchemaVersion.V2 }, FOR_YAML);
     objects = out.documents;
@@ -245,7 +247,12 @@ async function convert(
     diagnostics = out.diagnostics.all;
   }
   const all = [...r.diagnostics, ...redactDiagnostics([...diagnostics, ...secretFindings, ...(pk?.diagnostics ?? [])], r.secrets)];
-  const notes = [...otherToolsNotes(r.documents, `convert --to ${to}`), ...(to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : [])];
+  const notes = [
+    ...otherToolsNotes(r.documents, `convert --to ${to}`),
+    ...(to === 'keleustes-v1alpha1' && str(args, 'crd') !== 'generated' && all.some(rejectedByClosedValues) ? [CLOSED_VALUES_NOTE] : []),
+    // What to set for the output: only when it is written.
+    ...(all.some(isError) ? [] : secretNotes),
+  ];
   if (!(await finishReport(io, all, report, notes))) return { name: spec.name };
   // Built only for an input without errors: its objects are complete.
   return { objects, name: spec.name, text, directory: directory?.(), chartFiles: pk?.files };

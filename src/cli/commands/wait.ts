@@ -166,6 +166,7 @@ async function waitChart(rel: PlannedRelease, chart: ChartSpec, o: ChartWaitOpti
   /* eslint-disable @typescript-eslint/no-require-imports -- the cluster code loads for a run that needs it */
   const { checkReadiness } = require('../../pulumi/provider/readiness-gate-run') as typeof import('../../pulumi/provider/readiness-gate-run');
   const { latestRevision } = require('./wait-release') as typeof import('./wait-release');
+  const { KubeconfigRefusedError } = require('../../pulumi/provider/readiness/errors') as typeof import('../../pulumi/provider/readiness/errors');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const id = `${rel.namespace}/${rel.name}`;
   const fresh = o.timeoutSeconds !== undefined;
@@ -175,6 +176,8 @@ async function waitChart(rel: PlannedRelease, chart: ChartSpec, o: ChartWaitOpti
       revision = (await latestRevision(await o.kubeConfig(), rel.namespace, rel.name))?.revision;
       if (revision === undefined) o.log.warn(`${id}: no Helm release of that name in namespace ${rel.namespace}; the wait gets its whole ${rel.waitTimeout}s from now`);
     } catch (e) {
+      // Nothing can be read from the cluster: no wait either, and no word of its budget.
+      if (e instanceof KubeconfigRefusedError) return e.cannot(`wait for Helm release ${id}`);
       // As the gate does when it cannot read the release: the wait gets its whole budget.
       o.log.warn(`${id}: cannot read the release's revision (${messageOf(e)}); the wait gets its whole ${rel.waitTimeout}s from now instead of sharing the deadline with the release`);
     }
@@ -213,6 +216,7 @@ async function preUpgradeDelete(rel: PlannedRelease, chart: ChartSpec, o: ChartW
   /* eslint-disable @typescript-eslint/no-require-imports -- the cluster code loads for a run that needs it */
   const { deleteBeforeUpgrade } = require('../../pulumi/provider/pre-upgrade-delete-run') as typeof import('../../pulumi/provider/pre-upgrade-delete-run');
   const { latestRevision } = require('./wait-release') as typeof import('./wait-release');
+  const { KubeconfigRefusedError } = require('../../pulumi/provider/readiness/errors') as typeof import('../../pulumi/provider/readiness/errors');
   /* eslint-enable @typescript-eslint/no-require-imports */
   try {
     const kube = await o.kubeConfig();
@@ -228,7 +232,7 @@ async function preUpgradeDelete(rel: PlannedRelease, chart: ChartSpec, o: ChartW
     );
     o.log.info(`${id}: ${deleted.length === 0 ? 'nothing to delete before the upgrade' : `deleted ${deleted.join(', ')}`}`);
   } catch (e) {
-    return messageOf(e);
+    return e instanceof KubeconfigRefusedError ? e.cannot(`run the pre-upgrade deletes of Helm release ${id}`) : messageOf(e);
   }
   return undefined;
 }

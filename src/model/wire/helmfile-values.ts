@@ -35,27 +35,74 @@ export function secretVariable(chart: string, path: FieldPath, taken: Set<string
 }
 
 /**
- * The values, keys sorted, with the value at each secret path replaced by
- * `ref+envsubst://$VARIABLE`. Paths that the values do not have are skipped.
+ * The values, keys sorted, with each secret value replaced by `ref+envsubst://$VARIABLE`. A path
+ * to a mapping or a sequence (`[]`: the whole values) covers every leaf under it: each leaf gets a
+ * reference of its own and the collections keep their shape, since one reference in place of a
+ * mapping would hand the chart a string where it reads a mapping. An empty collection has nothing
+ * to hide and is kept. Paths that the values do not have are skipped; a leaf named twice (a path
+ * and one inside it) is replaced once. The references come in the order the values are written.
  */
 export function valuesWithSecretRefs(values: Readonly<Record<string, unknown>>, chart: string, paths: readonly FieldPath[], taken: Set<string>): { values: Record<string, unknown>; secrets: SecretReference[] } {
   const out = sortKeysDeep(values as Record<string, unknown>);
   const secrets: SecretReference[] = [];
-  for (const path of paths) {
-    if (path.length === 0) continue;
-    let parent: unknown = out;
-    for (let i = 0; i < path.length - 1 && parent !== undefined; i++) parent = child(parent, path[i]);
-    const last = path[path.length - 1];
-    const current = parent === undefined ? undefined : child(parent, last);
-    if (current === undefined) continue;
-    if (typeof current === 'string' && current.startsWith('ref+envsubst://$ARMADA_SECRET_')) continue;
-    const variable = secretVariable(chart, path, taken);
+  const wanted = new Set<string>();
+  for (const given of paths) {
+    const found = locate(out, given);
+    if (found === undefined) continue;
+    for (const rest of leavesOf(found.node)) if (found.path.length + rest.length > 0) wanted.add(JSON.stringify([...found.path, ...rest]));
+  }
+  if (wanted.size === 0) return { values: out, secrets };
+  // In the order the values are written, whatever the order of the paths: variables and warnings
+  // then follow the file.
+  for (const leaf of leavesOf(out)) {
+    if (!wanted.has(JSON.stringify(leaf))) continue;
+    const parent = locate(out, leaf.slice(0, -1))!.node;
+    const last = leaf[leaf.length - 1];
+    const current = child(parent, last);
+    const variable = secretVariable(chart, leaf, taken);
     const ref = `ref+envsubst://$${variable}`;
     if (Array.isArray(parent)) parent[last as number] = ref;
     else setOwn(parent as Record<string, unknown>, String(last), ref);
-    secrets.push({ path, variable, typeChanged: typeof current !== 'string' });
+    secrets.push({ path: leaf, variable, typeChanged: typeof current !== 'string' });
   }
   return { values: out, secrets };
+}
+
+/**
+ * The paths of the leaves under `v` (`[]` when `v` is one): anything but a sequence or a plain
+ * mapping is a leaf, as {@link locate} goes into nothing else. An empty collection has none.
+ */
+function leavesOf(v: unknown): FieldPath[] {
+  if (Array.isArray(v)) return v.flatMap((x, i) => leavesOf(x).map((p) => [i, ...p]));
+  if (isPlainObject(v)) return Object.keys(v).flatMap((k) => leavesOf(v[k]).map((p) => [k, ...p]));
+  // Not written at all (a construct's value left undefined): nothing to take out.
+  return v === undefined ? [] : [[]];
+}
+
+/**
+ * The node at `path` inside `v` and the path as {@link leavesOf} writes it (a mapping's keys as
+ * strings, a sequence's indexes as numbers), or undefined when `v` has no such path.
+ */
+function locate(v: unknown, path: FieldPath): { node: unknown; path: FieldPath } | undefined {
+  let node = v;
+  const canonical: (string | number)[] = [];
+  for (const seg of path) {
+    const key = keyIn(node, seg);
+    if (key === undefined) return undefined;
+    canonical.push(key);
+    node = child(node, key);
+  }
+  return { node, path: canonical };
+}
+
+/** `key` as a key of `v` (an index of a sequence, a key of a mapping), or undefined when `v` has none such. */
+function keyIn(v: unknown, key: string | number): string | number | undefined {
+  if (Array.isArray(v)) {
+    const i = typeof key === 'number' ? key : /^(0|[1-9]\d*)$/.test(key) ? Number(key) : -1;
+    return Number.isInteger(i) && i >= 0 && i < v.length ? i : undefined;
+  }
+  if (isPlainObject(v)) return Object.prototype.hasOwnProperty.call(v, key) ? String(key) : undefined;
+  return undefined;
 }
 
 function child(v: unknown, key: string | number): unknown {

@@ -60,7 +60,9 @@ export interface HelmfileOptions {
   /**
    * Secret values by chart: the paths inside each chart's values (a Pegleg site's secrets).
    * Each is written as `ref+envsubst://$ARMADA_SECRET_...`, a vals reference Helmfile reads from
-   * its environment, never as its value; a warning names each variable.
+   * its environment, never as its value; a warning names each variable. A path to a mapping or a
+   * list (`[]`: all the values) covers every value under it: each gets its own reference, and the
+   * mapping or list keeps its shape (an empty one is written as it is).
    * @default - none: every value is written as it is
    */
   readonly secretValues?: ReadonlyMap<string, readonly FieldPath[]> | undefined;
@@ -74,6 +76,13 @@ export interface HelmfileResult {
   readonly diagnostics: Diagnostics;
   /** The environment variables that carry the secret values, in order of appearance. */
   readonly secretVariables: readonly string[];
+  /** Each secret value written as a reference, in the same order: its variable, release and place. */
+  readonly secrets: readonly HelmfileSecret[];
+}
+
+/** A secret value written as a reference, and the release (`NAMESPACE/NAME`) whose values held it. */
+export interface HelmfileSecret extends SecretReference {
+  readonly release: string;
 }
 
 /** Helmfile's reference to a release in `needs`: `NAMESPACE/NAME`. */
@@ -117,13 +126,13 @@ export function toHelmfile(spec: ManifestSpec, plan: Plan, options: HelmfileOpti
   }
   const needs = stepNeeds(plan, new Set(byChart.keys()));
   const taken = new Set<string>();
-  const secretVariables: string[] = [];
+  const written: HelmfileSecret[] = [];
   const releases = firsts.map(({ release, step, group }) => {
     const chart = charts.get(release.chart)!;
     const m = new ReleaseMapping(spec, chart, release, d, options);
     const secrets: SecretReference[] = [];
     const out = m.release(group, step, needs.of(chart, step).map((c) => releaseId(byChart.get(c)!)), taken, secrets);
-    for (const s of secrets) secretVariables.push(s.variable);
+    for (const s of secrets) written.push({ ...s, release: releaseId(release) });
     return out;
   });
 
@@ -133,7 +142,8 @@ export function toHelmfile(spec: ManifestSpec, plan: Plan, options: HelmfileOpti
       ['releases', releases],
     ]),
     diagnostics: d,
-    secretVariables,
+    secretVariables: written.map((s) => s.variable),
+    secrets: written,
   };
 }
 

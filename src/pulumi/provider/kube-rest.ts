@@ -7,6 +7,7 @@ import { safeText } from '../../model/safe-text';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { KubeConfigLike } from './readiness';
+import { KubeconfigRefusedError } from './readiness/errors';
 import { plainHttpRefused } from './readiness/kubeconfig';
 
 /** An answer of the API server: the status and the parsed JSON body (undefined when not JSON). */
@@ -46,7 +47,7 @@ export async function kubeRequest(kubeConfig: KubeConfigLike, request: KubeReque
     await kubeConfig.applyToHTTPSOptions(options);
   } catch (e) {
     const refused = plainHttpRefused(kubeConfig, e);
-    if (refused !== undefined) throw new Error(`${request.method} ${request.path}: ${refused}`);
+    if (refused !== undefined) throw new KubeconfigRefusedError(`${request.method} ${request.path}`, refused);
     // Its own message may quote what an exec plugin printed, tokens included.
     throw new Error(`${request.method} ${request.path}: the kubeconfig's credentials could not be applied (${e instanceof Error ? e.name : typeof e})`);
   }

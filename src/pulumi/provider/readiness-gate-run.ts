@@ -9,7 +9,7 @@ import type { EffectiveWaitResource } from '../../model/wait';
 import { readDeployStart } from './helm-record';
 import { waitDeadline } from './readiness/deadline';
 import { runHelmTest, TestDependencies, TestTarget } from './helm-test-run';
-import { KubeConfigLike, ResourceWaitResult, waitForResources, WaitForResourcesOptions } from './readiness';
+import { KubeConfigLike, KubeconfigRefusedError, ResourceWaitResult, waitForResources, WaitForResourcesOptions } from './readiness';
 import { ClusterInputs, changedKeys, loadCluster, ProviderLog, pulumiLog, ReleaseState, releaseChanged } from './provider-support';
 
 /** What the gate waits on: fixed at program time. */
@@ -99,7 +99,8 @@ export function gateDeadline(options: { readonly now: number; readonly timeoutSe
 /**
  * Waits until the release's resources are ready, as Armada's `ChartWait.wait` does, reporting
  * progress to the log. Nothing to wait on (`resources: []`) needs no cluster.
- * @throws Error listing what was not ready at the deadline
+ * @throws Error listing what was not ready at the deadline, or saying that no request can be sent
+ * to the cluster (a kubeconfig `@kubernetes/client-node` refuses), at once
  */
 export async function checkReadiness(inputs: GateInputs, dependencies: Partial<GateDependencies> = {}): Promise<GateState> {
   const deps = withDefaults(dependencies);
@@ -124,6 +125,8 @@ export async function checkReadiness(inputs: GateInputs, dependencies: Partial<G
     try {
       deployStart = await deps.readDeployStart(kubeConfig, target.namespace, target.release, revision);
     } catch (e) {
+      // Nothing can be read from the cluster: the wait cannot run either, and is not started.
+      if (e instanceof KubeconfigRefusedError) throw new Error(e.cannot(`wait for Helm release ${id}`), { cause: e });
       deps.log.warn(`${id}: cannot read when revision ${revision} was deployed (${messageOf(e)}); the readiness wait gets its whole ${target.timeoutSeconds}s from now instead of sharing the deadline with the release`);
     }
   }
@@ -140,6 +143,8 @@ export async function checkReadiness(inputs: GateInputs, dependencies: Partial<G
     });
     return state(results.map((r) => ({ type: r.type, labelSelector: r.labelSelector, outcome: r.outcome, count: r.count })));
   } catch (e) {
+    // Not "not ready": nothing about the release was learned.
+    if (e instanceof KubeconfigRefusedError) throw new Error(e.cannot(`wait for Helm release ${id}`), { cause: e });
     throw new Error(`Helm release ${id} is not ready: ${messageOf(e)}`, { cause: e });
   }
 }

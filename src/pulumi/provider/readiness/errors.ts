@@ -151,6 +151,27 @@ export class CredentialError extends TransportError {
   public override readonly name = 'CredentialError';
 }
 
+/**
+ * The kubeconfig was refused before any request was sent (a plain-HTTP server that
+ * `@kubernetes/client-node` will not talk to): nothing was learned from the cluster, and trying
+ * again cannot help. The message names the request; {@link cannot} says it for the caller's task.
+ */
+export class KubeconfigRefusedError extends Error {
+  public override readonly name = 'KubeconfigRefusedError';
+  constructor(
+    request: string,
+    /** Why, and what to change in the kubeconfig. */
+    public readonly reason: string,
+  ) {
+    super(`${request}: ${reason}`);
+  }
+
+  /** `cannot <what>: ...`, for a caller that meant to do `what` and learned nothing of the cluster. */
+  public cannot(what: string): string {
+    return `cannot ${what}: no request can be sent to the cluster, because ${this.reason}`;
+  }
+}
+
 /** A LIST answer or a watch event is larger than the gate accepts; not retried, since the next answer would be as large. */
 export class ResponseTooLargeError extends Error {
   public override readonly name = 'ResponseTooLargeError';

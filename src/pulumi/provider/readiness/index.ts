@@ -24,6 +24,7 @@ export {
   CredentialError,
   IdleConnectionError,
   InvalidWaitResourceError,
+  KubeconfigRefusedError,
   KubernetesApiError,
   ReadinessTimeoutError,
   ResponseTooLargeError,

@@ -5,7 +5,7 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { CredentialError, IdleConnectionError, KubernetesApiError, ResponseTooLargeError, TransportError } from './errors';
+import { CredentialError, IdleConnectionError, KubeconfigRefusedError, KubernetesApiError, ResponseTooLargeError, TransportError } from './errors';
 import { KubeConfigLike, plainHttpRefused } from './kubeconfig';
 import type { KubeObject } from './objects';
 import { setLongTimeout } from './timers';
@@ -150,7 +150,7 @@ export class KubeApiClient {
     } catch (e) {
       // A plain-HTTP server client-node refuses: a fault of the kubeconfig, not retried.
       const refused = plainHttpRefused(this.kubeConfig, e);
-      if (refused !== undefined) throw new Error(`GET ${path}: ${refused}`);
+      if (refused !== undefined) throw new KubeconfigRefusedError(`GET ${path}`, refused);
       // An exec plugin or token refresh that fails once may work on the next attempt. Its own
       // message can quote what the plugin printed, so only the kind of failure is kept.
       throw new CredentialError(`The kubeconfig's credentials could not be applied (${e instanceof Error ? e.name : typeof e})`, { cause: e });
