@@ -50,8 +50,6 @@ export async function loadSiteFiles(files: readonly string[]): Promise<LoadedSit
     let parsed: { documents: readonly LoadedDocument[]; diagnostics: readonly Diagnostic[] } = parseYamlStream(input);
     if (parsed.diagnostics.some((d) => d.code === LoadCodes.YAML_CONSTRUCT && UNKNOWN_TAG.test(d.message))) {
       parsed = parseWithUnknownTagsAsNull(input.file, input.text);
-      // The loader gives a final block scalar PyYAML's value; this reading of the yaml package does not.
-      if (parsed.documents.length > 0) clipFinalBlockScalar(input.text, parsed.documents[parsed.documents.length - 1].raw);
     }
     diagnostics.push(...parsed.diagnostics.filter((d) => d.code !== LoadCodes.NO_DOCUMENTS));
     markIntKeys(input.text, parsed.documents.map((d) => d.raw));
@@ -69,29 +67,6 @@ export async function loadSiteFiles(files: readonly string[]): Promise<LoadedSit
     }
   }
   return { sources, places, diagnostics };
-}
-
-/**
- * A block scalar that ends the file, whose last line has no line break (`content: |` then the
- * text, and no newline at the end of the file): PyYAML's clip (and keep) chomping keeps only the
- * line breaks the text has, so the value has no final newline; the yaml package adds one. Taken
- * off here for a file read with unknown tags as null (the loader does it for every other input).
- */
-function clipFinalBlockScalar(text: string, raw: unknown): void {
-  if (text.endsWith('\n') || text.endsWith('\r')) return;
-  const tail = text.trimEnd();
-  if (tail.endsWith("'") || tail.endsWith('"')) return;
-  let holder: Record<string | number, unknown> | undefined;
-  let key: string | number | undefined;
-  let v = raw;
-  while (v !== null && typeof v === 'object' && !(v instanceof Uint8Array)) {
-    const keys: (string | number)[] = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
-    if (keys.length === 0) return;
-    holder = v as Record<string | number, unknown>;
-    key = keys[keys.length - 1];
-    v = holder[key];
-  }
-  if (holder !== undefined && key !== undefined && typeof v === 'string' && v.endsWith('\n')) holder[key] = v.slice(0, -1);
 }
 
 /**

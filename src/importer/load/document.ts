@@ -135,7 +135,8 @@ export class YamlDocument implements LoadedDocument {
 
   constructor(
     private readonly source: ChunkSource,
-    private readonly indexInChunk: number,
+    /** Its index among the documents of its chunk (normally 0). */
+    public readonly indexInChunk: number,
     public readonly file: string,
     public readonly index: number,
     public readonly startLine: number,

@@ -18,7 +18,7 @@ export type { SourceText } from './source';
 export { readInputs } from './read';
 export type { ReadOptions, ReadResult } from './read';
 export { parseYamlStream, parseInputs } from './parse';
-export type { ParseResult } from './parse';
+export type { ParseOptions, ParseResult } from './parse';
 export { classifyDocuments, isArmadaDocument, armadaSchemaInfo } from './classify';
 export type { LoadedArmadaDocument, ArmadaDocumentType, ClassifyResult } from './classify';
 export { validateArmadaDocuments, validateArmadaDocument } from './validate';

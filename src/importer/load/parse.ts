@@ -23,6 +23,7 @@ import { firstTooDeep, mayNestDeeperThan, PYYAML_MAX_DEPTH } from './depth';
 import { LoadBudget, MAX_DOCUMENTS, MAX_LOAD_FINDINGS, TOO_MANY_FINDINGS } from './limits';
 import { firstRefusedTab } from './tabs';
 import type { collectSpecials } from './specials';
+import { isUnknownTag, type UnknownTags } from './yaml-ast-load';
 
 /** Documents and diagnostics from one or more streams. */
 export interface ParseResult {
@@ -40,16 +41,30 @@ const NON_PRINTABLE_RE = /[^\t\n\r\x20-\x7E\x85\xA0-\uFFFD]/;
 // which PyYAML reads as LF everywhere, is made LF before parsing: see normalizeLineBreaks).
 const LINE_SEPARATOR_RE = /[\u2028\u2029]/;
 
+/** Options of {@link parseYamlStream}. */
+export interface ParseOptions {
+  /**
+   * What a node whose tag PyYAML's SafeLoader has no constructor for becomes: `refuse`, a
+   * constructor error, as `safe_load` raises; `null`, as read by a loader with a catch-all
+   * constructor that returns `None` (Pegleg's), so `!foo x`, `!!python/tuple [1, 2]` and, as a
+   * value, a plain `=` or `<<` are null, and nothing inside such a node is checked. Every other
+   * value is built as `refuse` builds it.
+   * @default 'refuse'
+   */
+  readonly unknownTags?: UnknownTags | undefined;
+}
+
 /**
  * Parses one YAML stream the way Armada reads it (`yaml.safe_load_all`), keeping every document
  * it can: a malformed document is reported at the parser's line and column and the others still
  * load (PyYAML would reject the whole stream; the error is kept, so the caller still stops).
+ * @default options - `{}`
  */
-export function parseYamlStream(input: SourceText): ParseResult {
-  return parseStream(input, new KeptIndexes(), new LoadBudget());
+export function parseYamlStream(input: SourceText, options: ParseOptions = {}): ParseResult {
+  return parseStream(input, new KeptIndexes(), new LoadBudget(), options.unknownTags ?? 'refuse');
 }
 
-function parseStream(input: SourceText, kept: KeptIndexes, budget: LoadBudget): ParseResult {
+function parseStream(input: SourceText, kept: KeptIndexes, budget: LoadBudget, unknownTags: UnknownTags = 'refuse'): ParseResult {
   const documents: LoadedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
   const file = input.file;
@@ -99,7 +114,7 @@ function parseStream(input: SourceText, kept: KeptIndexes, budget: LoadBudget): 
       });
       continue;
     }
-    loadChunk(text, chunk, file, documents, diagnostics, bad !== null, kept, budget);
+    loadChunk(text, chunk, file, documents, diagnostics, bad !== null, kept, budget, unknownTags);
   }
   if (!budget.stopped) reportRefusedTab(text, file, diagnostics);
   budget.documents += documents.length;
@@ -158,12 +173,12 @@ function constructedDuring<T>(read: () => T): { result: T; specials: boolean; me
 }
 
 /** Reads the documents of one chunk, checks each as PyYAML would read it, and keeps those it can. */
-function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean, kept: KeptIndexes, budget: LoadBudget): void {
+function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDocument[], diagnostics: Diagnostic[], nonPrintableReported: boolean, kept: KeptIndexes, budget: LoadBudget, unknownTags: UnknownTags): void {
   const chunkText = text.slice(chunk.start, chunk.end);
-  const read = constructedDuring(() => loadWithJsYaml(chunkText, chunk, file, diagnostics, nonPrintableReported, mayHaveLongKey(chunkText)));
+  const read = constructedDuring(() => loadWithJsYaml(chunkText, chunk, file, diagnostics, nonPrintableReported, mayHaveLongKey(chunkText), unknownTags));
   const loaded = read.result;
   if (loaded === undefined) return;
-  const findings = new Findings(diagnostics, budget);
+  const findings = unknownTags === 'null' ? new OutsideUnknownTags(diagnostics, budget) : new Findings(diagnostics, budget);
   const source = new ChunkSource(text, chunk, kept);
   // Cheap text tests rule out most checks; a chunk the second reader built (keys with
   // properties, which the tests do not expect) is checked in full.
@@ -175,6 +190,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     keyProblems: keyScan === 'ast' || (keyScan === 'keys' && (loaded.duplicates || read.merges)) ? true : keyScan === 'keys' ? 'value' : false,
     merges: read.merges,
     duplicates: loaded.duplicates,
+    unknownTagsAsNull: unknownTags === 'null',
   };
   const mayBeTooDeep = full || mayNestDeeperThan(chunkText);
   let failuresFound = 0;
@@ -190,6 +206,7 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     if (read.specials) ({ value: raw, specials, failures } = (require('./specials') as typeof import('./specials')).collectSpecials(value));
     const doc = new YamlDocument(source, i, file, documents.length, chunk.docLine, raw, specials, !read.specials && !checkAliases);
+    if (findings instanceof OutsideUnknownTags) findings.document(doc, i);
     documents.push(doc);
     built.push(doc);
     failuresFound += failures.length;
@@ -200,10 +217,45 @@ function loadChunk(text: string, chunk: Chunk, file: string, documents: LoadedDo
   // replaced (PyYAML constructs both, and fails). Plain `=` and `<<` keys make some that are none.
   if (read.failures > failuresFound && !budget.stopped) {
     for (const doc of built) {
+      if (findings instanceof OutsideUnknownTags) findings.document(doc, doc.indexInChunk);
       for (const f of doc.lostConstructFailures()) {
         if (!findings.errorAt(doc, f.at, LoadCodes.YAML_CONSTRUCT, f.message)) return;
       }
     }
+  }
+}
+
+/**
+ * The findings of a stream read with unknown tags as null: what PyYAML never constructs (the
+ * content of a node with such a tag) cannot fail, so the constructor's and the key checks'
+ * findings there are dropped; the parser's (syntax, depth, aliases) stand.
+ */
+class OutsideUnknownTags extends Findings {
+  private file = '';
+  private spans: { from: SourcePosition; to: SourcePosition }[] = [];
+
+  /** The document the next findings are about, document `index` of its chunk. */
+  public document(doc: YamlDocument, index: number): void {
+    const ast = doc.ast();
+    const parsed = ast.documents()[index];
+    this.file = doc.file;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const spans = parsed ? (require('./yaml-ast-load') as typeof import('./yaml-ast-load')).unknownTagSpans(parsed) : [];
+    this.spans = spans.map(([from, to]) => ({ from: ast.position(ast.propertiesStart(from)), to: ast.position(to) }));
+  }
+
+  public override add(d: Diagnostic): boolean {
+    if ((d.code === LoadCodes.YAML_CONSTRUCT || d.code === LoadCodes.DUPLICATE_KEY) && this.inSpan(d.location)) return true;
+    return super.add(d);
+  }
+
+  private inSpan(location: string): boolean {
+    if (this.spans.length === 0 || !location.startsWith(`${this.file}:`)) return false;
+    const m = /:(\d+):(\d+)$/.exec(location);
+    if (!m) return false;
+    const at = { line: Number(m[1]), column: Number(m[2]) };
+    const before = (a: SourcePosition, b: SourcePosition) => a.line < b.line || (a.line === b.line && a.column < b.column);
+    return this.spans.some((s) => !before(at, s.from) && before(at, s.to));
   }
 }
 
@@ -215,6 +267,8 @@ interface DocumentChecks {
   readonly keyProblems: boolean | 'value';
   readonly merges: boolean;
   readonly duplicates: boolean;
+  /** The stream is read with unknown tags as null (see {@link ParseOptions.unknownTags}). */
+  readonly unknownTagsAsNull?: boolean | undefined;
 }
 
 /** Reports the values PyYAML's constructors refuse; false once reading stopped. */
@@ -263,6 +317,8 @@ function checkDocument(doc: YamlDocument, chunkText: string, index: number, chec
       if (!findings.errorAt(doc, at, LoadCodes.YAML_CONSTRUCT, message)) return false;
     }
     for (const m of doc.badMergeValues()) {
+      // A mapping read as null is merged all the same: PyYAML merges nodes, whatever their tag.
+      if (checks.unknownTagsAsNull && m.tag !== undefined && isUnknownTag(m.tag, 'mapping')) continue;
       const message = `expected a mapping or list of mappings for merging, but found ${m.found}: PyYAML refuses a '<<' whose value is anything else`;
       if (!findings.errorAt(doc, m.at, LoadCodes.YAML_CONSTRUCT, message)) return false;
     }
@@ -322,12 +378,21 @@ function stopReading(budget: LoadBudget, diagnostics: Diagnostic[], location: st
  * have a collection key (a flow collection, an explicit key, an alias) or a long key; the AST for
  * the second reader's.
  */
-function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean, longLines: boolean): { values: unknown[]; duplicates: boolean; secondReader: boolean; keys: KeyWatch | 'ast' | undefined } | undefined {
-  // Only a document that may hold a '!' node pays for a listener on every node.
-  if (mayMisreadEmptyItem(chunkText)) {
+function loadWithJsYaml(chunkText: string, chunk: Chunk, file: string, diagnostics: Diagnostic[], nonPrintableReported: boolean, longLines: boolean, unknownTags: UnknownTags = 'refuse'): { values: unknown[]; duplicates: boolean; secondReader: boolean; keys: KeyWatch | 'ast' | undefined } | undefined {
+  // Unknown tags as null: js-yaml refuses them, so the second reader, which builds every other
+  // value as js-yaml does, reads the whole stream (js-yaml's error stands where it fails too).
+  if (unknownTags === 'null' || mayMisreadEmptyItem(chunkText)) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const read = (require('./yaml-ast-load') as typeof import('./yaml-ast-load')).loadWithYamlAst(chunkText);
+    const astLoad = require('./yaml-ast-load') as typeof import('./yaml-ast-load');
+    const read = astLoad.loadWithYamlAst(chunkText, { unknownTags });
     if (read) return { ...read, secondReader: true, keys: 'ast' };
+    // js-yaml would stop at the first unknown tag: the syntax error is the one to report.
+    const error = unknownTags === 'null' ? astLoad.firstSyntaxError(chunkText) : undefined;
+    if (error) {
+      const p = positionOf(chunkText, error.offset, 0, chunk.line);
+      diagnostics.push({ severity: 'error', location: `${file}:${p.line}:${p.column}`, code: LoadCodes.YAML_SYNTAX, message: error.message });
+      return undefined;
+    }
   }
   const watchKeys = longLines || MAY_HAVE_COLLECTION_KEY.test(chunkText);
   const tags = mayHaveNonSpecificTag(chunkText);

@@ -328,9 +328,9 @@ export function explicitMergeKeys(ast: ChunkAst, index: number): SourcePosition[
  * mapping or list of mappings for merging"), where js-yaml merges whatever object it gets (the
  * fields of a timestamp, the indexes of a list).
  */
-export function badMergeValues(ast: ChunkAst, index: number): { at: SourcePosition; found: string }[] {
+export function badMergeValues(ast: ChunkAst, index: number): { at: SourcePosition; found: string; tag?: string | undefined }[] {
   const doc = ast.documents()[index];
-  const out: { at: SourcePosition; found: string }[] = [];
+  const out: { at: SourcePosition; found: string; tag?: string | undefined }[] = [];
   if (!doc) return out;
   const seen = new Set<unknown>();
   const kind = (n: unknown) => (isMap(n) ? 'mapping' : isSeq(n) ? 'sequence' : 'scalar');
@@ -346,7 +346,7 @@ export function badMergeValues(ast: ChunkAst, index: number): { at: SourcePositi
           const target = deref(item, doc);
           if (isMap(target) && (target.tag === undefined || target.tag === '!' || target.tag === 'tag:yaml.org,2002:map')) continue;
           const at = startOf(item) ?? startOf(p.value) ?? startOf(p.key) ?? 0;
-          out.push({ at: ast.position(at), found: isMap(target) ? `a mapping tagged ${target.tag}` : kind(target) });
+          out.push({ at: ast.position(at), found: isMap(target) ? `a mapping tagged ${target.tag}` : kind(target), ...(isMap(target) ? { tag: target.tag } : {}) });
         }
       }
       walk(p.value);

@@ -49,9 +49,20 @@ json.dump(out, sys.stdout)
 /** What PyYAML made of one text: its documents in typed form, or the exception it raised. */
 export type PyResult = { docs: unknown[] } | { error: string };
 
-/** PyYAML's `safe_load_all` of each text, in the typed form above. */
-export function pyyamlTypedLoadAll(texts: readonly string[]): PyResult[] {
-  const r = spawnSync('python3', ['-c', PY_TYPED_DUMP], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+// Pegleg's reading (pegleg/engine/site.py, get_rendered_docs): SafeLoader with a catch-all
+// constructor, so that every tag it has no constructor for builds None.
+const UNKNOWN_TAGS_AS_NONE = `
+import yaml
+yaml.SafeLoader.add_multi_constructor('', lambda loader, suffix, node: None)
+`;
+
+/**
+ * PyYAML's `safe_load_all` of each text, in the typed form above; with `unknownTagsAsNull`, after
+ * Pegleg's catch-all constructor is added (unknown tags, `=` and `<<` values are None).
+ */
+export function pyyamlTypedLoadAll(texts: readonly string[], options: { unknownTagsAsNull?: boolean } = {}): PyResult[] {
+  const script = options.unknownTagsAsNull ? UNKNOWN_TAGS_AS_NONE + PY_TYPED_DUMP : PY_TYPED_DUMP;
+  const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(texts), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`python3 failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as PyResult[];
 }
