@@ -221,18 +221,23 @@ export class FluxOutput extends ManifestOutput {
     return { secretPaths: r.secretPaths, diagnostics: [...unknown, ...r.diagnostics] };
   }
 
+  /** What packageFluxCharts found (in the result given as chartRepository), reported as convert reports it: after the rest. */
+  private packagingFindings(): readonly Diagnostic[] {
+    return this.props.chartRepository?.diagnostics ?? [];
+  }
+
   protected render(): Rendered {
     const { spec, plan } = this.manifest.resolve();
     const secrets = this.secrets();
     if (this.layout === FluxLayout.DIRECTORY) {
       const r = fluxObjectsAsRead(spec, plan, this.options());
-      const diagnostics = [...r.diagnostics.all, ...secrets.diagnostics];
+      const diagnostics = [...r.diagnostics.all, ...secrets.diagnostics, ...this.packagingFindings()];
       // Written by armada-cdk's own YAML writer, as convert writes them: no cdk8s YAML hazard.
       if (!diagnostics.some((d) => d.severity === 'error')) this.directory = fluxDirectory(spec, plan, r.objects, this.options(), { repositoryPath: this.repositoryPath!, repositorySource: this.props.repositorySource ?? FLUX_BOOTSTRAP_SOURCE, substituteFrom: this.props.substituteFrom }, secrets.secretPaths);
       return { objects: [], diagnostics };
     }
     const r = toFluxObjects(spec, plan, this.options());
-    const diagnostics = [...r.diagnostics.all, ...secrets.diagnostics];
+    const diagnostics = [...r.diagnostics.all, ...secrets.diagnostics, ...this.packagingFindings()];
     const byName = firstByName(spec.charts);
     const charts = new Map(plan.releases.map((x) => [x.name, byName.get(x.chart)!]));
     for (const o of r.objects) {

@@ -13,7 +13,8 @@
  */
 import { createHash } from 'crypto';
 import { parse as parseYaml } from 'yaml';
-import { plural } from '../model/diagnostics';
+import { DiagnosticCodes } from '../model/codes';
+import { Diagnostic, diagnosticsMessage, plural } from '../model/diagnostics';
 import { firstByName } from '../model/first-by-name';
 import type { Plan } from '../model/plan';
 import type { ChartSpec, ManifestSpec } from '../model/spec';
@@ -23,6 +24,7 @@ import { toYamlDocument } from '../model/wire/yaml';
 import { ChartResolverOptions, chartResolver, ChartPreparationError, prepareCharts, ResolveChart } from '../pulumi/chart-resolver';
 import { chartArchive } from './chart-archive';
 import { chartFiles, ChartFile } from './helmignore';
+import { packagingErrors, packagingWarnings } from './packaging-diagnostics';
 
 /** Options of {@link packageCharts}: where the repository is published, and how sources are fetched. */
 export interface PackageChartsOptions extends ChartResolverOptions {
@@ -49,6 +51,12 @@ export interface PackagedCharts extends PackagedChartRepository {
    * which is the packaged version (with `+<digest>`) here.
    */
   readonly warnings: readonly ChartPackagingFailure[];
+  /**
+   * The `warnings` as diagnostics at each chart document's `source` (its file:line:column and
+   * document when read from YAML), as `convert --package-charts` prints them. `FluxOutput`
+   * given this result as `chartRepository` reports them at synth, as its own warnings.
+   */
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 /** One chart that could not be packaged: where it is written, and why. */
@@ -62,8 +70,24 @@ export interface ChartPackagingFailure {
 /** Every chart that could not be fetched, assembled or packaged; nothing is written then. */
 export class ChartPackagingError extends Error {
   public override readonly name = 'ChartPackagingError';
-  constructor(public readonly failures: readonly ChartPackagingFailure[]) {
-    super(`${plural(failures.length, 'chart')} could not be packaged, so no chart repository was written:\n` + failures.map((f) => `  ${f.location}: chart ${JSON.stringify(f.chart)}: ${f.message}`).join('\n'));
+  /**
+   * One error diagnostic per failure, at the chart document's `source` (file:line:column and
+   * document when read from YAML, the construct path otherwise): what `convert
+   * --package-charts` prints, and what the message lists.
+   */
+  public readonly diagnostics: readonly Diagnostic[];
+  /**
+   * @param failures - every chart that failed
+   * @param diagnostics - the failures as located diagnostics
+   * @default diagnostics - one per failure at its `location`, without a document or field
+   */
+  constructor(
+    public readonly failures: readonly ChartPackagingFailure[],
+    diagnostics?: readonly Diagnostic[],
+  ) {
+    const ds = diagnostics ?? failures.map((f): Diagnostic => ({ severity: 'error', location: f.location, code: DiagnosticCodes.FLUX_SOURCE, message: `chart ${JSON.stringify(f.chart)} cannot be packaged: ${f.message}` }));
+    super(diagnosticsMessage(`${plural(failures.length, 'chart')} could not be packaged, so no chart repository was written`, ds));
+    this.diagnostics = ds;
   }
 }
 
@@ -78,7 +102,7 @@ export function repositoryUrlProblem(url: string): string | undefined {
 /**
  * Packages every chart the plan deploys into a Helm repository (see the module comment).
  * @param resolve how a chart becomes its directory (default: chartResolver, as the Pulumi path)
- * @throws ChartPackagingError listing every chart that failed; Error for a bad `url`
+ * @throws ChartPackagingError listing every chart that failed, with a located diagnostic for each; Error for a bad `url`
  */
 export async function packageCharts(spec: ManifestSpec, plan: Plan, options: PackageChartsOptions, resolve?: ResolveChart): Promise<PackagedCharts> {
   const problem = repositoryUrlProblem(options.url);
@@ -94,7 +118,7 @@ export async function packageCharts(spec: ManifestSpec, plan: Plan, options: Pac
   try {
     dirs = await prepareCharts(deployed, resolve ?? chartResolver(spec, resolverOptions));
   } catch (e) {
-    if (e instanceof ChartPreparationError) throw new ChartPackagingError(e.failures);
+    if (e instanceof ChartPreparationError) throw new ChartPackagingError(e.failures, packagingErrors(spec, e.failures));
     throw e;
   }
   const failures: ChartPackagingFailure[] = [];
@@ -119,12 +143,13 @@ export async function packageCharts(spec: ManifestSpec, plan: Plan, options: Pac
       failures.push({ chart: c.name, location: c.origin.locate().location, message: (e as Error).message });
     }
   }
-  if (failures.length > 0) throw new ChartPackagingError(failures);
+  if (failures.length > 0) throw new ChartPackagingError(failures, packagingErrors(spec, failures));
   const sorted = [...archives.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   return {
     url: options.url,
     charts,
     warnings,
+    diagnostics: packagingWarnings(spec, warnings),
     files: [{ path: 'index.yaml', content: Buffer.from(repositoryIndex(sorted)) }, ...sorted.map((a) => ({ path: a.file, content: a.content }))],
   };
 }
@@ -242,8 +267,10 @@ function withVersion(text: string, version: string, before: Record<string, unkno
  * repository for Flux: write `files` into a directory served at `options.url`, and give the
  * result to `FluxOutput` as `chartRepository`, whose HelmReleases then read each chart from one
  * HelmRepository by name and exact version (`<version>+<digest of the chart's files>`). The
- * same charts give the same bytes on every run.
- * @throws ChartPackagingError listing every chart that could not be fetched or packaged
+ * same charts give the same bytes on every run. What renders otherwise than under Armada is in
+ * `diagnostics` (warnings at each chart's document), which `FluxOutput` reports at synth.
+ * @throws ChartPackagingError listing every chart that could not be fetched or packaged, each as
+ *   an error diagnostic at its chart document (`diagnostics`, all of them in the message)
  */
 export function packageFluxCharts(manifest: { resolve(): { spec: ManifestSpec; plan: Plan } }, options: PackageChartsOptions): Promise<PackagedCharts> {
   const { spec, plan } = manifest.resolve();

@@ -104,34 +104,94 @@ async function fluxBuild(chart: ChartSpec, work: string, options: SubchartCheckO
   }
   const target = path.join(work, 'flux', 'chart');
   await fs.cp(dir, target, { recursive: true, filter: (p) => path.basename(p) !== '.git' });
-  const wanted = await declaredDependencies(dir);
+  const declared = await declaredDependencies(dir);
+  const wanted = declared.dependencies;
   const present = await presentSubcharts(path.join(dir, 'charts'));
   // source-controller's collectMissing: as many present as listed means none is missing.
   if (wanted.length === present.length) return target;
+  // The file the dependencies come from, as the source has it: where a finding points.
+  const file = path.relative(root, path.join(dir, declared.file)).split(path.sep).join('/');
+  const added = new Map<string, Dependency>();
   for (const dep of wanted) {
+    // collectMissing matches a dependency by its alias, when it has one, to the names of the
+    // charts in charts/ (their Chart.yaml names).
     const name = dep.alias ?? dep.name;
     if (present.includes(name)) continue;
     const repo = dep.repository ?? '';
+    const which = dependencyLabel(dep);
     if (repo === '' || repo.startsWith('file://')) {
       const rel = repo === '' ? path.join('charts', dep.name) : repo.slice('file://'.length);
       const from = path.resolve(dir, rel);
-      if (from !== root && !from.startsWith(root + path.sep)) return { kind: 'cannot-build', reason: `dependency ${JSON.stringify(dep.name)} at ${JSON.stringify(repo)} is outside the source Flux fetches` };
+      if (from !== root && !from.startsWith(root + path.sep)) return { kind: 'cannot-build', reason: `${file}: dependency ${which} at ${JSON.stringify(repo)} is outside the source Flux fetches` };
+      let found: { name?: unknown; version?: unknown } | null;
       try {
-        await fs.access(path.join(from, 'Chart.yaml'));
+        found = yaml.parse(await fs.readFile(path.join(from, 'Chart.yaml'), 'utf8')) as { name?: unknown; version?: unknown } | null;
       } catch {
-        return { kind: 'cannot-build', reason: `dependency ${JSON.stringify(dep.name)}: no chart at ${JSON.stringify(repo || `charts/${dep.name}`)} in the source (source-controller: "no chart found")` };
+        return { kind: 'cannot-build', reason: `${file}: dependency ${which}: no chart at ${JSON.stringify(repo || `charts/${dep.name}`)} in the source (source-controller: "no chart found")` };
       }
+      const problem = await localVersionProblem(options.helm, work, dep, from, found);
+      if (problem !== undefined) return { kind: 'cannot-build', reason: `${file}: dependency ${which}: ${problem}` };
+      // source-controller renames an aliased chart it adds to the alias. Helm's render gives a
+      // chart of the dependency's name (in a version it allows) the alias too, so the copy
+      // keeps its own name, which the dependency check of `helm template` (not run by
+      // helm-controller) looks for. That is the same build unless another chart of that name is
+      // there too: Helm would alias the first one only, where source-controller's build has
+      // both; not rendered then.
+      const twin = added.get(dep.name);
+      if (twin !== undefined && (twin.repository ?? '') !== repo) {
+        return { kind: 'unknown', reason: `${file}: dependencies ${dependencyLabel(twin)} and ${which} both add a chart named ${JSON.stringify(dep.name)}, from different directories: helm template cannot render the chart as source-controller builds it` };
+      }
+      if (dep.alias !== undefined && present.includes(dep.name)) {
+        return { kind: 'unknown', reason: `${file}: dependency ${which}: charts/ has a chart named ${JSON.stringify(dep.name)}, which Helm gives the alias when its version satisfies ${JSON.stringify(dep.version ?? '')}, and source-controller, which looks for a chart named ${JSON.stringify(dep.alias)}, adds another under that name: helm template cannot render the chart as source-controller builds it; vendor the dependency under charts/ or drop it from charts/` };
+      }
+      added.set(dep.name, dep);
       await fs.cp(from, path.join(target, 'charts', name), { recursive: true, filter: (p) => path.basename(p) !== '.git' });
       continue;
     }
     const host = /^[a-z]+:\/\/(\[[^\]]*\]|[^/:?#]*)/i.exec(repo)?.[1] ?? '';
     if (/^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0)$/i.test(host)) {
-      return { kind: 'cannot-build', reason: `dependency ${JSON.stringify(dep.name)} comes from ${repo}, which source-controller fetches from its own pod, where nothing serves it (a helm serve repository of the machine that ran Armada)` };
+      return { kind: 'cannot-build', reason: `${file}: dependency ${which} comes from ${repo}, which source-controller fetches from its own pod, where nothing serves it (a helm serve repository of the machine that ran Armada)` };
     }
-    return { kind: 'unknown', reason: `dependency ${JSON.stringify(dep.name)} ${dep.version ?? ''} would be downloaded by source-controller from ${repo}, which this check does not fetch` };
+    return { kind: 'unknown', reason: `${file}: dependency ${which} ${dep.version ?? ''} would be downloaded by source-controller from ${repo}, which this check does not fetch` };
   }
   return target;
 }
+
+/** `"toolkit"`, or `"toolkit" (alias "tk")`. */
+function dependencyLabel(dep: Dependency): string {
+  return dep.alias === undefined ? JSON.stringify(dep.name) : `${JSON.stringify(dep.name)} (alias ${JSON.stringify(dep.alias)})`;
+}
+
+/**
+ * Why source-controller refuses the local chart at `from` for `dep` (its addLocalDependency: the
+ * dependency's `version` must be a constraint and the chart's version must satisfy it, an absent
+ * one included, which no version satisfies), or undefined. The constraint is judged by the real
+ * Helm (`helm dependency update` of a chart that has only this dependency, which applies the
+ * same Masterminds semver rules), not by a copy of them.
+ */
+async function localVersionProblem(helm: string, work: string, dep: Dependency, from: string, found: { name?: unknown; version?: unknown } | null): Promise<string | undefined> {
+  const version = found?.version;
+  const shown = `the chart there${typeof found?.name === 'string' ? ` (${JSON.stringify(found.name)})` : ''} has version ${JSON.stringify(version)}`;
+  const wanted = dep.version === undefined ? 'no version constraint' : `version constraint ${JSON.stringify(dep.version)}`;
+  if (typeof version !== 'string' || !SEMVER.test(version)) return `${shown}, which is not a SemVer version, so source-controller cannot match it to the dependency's ${wanted}; give the chart a SemVer version`;
+  const probe = await fs.mkdtemp(path.join(work, 'constraint-'));
+  const chart = { apiVersion: 'v2', name: 'constraint-probe', version: '0.0.0', dependencies: [{ name: dep.name, ...(dep.version !== undefined ? { version: dep.version } : {}), repository: `file://${from}` }] };
+  await fs.writeFile(path.join(probe, 'Chart.yaml'), JSON.stringify(chart));
+  const r = await runHelm(helm, ['dependency', 'update', probe], process.env);
+  if (r.code === 0) return undefined;
+  const error = lastLines(r).replace(/^Error: /, '');
+  if (/invalid version\/constraint format/.test(error)) {
+    const given = dep.version === undefined ? 'has no version, an empty constraint' : `has version ${JSON.stringify(dep.version)}`;
+    return `${shown}; the dependency ${given}, which Helm does not accept (${error}), so source-controller refuses it ("invalid version/constraint format"): give the dependency a version constraint that ${version} satisfies, such as ${JSON.stringify(version)}`;
+  }
+  if (/can't get a valid version/.test(error)) {
+    return `${shown}, which does not satisfy its ${wanted}, so source-controller refuses it ("can't get a valid version for constraint"): change the constraint to one that ${version} satisfies, or the chart's version`;
+  }
+  return `helm cannot load the chart there as a dependency: ${error}`;
+}
+
+/** Helm's SemVer (Masterminds' NewVersion, which source-controller applies to the chart's version). */
+const SEMVER = /^v?(0|[1-9]\d*)(\.(0|[1-9]\d*))?(\.(0|[1-9]\d*))?(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 
 interface Dependency {
   readonly name: string;
@@ -140,13 +200,18 @@ interface Dependency {
   readonly alias?: string | undefined;
 }
 
-/** Chart.yaml's dependencies (requirements.yaml's for an apiVersion v1 chart), the lock file's first. */
-async function declaredDependencies(dir: string): Promise<Dependency[]> {
-  const read = async (file: string): Promise<Dependency[] | undefined> => {
+/**
+ * Chart.yaml's dependencies (requirements.yaml's for an apiVersion v1 chart), the lock file's
+ * first, as source-controller reads them, and the file they were read from.
+ */
+async function declaredDependencies(dir: string): Promise<{ file: string; dependencies: Dependency[] }> {
+  const read = async (file: string): Promise<{ file: string; dependencies: Dependency[] } | undefined> => {
     try {
       const doc = yaml.parse(await fs.readFile(path.join(dir, file), 'utf8')) as { dependencies?: unknown } | null;
       const list = doc?.dependencies;
-      return Array.isArray(list) ? list.filter((d): d is Dependency => d !== null && typeof d === 'object' && typeof (d as Dependency).name === 'string') : [];
+      const dependencies = Array.isArray(list) ? list.filter((d): d is Dependency => d !== null && typeof d === 'object' && typeof (d as Dependency).name === 'string') : [];
+      // Helm reads `version` and `alias` as strings: an empty alias is no alias.
+      return { file, dependencies: dependencies.map((d) => ({ name: d.name, version: stringField(d.version), repository: stringField(d.repository), alias: stringField(d.alias) || undefined })) };
     } catch {
       return undefined;
     }
@@ -159,7 +224,11 @@ async function declaredDependencies(dir: string): Promise<Dependency[]> {
   }
   // Helm reads an apiVersion v1 chart's dependencies from requirements.yaml (and .lock).
   const v1 = apiVersion !== 'v2' && apiVersion !== 'v3';
-  return (await read(v1 ? 'requirements.lock' : 'Chart.lock')) ?? (await read(v1 ? 'requirements.yaml' : 'Chart.yaml')) ?? [];
+  return (await read(v1 ? 'requirements.lock' : 'Chart.lock')) ?? (await read(v1 ? 'requirements.yaml' : 'Chart.yaml')) ?? { file: v1 ? 'requirements.yaml' : 'Chart.yaml', dependencies: [] };
+}
+
+function stringField(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }
 
 /** The names of the subcharts in `charts/`: directories' and archives' Chart.yaml names. */
@@ -204,14 +273,23 @@ function archiveChartName(tgz: Buffer): string | undefined {
   return undefined;
 }
 
-async function helmTemplate(helm: string, release: PlannedRelease, dir: string, values: string): Promise<{ ok: true; objects: Map<string, unknown> } | { ok: false; error: string }> {
-  const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(helm, ['template', release.name, dir, '--namespace', release.namespace, '--values', values], { maxBuffer: 256 * 1024 * 1024, env: { ...process.env, HELM_NAMESPACE: release.namespace } }, (err, stdout, stderr) => {
+async function runHelm(helm: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(helm, args, { maxBuffer: 256 * 1024 * 1024, env }, (err, stdout, stderr) => {
       const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : -1;
       resolve({ code, stdout, stderr: err !== null && code === -1 ? err.message : stderr });
     });
   });
-  if (r.code !== 0) return { ok: false, error: r.stderr.trim().split('\n').slice(-3).join(' ') || `exit ${r.code}` };
+}
+
+/** The end of a failed helm's error output, on one line. */
+function lastLines(r: { code: number; stderr: string }): string {
+  return r.stderr.trim().split('\n').slice(-3).join(' ') || `exit ${r.code}`;
+}
+
+async function helmTemplate(helm: string, release: PlannedRelease, dir: string, values: string): Promise<{ ok: true; objects: Map<string, unknown> } | { ok: false; error: string }> {
+  const r = await runHelm(helm, ['template', release.name, dir, '--namespace', release.namespace, '--values', values], { ...process.env, HELM_NAMESPACE: release.namespace });
+  if (r.code !== 0) return { ok: false, error: lastLines(r) };
   const objects = new Map<string, unknown>();
   for (const d of yaml.parseAllDocuments(r.stdout)) {
     const o = d.toJS() as { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } } | null;

@@ -8,7 +8,6 @@
  */
 import * as path from 'path';
 import type { Diagnostic } from '../model/diagnostics';
-import { DiagnosticCodes } from '../model/codes';
 import type { Plan } from '../model/plan';
 import type { ChartSource } from '../model/source';
 import type { ManifestSpec } from '../model/spec';
@@ -80,12 +79,6 @@ export interface FluxPackaging {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Where a finding about a chart's packaging points: its document's source. */
-function at(spec: ManifestSpec, f: { chart: string; location: string }): { location: string; document?: string | undefined; field?: string | undefined } {
-  const chart = spec.charts.find((c) => c.name === f.chart);
-  return chart === undefined ? { location: f.location } : chart.origin.locate(['source']);
-}
-
 /** Packages the charts, or checks the subcharts; every failure is an error diagnostic (nothing is written then). */
 export async function runFluxPackaging(spec: ManifestSpec, plan: Plan, a: FluxPackagingArgs, localSources?: Readonly<Record<string, ChartSource>> | undefined): Promise<FluxPackaging> {
   const options = { ...(a.cacheDir !== undefined ? { cacheDir: a.cacheDir } : {}), log: () => undefined };
@@ -97,11 +90,12 @@ export async function runFluxPackaging(spec: ManifestSpec, plan: Plan, a: FluxPa
       return {
         repository: { url: r.url, charts: r.charts },
         files: r.files.map((f) => ({ name: `${spec.name}.charts/${f.path}`, content: f.content })),
-        diagnostics: r.warnings.map((w) => ({ severity: 'warning' as const, ...at(spec, w), code: DiagnosticCodes.FLUX_ASSUMPTION, message: `packaged chart: ${w.message}` })),
+        diagnostics: r.diagnostics,
       };
     } catch (e) {
       if (!(e instanceof ChartPackagingError)) throw e;
-      return { files: [], diagnostics: e.failures.map((f) => ({ severity: 'error' as const, ...at(spec, f), code: DiagnosticCodes.FLUX_SOURCE, message: `--package-charts: chart ${JSON.stringify(f.chart)} cannot be packaged: ${f.message}` })) };
+      // The library's diagnostics; the command names its option in front of them.
+      return { files: [], diagnostics: e.diagnostics.map((d) => ({ ...d, message: `--package-charts: ${d.message}` })) };
     }
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded for this option only

@@ -75,6 +75,29 @@ describe('convert --to flux-v2 --package-charts', () => {
     expect(fs.existsSync(path.join(dir, 'out'))).toBe(false);
   });
 
+  test('what packaging finds is printed as the library reports it: every line, byte for byte', async () => {
+    const dir = tmpdir();
+    const charts = path.join(dir, 'charts');
+    fs.mkdirSync(path.join(charts, 'ver', 'templates'), { recursive: true });
+    write(charts, 'ver/Chart.yaml', 'apiVersion: v2\nname: ver\nversion: 1.0.0\n');
+    write(charts, 'ver/templates/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: v\ndata:\n  version: {{ .Chart.Version | quote }}\n');
+    const doc = (name: string, subpath: string) => `---\nschema: armada/Chart/v1\nmetadata: {schema: metadata/Document/v1, name: ${name}}\ndata:\n  chart_name: ${name}\n  release: ${name}\n  namespace: demo\n  wait: {timeout: 60, labels: {app: ${name}}, native: {enabled: false}}\n  source: {type: local, location: ${charts}, subpath: ${subpath}}\n`;
+    const manifest = (group: string) => `---\nschema: armada/ChartGroup/v1\nmetadata: {schema: metadata/Document/v1, name: apps}\ndata:\n  chart_group: [${group}]\n---\nschema: armada/Manifest/v1\nmetadata: {schema: metadata/Document/v1, name: demo}\ndata:\n  release_prefix: demo\n  chart_groups: [apps]\n`;
+    const warned = write(dir, 'warned.yaml', doc('ver', 'ver') + manifest('ver'));
+    const r = await cli(['convert', warned, '--to', 'flux-v2', '-o', 'out', '--package-charts', URL, '--chart-cache', path.join(dir, 'cache')], { cwd: dir });
+    const version = /^ver-(.*)\.tgz$/.exec(fs.readdirSync(path.join(dir, 'out', 'demo.charts')).find((f) => f !== 'index.yaml')!)![1];
+    expect([r.code, r.stderr.split('\n').filter((l) => /packaged chart/.test(l))]).toEqual([0, [`${warned}:9:3: warning: armada/Chart/v1 ver: data.source: packaged chart: templates/cm.yaml reads .Chart.Version, which is ${JSON.stringify(version)} in the packaged chart, where Armada's Helm read "1.0.0": the objects that print it differ (the digest in the version makes every change of the chart's files a new version, which Flux installs)`]]);
+    const failed = write(dir, 'failed.yaml', doc('one', 'gone-1') + doc('two', 'gone-2') + manifest('one, two'));
+    const f = await cli(['convert', failed, '--to', 'flux-v2', '-o', 'out2', '--package-charts', URL, '--chart-cache', path.join(dir, 'cache')], { cwd: dir });
+    expect([f.code, f.stderr.split('\n').filter((l) => /cannot be packaged/.test(l)).map((l) => l.replace(/: local source .*/, ': local source ...'))]).toEqual([
+      1,
+      [
+        `${failed}:9:3: error: armada/Chart/v1 one: data.source: --package-charts: chart "one" cannot be packaged: local source ...`,
+        `${failed}:18:3: error: armada/Chart/v1 two: data.source: --package-charts: chart "two" cannot be packaged: local source ...`,
+      ],
+    ]);
+  });
+
   test.each([
     [['--package-charts', URL], '--package-charts writes a chart repository beside the output, in DIR/<manifest>.charts/: give -o DIR'],
     [['-o', 'out', '--package-charts', 'oci://r/x'], '--package-charts: received "oci://r/x"; it must be an http:// or https:// URL without a query or fragment, where the repository\'s index.yaml will be served'],

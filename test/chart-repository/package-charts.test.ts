@@ -4,7 +4,10 @@ import * as path from 'path';
 import { gunzipSync } from 'zlib';
 import * as yaml from 'yaml';
 import { ArmadaManifest, Chart, ChartGroup, ChartSource } from '../../src';
-import { ChartPackagingError, packageChart, packageCharts, packagedVersion, repositoryUrlProblem } from '../../src/chart-repository/package-charts';
+import * as cdk8s from 'cdk8s';
+import { FluxOutput } from '../../src/cdk8s';
+import { ChartPackagingError, packageChart, packageCharts, packageFluxCharts, packagedVersion, repositoryUrlProblem } from '../../src/chart-repository/package-charts';
+import type { Diagnostic } from '../../src/model/diagnostics';
 import { chartArchive } from '../../src/chart-repository/chart-archive';
 import { chartFiles, ignored, parseHelmIgnore } from '../../src/chart-repository/helmignore';
 import { toFluxObjects } from '../../src/model/wire/flux-v2';
@@ -134,7 +137,26 @@ describe('packageCharts', () => {
     new Chart(new ChartGroup(m2, 'g'), 'noversion', { namespace: 'ns', source: ChartSource.local(bad, { subpath: 'noversion' }) });
     const r2 = m2.resolve();
     const e2 = (await packageCharts(r2.spec, r2.plan, { url: URL, cacheDir: await tempDir('cache'), log: () => undefined }).catch((x: unknown) => x)) as ChartPackagingError;
-    expect(e2.message).toBe(`1 chart could not be packaged, so no chart repository was written:\n  bad2/g/noversion: chart "noversion": its Chart.yaml: version "latest" is not a SemVer version, which Helm requires of a chart`);
+    expect(e2.message).toBe(`1 chart could not be packaged, so no chart repository was written:\n  error: bad2/g/noversion: source: chart "noversion" cannot be packaged: its Chart.yaml: version "latest" is not a SemVer version, which Helm requires of a chart`);
+    // The same findings as convert --package-charts reports (which names its option in front).
+    expect(e2.diagnostics).toEqual([{ severity: 'error', location: 'bad2/g/noversion', field: 'source', code: 'flux-source', message: 'chart "noversion" cannot be packaged: its Chart.yaml: version "latest" is not a SemVer version, which Helm requires of a chart' }]);
+    expect((e as ChartPackagingError).diagnostics.map((d) => [d.severity, d.location, d.field])).toEqual([['error', 'bad/g/missing', 'source']]);
+  });
+
+  test('a library user gets the warnings as diagnostics at the chart, and FluxOutput reports them at synth', async () => {
+    const dir = await tempDir('ver');
+    await writeChart(path.join(dir, 'ver'), 'ver', { version: '1.0.0', files: { 'templates/v.yaml': 'kind: ConfigMap\ndata:\n  v: {{ .Chart.Version }}\n' } });
+    const m = new ArmadaManifest(undefined, 'site', { releasePrefix: 'p' });
+    new Chart(new ChartGroup(m, 'g'), 'ver', { namespace: 'ns', source: ChartSource.local(dir, { subpath: 'ver' }) });
+    const packaged = await packageFluxCharts(m, { url: URL, cacheDir: await tempDir('cache'), log: () => undefined });
+    const version = packaged.charts.ver.version;
+    const message = `packaged chart: templates/v.yaml reads .Chart.Version, which is ${JSON.stringify(version)} in the packaged chart, where Armada's Helm read "1.0.0": the objects that print it differ (the digest in the version makes every change of the chart's files a new version, which Flux installs)`;
+    expect(packaged.diagnostics).toEqual([{ severity: 'warning', location: 'site/g/ver', field: 'source', code: 'flux-assumption', message }]);
+    const app = new cdk8s.App({ outdir: await tempDir('out') });
+    const seen: Diagnostic[] = [];
+    new FluxOutput(new cdk8s.Chart(app, 'flux'), 'flux', { manifest: m, chartRepository: packaged, onWarning: (d) => seen.push(d) });
+    app.synth();
+    expect(seen.filter((d) => d.code === 'flux-assumption' && d.field === 'source')).toEqual(packaged.diagnostics);
   });
 
   test('an unreachable tarball source is an error that names it', async () => {

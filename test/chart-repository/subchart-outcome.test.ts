@@ -42,7 +42,7 @@ describe('what Flux makes of Armada dependencies, checked', () => {
       // charts/ vendors toolkit-b, whose labels add tier: b; the Service is the same.
       differ: { kind: 'different', objects: ['ConfigMap ns/p-differ-config'] },
       // OSH's helm serve repository, which no source-controller reaches.
-      remote: { kind: 'cannot-build', reason: 'dependency "toolkit" comes from http://localhost:8879/charts, which source-controller fetches from its own pod, where nothing serves it (a helm serve repository of the machine that ran Armada)' },
+      remote: { kind: 'cannot-build', reason: 'remote/Chart.yaml: dependency "toolkit" comes from http://localhost:8879/charts, which source-controller fetches from its own pod, where nothing serves it (a helm serve repository of the machine that ran Armada)' },
     });
     // The warning of each chart says its outcome.
     const findings = toFluxObjects(spec, plan, { subchartOutcomes: outcomes }).diagnostics.all.filter((d) => d.field === 'dependencies').map((d) => [d.location, d.message.replace(/^.*?: subchart/, 'subchart')]);

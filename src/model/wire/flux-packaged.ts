@@ -5,6 +5,7 @@
  * source as Flux would (without the subcharts Armada injects). Plain data: the model stays pure,
  * the packaging (which fetches) happens before.
  */
+import type { Diagnostic } from '../diagnostics';
 
 /** Where a chart of the manifest is in the packaged repository. */
 export interface PackagedChartRef {
@@ -20,6 +21,12 @@ export interface PackagedChartRepository {
   readonly url: string;
   /** Chart document name (`ChartSpec.name`) to its name and version in the repository. */
   readonly charts: Readonly<Record<string, PackagedChartRef>>;
+  /**
+   * What the packaging found about the charts (`packageFluxCharts`'s warnings, each at its chart
+   * document): `FluxOutput` reports them at synth with its own findings.
+   * @default - none
+   */
+  readonly diagnostics?: readonly Diagnostic[] | undefined;
 }
 
 /** The repository entry of `chart`, or undefined when the repository has none. */
