@@ -3,12 +3,12 @@
  * writes values with PyYAML's yaml.safe_dump (armada/handlers/helm.py, _TempValuesFile), which
  * leaves strings such as `y`, `0o755` and `1e3` unquoted (test/model/armada-retyped-values.test.ts
  * checks that against PyYAML). The real Helm decides what it reads: here it must agree with
- * helmReadingUnderArmada, which the importer's `values-retyped` warnings are built on.
+ * helmReadingUnderArmada, which the `values-retyped` warnings (imported sites, ArmadaDocuments) are built on.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { helmReadingUnderArmada } from '../src/importer/armada-retyped';
+import { helmReadingUnderArmada } from '../src/model/armada-retyped';
 import { runTool } from './stack';
 
 // Strings PyYAML's safe_dump writes plain: some Helm re-types, some it keeps.

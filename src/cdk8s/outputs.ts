@@ -6,6 +6,7 @@ import { Diagnostic, errorsOf, formatDiagnostic } from '../model/diagnostics';
 import { SchemaVersion } from '../model/spec';
 import { toAirshipCharts } from '../model/wire/airship-v1';
 import { toArmadaDocuments } from '../model/wire/documents';
+import { armadaRetypedValues } from '../model/armada-retyped';
 import { KeleustesReleaseNaming, toKeleustesObjects } from '../model/wire/keleustes-v1alpha1';
 import { firstByName } from '../model/first-by-name';
 import { OperatorApi } from './operator-api';
@@ -279,9 +280,12 @@ export class ArmadaDocuments extends ManifestOutput {
   }
 
   protected render(): Rendered {
-    const r = toArmadaDocuments(this.manifest.resolve().spec, { version: this.version });
-    const diagnostics = [...r.diagnostics.all];
-    const { spec } = this.manifest.resolve();
+    const { spec, plan } = this.manifest.resolve();
+    const r = toArmadaDocuments(spec, { version: this.version });
+    // Armada dumps the values anew for Helm, which then reads some strings as booleans or
+    // numbers: only this target hands them to Armada (a site read from Armada YAML was warned
+    // when read, by the CLI).
+    const diagnostics = [...r.diagnostics.all, ...armadaRetypedValues(spec, 'deployed-by-armada', plan).all];
     const charts = firstByName(spec.charts);
     const groups = firstByName(spec.groups);
     for (const doc of r.documents) {

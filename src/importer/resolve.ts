@@ -20,7 +20,7 @@ import { LoadCodes } from './load/codes';
 import type { OverridableDocument, SetWrite } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
 import { DiagnosticCodes } from '../model/codes';
-import { armadaRetypedValues } from './armada-retyped';
+import { armadaRetypedValues } from '../model/armada-retyped';
 
 /** Options of {@link resolveInputs}. */
 export interface ResolveInputsOptions {
@@ -174,7 +174,7 @@ export async function resolveLoaded(loaded: LoadedInputs, paths: readonly string
   progress(`checking manifest ${spec.name} (${spec.charts.length} charts)`);
   append(diagnostics, validateSite(spec, { chartSchemas: !options.skipChartSchemas, failed: leftOut }));
   // What Helm received under Armada, for a site moved off it (warnings).
-  append(diagnostics, armadaRetypedValues(spec).all);
+  append(diagnostics, armadaRetypedValues(spec, 'moved-off-armada').all);
   // A site without its failed documents is no site to build: only its findings are returned.
   return { ...(leftOut ? {} : { spec }), diagnostics: bySet(diagnostics), documents: loaded.documents };
 }

@@ -54,7 +54,8 @@ export const DiagnosticCodes = {
   VALUES: 'values',
   /**
    * A value string that Armada's `yaml.safe_dump` leaves unquoted and Helm then reads as a boolean
-   * or a number (`y`, `1e3`, `0o755`), so it means something else under Armada (warning).
+   * or a number (`y`, `1e3`, `0o755`), so it means something else under Armada (warning): for a
+   * site read from Armada YAML, and for one written as Armada documents (`ArmadaDocuments`).
    */
   VALUES_RETYPED: 'values-retyped',
   /** Values that break the chart's values.schema.json. */

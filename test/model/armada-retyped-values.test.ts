@@ -7,7 +7,7 @@
  * naming the value and what Helm received under Armada.
  */
 import { spawnSync } from 'child_process';
-import { helmReadingUnderArmada } from '../../src/importer/armada-retyped';
+import { helmReadingUnderArmada } from '../../src/model/armada-retyped';
 import { cli, tmpdir, write } from '../helpers/cli';
 import { havePythonModule } from '../helpers/python';
 
@@ -102,5 +102,21 @@ data: {release_prefix: a, chart_groups: [g]}
       `${site}:15:5: warning: armada/Chart/v1 c: data.values.y: the key "y" became the key "true" in Helm under Armada, as the key "Y" here does: go-yaml read them as one key and kept the value of the last one safe_dump wrote, in sorted order: that of "y": ${keyWhy('y')}`,
       `${site}:16:5: warning: armada/Chart/v1 c: data.values.Y: the key "Y" became the key "true" in Helm under Armada, as the key "y" here does: go-yaml read them as one key and kept the value of the last one safe_dump wrote, in sorted order: that of "y": ${keyWhy('Y')}`,
     ]);
+  });
+
+  test('convert to documents warns once per value, as read (the documents output of the constructs is not involved)', async () => {
+    for (const to of ['documents-v1', 'documents-v2']) {
+      const r = await cli(['convert', site, '--to', to, '--all']);
+      expect(r.code).toBe(0);
+      const warnings = r.stderr.split('\n').filter((l) => l.includes(' warning: ') && l.includes(': data.values'));
+      expect(warnings.map((l) => l.replace(/: (received|the key).*$/, ''))).toEqual([
+        `${site}:12:5: warning: armada/Chart/v1 c: data.values.debug`,
+        `${site}:13:5: warning: armada/Chart/v1 c: data.values.mode`,
+        `${site}:14:16: warning: armada/Chart/v1 c: data.values.list[1]`,
+        `${site}:15:5: warning: armada/Chart/v1 c: data.values.y`,
+        `${site}:16:5: warning: armada/Chart/v1 c: data.values.Y`,
+      ]);
+      expect(warnings.every((l) => l.includes('Helm received ') || l.includes(' became the key '))).toBe(true);
+    }
   });
 });

@@ -4,7 +4,7 @@
  * PyYAML itself where python3 has it.
  */
 import { spawnSync } from 'child_process';
-import { goFloat32Key } from '../../../src/importer/load/pyyaml-keys';
+import { goFloat32Key } from '../../../src/model/go-float32-key';
 import { canonical, havePyYaml, parseText, pyyamlLoadAll } from './helpers';
 
 const HELP_ONE_KEY = (k: string) =>

@@ -3,20 +3,24 @@
  * for `helm --values` with PyYAML's `yaml.safe_dump` (`_TempValuesFile`, armada/handlers/helm.py),
  * which quotes only the strings PyYAML's own YAML 1.1 resolvers would read as something else. Helm
  * reads that file with go-yaml v2 (through sigs.k8s.io/yaml), whose resolvers differ: `y` and `n`
- * are booleans, `0o755`, `0X1F` and `0B11` integers, `09` and `1e3` floats. Such a string reached
- * Helm under Armada as a boolean or a number; armada-cdk's targets pass the string as written,
- * which is arguably right, so an imported site gets a warning naming the value and what Helm
- * received. A key is read the same way and then written back as a string by sigs.k8s.io/yaml
- * (`y:` becomes `"true"`), so `y` and `Y` collide.
+ * are booleans, `0o755`, `0X1F` and `0B11` integers, `09` and `1e3` floats. A key is read the same
+ * way and then written back as a string by sigs.k8s.io/yaml (`y:` becomes `"true"`), so `y` and
+ * `Y` collide.
+ *
+ * Two kinds of site are warned: one read from Armada YAML, which reached Helm so under Armada
+ * while armada-cdk's targets pass the string as written (arguably right); and one written as
+ * Armada documents for Armada to deploy, where Helm will receive the boolean or number whatever
+ * the documents' quoting, since Armada dumps the values again itself. The other targets (the
+ * operators, Flux, Helmfile, Pulumi) give Helm the values without PyYAML's dump: no warning.
  */
-import { Diagnostics, show } from '../model/diagnostics';
-import { DiagnosticCodes } from '../model/codes';
-import { firstByName } from '../model/first-by-name';
-import { buildPlan } from '../model/plan';
-import { ManifestSpec } from '../model/spec';
-import { MAX_VALUES_DEPTH } from '../model/armada-depth';
-import { isPlainObject } from '../model/values';
-import { goFloat32Key } from './load/pyyaml-keys';
+import { Diagnostics, show } from './diagnostics';
+import { DiagnosticCodes } from './codes';
+import { firstByName } from './first-by-name';
+import { buildPlan, Plan } from './plan';
+import { ManifestSpec } from './spec';
+import { MAX_VALUES_DEPTH } from './armada-depth';
+import { isPlainObject } from './values';
+import { goFloat32Key } from './go-float32-key';
 
 /**
  * PyYAML's implicit resolvers (bool, int, float, null, merge, value): strings it quotes. The last
@@ -82,15 +86,60 @@ function goInt(plain: string): bigint | undefined {
 }
 
 /**
- * Warnings for the values of every chart the manifest deploys (Armada writes no values for a
- * subchart: its parent's values file is the only one): each string and key that Helm received
- * as something else under Armada.
+ * Which site a warning is about: one read from Armada YAML and moved off Armada (what Helm
+ * received, in the past), or one written as Armada documents that Armada will deploy (what Helm
+ * will receive).
  */
-export function armadaRetypedValues(spec: ManifestSpec): Diagnostics {
+export type RetypedSite = 'moved-off-armada' | 'deployed-by-armada';
+
+/** The words that differ between the two kinds of site; the rest of each message is shared. */
+interface Wording {
+  readonly receives: string;
+  readonly becomes: string;
+  readonly reads: string;
+  readonly keeps: string;
+  readonly writes: string;
+  /** What the user can do about a retyped string, `instead` being what Helm gets (`true`). */
+  readonly stringFix: (s: string, instead: string) => string;
+  /** What becomes of a retyped key. */
+  readonly keyFix: (k: string) => string;
+}
+
+const WORDING: Readonly<Record<RetypedSite, Wording>> = {
+  'moved-off-armada': {
+    receives: 'received',
+    becomes: 'became',
+    reads: 'read',
+    keeps: 'kept',
+    writes: 'wrote',
+    stringFix: (_, instead) => `armada-cdk passes the string as written: write ${instead} where the chart relied on Armada's reading`,
+    keyFix: (k) => `armada-cdk passes the key ${show(k)} as written`,
+  },
+  // No quoting in the documents helps: Armada reads them, then dumps the values anew.
+  'deployed-by-armada': {
+    receives: 'receives',
+    becomes: 'becomes',
+    reads: 'reads',
+    keeps: 'keeps',
+    writes: 'writes',
+    stringFix: (s, instead) => `Armada cannot pass the string ${show(s)} to Helm, however these documents quote it: write ${instead} where that is meant`,
+    keyFix: (k) => `Armada cannot pass the key ${show(k)} to Helm, however these documents quote it`,
+  },
+};
+
+/**
+ * Warnings for the values of every chart the manifest deploys (Armada writes no values for a
+ * subchart: its parent's values file is the only one): each string and key that Helm receives
+ * as something else under Armada.
+ * @param site - the kind of site, for the wording: read from Armada YAML, or written for Armada to deploy
+ * @param plan - the manifest's plan, when the caller has it
+ */
+export function armadaRetypedValues(spec: ManifestSpec, site: RetypedSite, plan: Plan = buildPlan(spec)): Diagnostics {
   const d = new Diagnostics();
+  const w = WORDING[site];
   const charts = firstByName(spec.charts);
   const done = new Set<string>();
-  for (const release of buildPlan(spec).releases) {
+  for (const release of plan.releases) {
     const chart = charts.get(release.chart);
     if (!chart || done.has(chart.name) || !isPlainObject(chart.values)) continue;
     done.add(chart.name);
@@ -114,7 +163,7 @@ export function armadaRetypedValues(spec: ManifestSpec): Diagnostics {
             chart.origin,
             ['values', ...path],
             DiagnosticCodes.VALUES_RETYPED,
-            `received the string ${show(v)}; under Armada, Helm received ${helm.what} instead: Armada writes values for Helm with PyYAML's yaml.safe_dump, which leaves ${show(v)} unquoted, and Helm's YAML reader (go-yaml v2) reads it so; armada-cdk passes the string as written: write ${helm.what.replace(/^the (boolean|number) /, '')} where the chart relied on Armada's reading`,
+            `received the string ${show(v)}; under Armada, Helm ${w.receives} ${helm.what} instead: Armada writes values for Helm with PyYAML's yaml.safe_dump, which leaves ${show(v)} unquoted, and Helm's YAML reader (go-yaml v2) reads it so; ${w.stringFix(v, helm.what.replace(/^the (boolean|number) /, ''))}`,
           );
         }
         return;
@@ -141,7 +190,7 @@ export function armadaRetypedValues(spec: ManifestSpec): Diagnostics {
             chart.origin,
             ['values', ...path, k],
             DiagnosticCodes.VALUES_RETYPED,
-            `the key ${show(k)} became the key ${show(helm.key)} in Helm under Armada${same.length > 0 ? `, ${clash(k, same)}` : ''}: Armada writes values with PyYAML's yaml.safe_dump, which leaves the key unquoted, Helm's YAML reader reads it as ${helm.what} and writes it back as ${show(helm.key)}; armada-cdk passes the key ${show(k)} as written`,
+            `the key ${show(k)} ${w.becomes} the key ${show(helm.key)} in Helm under Armada${same.length > 0 ? `, ${clash(k, same, w)}` : ''}: Armada writes values with PyYAML's yaml.safe_dump, which leaves the key unquoted, Helm's YAML reader reads it as ${helm.what} and writes it back as ${show(helm.key)}; ${w.keyFix(k)}`,
           );
         }
         path.push(k);
@@ -160,10 +209,10 @@ export function armadaRetypedValues(spec: ManifestSpec): Diagnostics {
  * key, or one go-yaml read as another value (the integer 8 and the float 8), that only
  * sigs.k8s.io/yaml's conversion makes equal leaves the choice to Go's map order.
  */
-function clash(k: string, same: readonly string[]): string {
+function clash(k: string, same: readonly string[], w: Wording): string {
   const names = same.map((o) => `the key ${show(o)}`).join(' and ');
   const what = helmReadingUnderArmada(k)?.what;
-  if (same.some((o) => helmReadingUnderArmada(o)?.what !== what)) return `as ${names} here is: Helm kept one of their values, which one not defined (Go's map order)`;
+  if (same.some((o) => helmReadingUnderArmada(o)?.what !== what)) return `as ${names} here is: Helm ${w.keeps} one of their values, which one not defined (Go's map order)`;
   const last = [k, ...same].sort().pop()!;
-  return `as ${names} here ${same.length > 1 ? 'do' : 'does'}: go-yaml read them as one key and kept the value of the last one safe_dump wrote, in sorted order: that of ${show(last)}`;
+  return `as ${names} here ${same.length > 1 ? 'do' : 'does'}: go-yaml ${w.reads} them as one key and ${w.keeps} the value of the last one safe_dump ${w.writes}, in sorted order: that of ${show(last)}`;
 }
