@@ -24,6 +24,7 @@ import { toYamlDocument } from '../model/wire/yaml';
 import { ChartResolverOptions, chartResolver, ChartPreparationError, prepareCharts, ResolveChart } from '../pulumi/chart-resolver';
 import { chartArchive } from './chart-archive';
 import { chartFiles, ChartFile } from './helmignore';
+import { HELM_SEMVER } from './semver';
 import { packagingErrors, packagingWarnings } from './packaging-diagnostics';
 
 /** Options of {@link packageCharts}: where the repository is published, and how sources are fetched. */
@@ -186,8 +187,6 @@ function sha256(data: Buffer | string): string {
 /** The fields of Chart.yaml that Helm's index keeps (its chart Metadata). */
 const METADATA_FIELDS = ['apiVersion', 'name', 'home', 'sources', 'version', 'description', 'keywords', 'maintainers', 'icon', 'appVersion', 'deprecated', 'annotations', 'kubeVersion', 'dependencies', 'type'];
 
-/** Helm's SemVer (Masterminds, which Helm's chart validation uses): `1`, `1.2`, `v1.2.3-rc.1+b` are versions. */
-const SEMVER = /^v?(0|[1-9]\d*)(\.(0|[1-9]\d*))?(\.(0|[1-9]\d*))?(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 
 /** The digest part of a packaged version: the start of the SHA-256 of the chart's files. */
 export function filesDigest(files: readonly ChartFile[]): string {
@@ -228,7 +227,7 @@ export async function packageChart(dir: string): Promise<{ ref: PackagedChartRef
     throw new Error(`its Chart.yaml: name ${JSON.stringify(name)} is not a chart name (letters, digits, ".", "_" and "-")`);
   }
   const version = typeof m.version === 'number' ? String(m.version) : m.version;
-  if (typeof version !== 'string' || !SEMVER.test(version)) {
+  if (typeof version !== 'string' || !HELM_SEMVER.test(version)) {
     throw new Error(`its Chart.yaml: version ${JSON.stringify(m.version)} is not a SemVer version, which Helm requires of a chart`);
   }
   const packaged = packagedVersion(version, filesDigest(files));

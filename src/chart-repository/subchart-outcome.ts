@@ -27,6 +27,7 @@ import type { ChartSpec, ManifestSpec } from '../model/spec';
 import type { SubchartOutcome } from '../model/wire/flux-subcharts';
 import { ChartResolverOptions, chartResolver } from '../pulumi/chart-resolver';
 import { resolveChartSource } from '../pulumi/sources';
+import { HELM_SEMVER } from './semver';
 
 /** Options of {@link subchartOutcomes}. */
 export interface SubchartCheckOptions extends ChartResolverOptions {
@@ -173,7 +174,7 @@ async function localVersionProblem(helm: string, work: string, dep: Dependency, 
   const version = found?.version;
   const shown = `the chart there${typeof found?.name === 'string' ? ` (${JSON.stringify(found.name)})` : ''} has version ${JSON.stringify(version)}`;
   const wanted = dep.version === undefined ? 'no version constraint' : `version constraint ${JSON.stringify(dep.version)}`;
-  if (typeof version !== 'string' || !SEMVER.test(version)) return `${shown}, which is not a SemVer version, so source-controller cannot match it to the dependency's ${wanted}; give the chart a SemVer version`;
+  if (typeof version !== 'string' || !HELM_SEMVER.test(version)) return `${shown}, which is not a SemVer version, so source-controller cannot match it to the dependency's ${wanted}; give the chart a SemVer version`;
   const probe = await fs.mkdtemp(path.join(work, 'constraint-'));
   const chart = { apiVersion: 'v2', name: 'constraint-probe', version: '0.0.0', dependencies: [{ name: dep.name, ...(dep.version !== undefined ? { version: dep.version } : {}), repository: `file://${from}` }] };
   await fs.writeFile(path.join(probe, 'Chart.yaml'), JSON.stringify(chart));
@@ -190,8 +191,6 @@ async function localVersionProblem(helm: string, work: string, dep: Dependency, 
   return `helm cannot load the chart there as a dependency: ${error}`;
 }
 
-/** Helm's SemVer (Masterminds' NewVersion, which source-controller applies to the chart's version). */
-const SEMVER = /^v?(0|[1-9]\d*)(\.(0|[1-9]\d*))?(\.(0|[1-9]\d*))?(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
 
 interface Dependency {
   readonly name: string;

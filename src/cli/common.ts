@@ -108,6 +108,8 @@ function resolveOptions(args: ParsedArgs, io: CliIo): ResolveInputsOptions {
     targetManifest: str(args, 'target-manifest'),
     valuesFiles,
     sets: list(args, 'set'),
+    // Armada documents go back to Armada, which retypes the values again when it deploys them.
+    ...(/^documents-v[12]$/.test(str(args, 'to') ?? '') ? { retypedValues: 'deployed-by-armada' as const } : {}),
     // only `-` reads stdin, and a process builds its stdin stream on first use
     ...(args.positionals.includes('-') || valuesFiles?.includes('-') ? { stdin: io.stdin } : {}),
   };

@@ -20,7 +20,7 @@ import { LoadCodes } from './load/codes';
 import type { OverridableDocument, SetWrite } from './overrides';
 import { formatWirePath } from '../model/wire/fields';
 import { DiagnosticCodes } from '../model/codes';
-import { armadaRetypedValues } from '../model/armada-retyped';
+import { armadaRetypedValues, RetypedSite } from '../model/armada-retyped';
 
 /** Options of {@link resolveInputs}. */
 export interface ResolveInputsOptions {
@@ -54,6 +54,13 @@ export interface ResolveInputsOptions {
    * @default - silent
    */
   readonly onProgress?: ((message: string) => void) | undefined;
+  /**
+   * Where the site goes, for the wording of the `values-retyped` warnings: off Armada (what Helm
+   * received under Armada, which the new target no longer does), or back to Armada as documents
+   * (what Helm will receive, whatever the documents' quoting).
+   * @default 'moved-off-armada'
+   */
+  readonly retypedValues?: RetypedSite | undefined;
 }
 
 /** The result: a spec when the documents could be resolved, and every diagnostic found. */
@@ -173,8 +180,8 @@ export async function resolveLoaded(loaded: LoadedInputs, paths: readonly string
   if (!spec) return { diagnostics: bySet(diagnostics), documents: loaded.documents };
   progress(`checking manifest ${spec.name} (${spec.charts.length} charts)`);
   append(diagnostics, validateSite(spec, { chartSchemas: !options.skipChartSchemas, failed: leftOut }));
-  // What Helm received under Armada, for a site moved off it (warnings).
-  append(diagnostics, armadaRetypedValues(spec, 'moved-off-armada').all);
+  // What Helm receives under Armada from the values (warnings).
+  append(diagnostics, armadaRetypedValues(spec, options.retypedValues ?? 'moved-off-armada').all);
   // A site without its failed documents is no site to build: only its findings are returned.
   return { ...(leftOut ? {} : { spec }), diagnostics: bySet(diagnostics), documents: loaded.documents };
 }

@@ -104,7 +104,7 @@ data: {release_prefix: a, chart_groups: [g]}
     ]);
   });
 
-  test('convert to documents warns once per value, as read (the documents output of the constructs is not involved)', async () => {
+  test('convert to documents: once per value, saying what Helm will receive when Armada deploys them (it retypes them again); another target: what Helm received', async () => {
     for (const to of ['documents-v1', 'documents-v2']) {
       const r = await cli(['convert', site, '--to', to, '--all']);
       expect(r.code).toBe(0);
@@ -116,7 +116,15 @@ data: {release_prefix: a, chart_groups: [g]}
         `${site}:15:5: warning: armada/Chart/v1 c: data.values.y`,
         `${site}:16:5: warning: armada/Chart/v1 c: data.values.Y`,
       ]);
-      expect(warnings.every((l) => l.includes('Helm received ') || l.includes(' became the key '))).toBe(true);
+      expect(warnings[0]).toBe(
+        `${site}:12:5: warning: armada/Chart/v1 c: data.values.debug: received the string "y"; under Armada, Helm receives the boolean true instead: Armada writes values for Helm with PyYAML's yaml.safe_dump, which leaves "y" unquoted, and Helm's YAML reader (go-yaml v2) reads it so; Armada cannot pass the string "y" to Helm, however these documents quote it: write true where that is meant`,
+      );
+      expect(warnings[3]).toContain(': the key "y" becomes the key "true" in Helm under Armada, ');
+      expect(warnings[3]).toMatch(/; Armada cannot pass the key "y" to Helm, however these documents quote it$/);
     }
+    const flux = await cli(['convert', site, '--to', 'flux-v2', '--all']);
+    const moved = flux.stderr.split('\n').filter((l) => l.includes(' warning: ') && l.includes(': data.values.debug: received'));
+    expect(moved).toEqual([expect.stringContaining('Helm received the boolean true instead: ')]);
+    expect(moved[0]).toMatch(/armada-cdk passes the string as written: write true where the chart relied on Armada's reading$/);
   });
 });
