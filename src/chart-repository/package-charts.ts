@@ -13,7 +13,6 @@
  */
 import { createHash } from 'crypto';
 import { parse as parseYaml } from 'yaml';
-import { DiagnosticCodes } from '../model/codes';
 import { Diagnostic, diagnosticsMessage, plural } from '../model/diagnostics';
 import { firstByName } from '../model/first-by-name';
 import type { Plan } from '../model/plan';
@@ -86,7 +85,7 @@ export class ChartPackagingError extends Error {
     public readonly failures: readonly ChartPackagingFailure[],
     diagnostics?: readonly Diagnostic[],
   ) {
-    const ds = diagnostics ?? failures.map((f): Diagnostic => ({ severity: 'error', location: f.location, code: DiagnosticCodes.FLUX_SOURCE, message: `chart ${JSON.stringify(f.chart)} cannot be packaged: ${f.message}` }));
+    const ds = diagnostics ?? packagingErrors(undefined, failures);
     super(diagnosticsMessage(`${plural(failures.length, 'chart')} could not be packaged, so no chart repository was written`, ds));
     this.diagnostics = ds;
   }

@@ -15,14 +15,14 @@ export interface ChartFinding {
   readonly message: string;
 }
 
-/** Where a finding about a chart's packaging points: its document's source. */
-function at(spec: ManifestSpec, f: ChartFinding): { location: string; document?: string | undefined; field?: string | undefined } {
-  const chart = spec.charts.find((c) => c.name === f.chart);
+/** Where a finding about a chart's packaging points: its document's source (without the site: the finding's own location). */
+function at(spec: ManifestSpec | undefined, f: ChartFinding): { location: string; document?: string | undefined; field?: string | undefined } {
+  const chart = spec?.charts.find((c) => c.name === f.chart);
   return chart === undefined ? { location: f.location } : chart.origin.locate(['source']);
 }
 
 /** Charts that could not be fetched, assembled or packaged: errors. */
-export function packagingErrors(spec: ManifestSpec, failures: readonly ChartFinding[]): Diagnostic[] {
+export function packagingErrors(spec: ManifestSpec | undefined, failures: readonly ChartFinding[]): Diagnostic[] {
   return failures.map((f) => ({ severity: 'error', ...at(spec, f), code: DiagnosticCodes.FLUX_SOURCE, message: `chart ${JSON.stringify(f.chart)} cannot be packaged: ${f.message}` }));
 }
 

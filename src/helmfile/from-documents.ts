@@ -39,7 +39,7 @@ export function helmfileFromDocuments(site: ReadSite, options: Omit<HelmfileOpti
 }
 
 /** The variables to set, or nothing when no value is secret. Names and places only, never a value. */
-export function secretNotes(secrets: readonly HelmfileSecret[]): string[] {
+function secretNotes(secrets: readonly HelmfileSecret[]): string[] {
   if (secrets.length === 0) return [];
   return [
     secrets.length === 1
